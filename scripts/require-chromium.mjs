@@ -1,0 +1,6 @@
+import { findChromium, installHint } from './find-chromium.mjs';
+
+if (!findChromium()) {
+  console.error(installHint);
+  process.exit(1);
+}

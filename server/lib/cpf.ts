@@ -1,0 +1,43 @@
+/** Brazilian individual tax number (CPF) helpers. Pure, so the widget can use them as well. */
+
+/** Keeps only the digits of a typed or formatted CPF. */
+export function cpfDigits(value: string): string {
+  return value.replace(/\D/g, '');
+}
+
+/** True when the value has 11 digits, valid check digits, and is not one of the ten repeated-digit numbers. */
+export function isValidCpf(value: string): boolean {
+  const digits = cpfDigits(value);
+  if (digits.length !== 11 || /^(\d)\1{10}$/.test(digits)) return false;
+  const numbers = [...digits].map(Number);
+  const check = (length: number) => {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += numbers[i]! * (length + 1 - i);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  return check(9) === numbers[9] && check(10) === numbers[10];
+}
+
+/** "123.456.789-09" from any partial or complete input; used as the user types. */
+export function formatCpf(value: string): string {
+  const d = cpfDigits(value).slice(0, 11);
+  if (d.length <= 3) return d;
+  if (d.length <= 6) return `${d.slice(0, 3)}.${d.slice(3)}`;
+  if (d.length <= 9) return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6)}`;
+  return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`;
+}
+
+/** True for a CNPJ (company tax number) with valid check digits. */
+export function isValidCnpj(value: string): boolean {
+  const digits = cpfDigits(value);
+  if (digits.length !== 14 || /^(\d)\1{13}$/.test(digits)) return false;
+  const numbers = [...digits].map(Number);
+  const check = (length: number) => {
+    const weights = length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+    const sum = weights.reduce((acc, w, i) => acc + w * numbers[i]!, 0);
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  return check(12) === numbers[12] && check(13) === numbers[13];
+}
