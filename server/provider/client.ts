@@ -1,0 +1,158 @@
+/**
+ * Typed client of the partner API. Resources are plain objects of verb methods (stripe-node style); every
+ * call goes through the one `Requester`, which owns the token, timeouts, retries and error mapping.
+ */
+import { z } from 'zod';
+import { Requester, type RequesterOptions } from './request';
+import * as s from './schemas';
+
+export interface ProviderClientOptions extends RequesterOptions {
+  /** The spec states both GET and POST for the transaction record; GET unless the provider needs POST. */
+  transactionRecordMethod?: 'GET' | 'POST';
+}
+
+export type ProviderClient = ReturnType<typeof createProviderClient>;
+
+const enc = encodeURIComponent;
+
+export function createProviderClient(options: ProviderClientOptions) {
+  const wire = new Requester(options);
+  const call = wire.request.bind(wire);
+
+  const simulate = (area: 'transactions' | 'payment-initiation', operation: string, id: string, body?: unknown) =>
+    call({
+      method: 'POST',
+      path: `/partners-int/sandbox/${area}/${operation}/${enc(id)}`,
+      body: body ?? {},
+      schema: s.sandboxResult,
+    });
+
+  return {
+    /** Token cache of this client; `logins` counts logins performed. */
+    tokens: wire.tokens,
+
+    /** Logs in now (normally implicit on first call) and returns the token. */
+    login: () => wire.tokens.get(),
+
+    pix: {
+      /** Creates a PIX cash-in: a QR code and copy-and-paste code the end user pays. Starts Registered. */
+      createCashIn: (body: s.CashInRequest) =>
+        call({ method: 'POST', path: '/partners-int/accounts/pix/cashin', body, schema: s.cashInResponse }),
+      /** Creates a PIX cash-out to a PIX key. Starts Created. */
+      createCashOut: (body: s.CashOutRequest) =>
+        call({ method: 'POST', path: '/partners-int/accounts/pix/cashout', body, schema: s.cashOutResponse }),
+    },
+
+    openFinance: {
+      /** Creates an OpenFinance payment initiation; redirect the end user to `checkoutUrl`. */
+      createInitiation: (body: s.InitiationRequest) =>
+        call({ method: 'POST', path: '/partners-int/accounts/payment-initiation', body, schema: s.initiationResponse }),
+    },
+
+    transactions: {
+      /** The full record (transaction, payment, webhook) of a PIX or OpenFinance transaction. */
+      retrieve: (transactionId: string) =>
+        call({
+          method: options.transactionRecordMethod ?? 'GET',
+          path: `/partners-int/accounts/transactions/pix/${enc(transactionId)}`,
+          schema: s.transactionRecord,
+          safeToRetry: true,
+        }),
+      /** Transactions of one order id within a date range of at most one day. */
+      list: (query: s.ListTransactionsQuery) =>
+        call({
+          method: 'GET',
+          path: '/partners-int/accounts/transactions/pix',
+          query: s.listTransactionsQuery.parse(query),
+          schema: s.transactionList,
+          safeToRetry: true,
+        }),
+    },
+
+    balance: {
+      retrieve: () =>
+        call({ method: 'GET', path: '/partners-int/accounts/balance', schema: s.balance, safeToRetry: true }),
+    },
+
+    sandbox: {
+      pix: {
+        complete: (transactionId: string, payer?: s.SandboxCompleteRequest) =>
+          simulate('transactions', 'complete', transactionId, payer),
+        error: (transactionId: string) => simulate('transactions', 'error', transactionId),
+        cancel: (transactionId: string) => simulate('transactions', 'cancel', transactionId),
+        reverse: (transactionId: string) => simulate('transactions', 'reverse', transactionId),
+      },
+      openFinance: {
+        complete: (transactionId: string) => simulate('payment-initiation', 'complete', transactionId),
+        error: (transactionId: string) => simulate('payment-initiation', 'error', transactionId),
+      },
+    },
+
+    receivers: {
+      list: (query: s.ListReceiversQuery) =>
+        call({
+          method: 'GET',
+          path: '/partners-int/receivers',
+          query: s.listReceiversQuery.parse(query),
+          schema: s.receiverPage,
+          safeToRetry: true,
+        }),
+      /** One receiver, answered in the list shape with a single item. */
+      retrieve: (receiverId: string) =>
+        call({ method: 'GET', path: `/partners-int/receivers/${enc(receiverId)}`, schema: s.receiverPage, safeToRetry: true }),
+      listAccounts: (receiverId: string, page: { offset?: number; limit?: number } = {}) =>
+        call({
+          method: 'GET',
+          path: `/partners-int/receivers/${enc(receiverId)}/accounts`,
+          query: page,
+          schema: s.receiverAccountList,
+          safeToRetry: true,
+        }),
+    },
+
+    paymentRequests: {
+      /** Pays one account of an approved receiver; the request starts Pending and waits for approval. */
+      create: (body: s.CreatePaymentRequest) =>
+        call({ method: 'POST', path: '/partners-int/accounts/transaction-requests', body, schema: s.paymentRequest }),
+      list: (query: s.ListPaymentRequestsQuery) =>
+        call({
+          method: 'GET',
+          path: '/partners-int/accounts/transaction-requests',
+          query: s.listPaymentRequestsQuery.parse(query),
+          schema: s.paymentRequestPage,
+          safeToRetry: true,
+        }),
+      retrieve: (id: string) =>
+        call({
+          method: 'GET',
+          path: `/partners-int/accounts/transaction-requests/${enc(id)}`,
+          schema: s.paymentRequestDetail,
+          safeToRetry: true,
+        }),
+      /** Cancels a request that is not yet approved and executed. */
+      cancel: (id: string) =>
+        call({
+          method: 'PUT',
+          path: `/partners-int/accounts/transaction-requests/cancel/${enc(id)}`,
+          schema: s.doneOnly,
+          envelope: false,
+        }).then(() => undefined),
+    },
+
+    documents: {
+      /** A time-limited (300 s) address that accepts the invoice file once. */
+      createUploadAddress: (body: s.DocumentUploadRequest) =>
+        call({ method: 'POST', path: '/partners-int/documents', body, schema: s.uploadAddress }),
+      list: (query: s.ListDocumentsQuery) =>
+        call({ method: 'GET', path: '/partners-int/documents', query, schema: s.documentPage, safeToRetry: true }),
+      delete: (documentId: string) =>
+        call({
+          method: 'DELETE',
+          path: `/partners-int/documents/${enc(documentId)}`,
+          schema: z.unknown(),
+          envelope: false,
+          safeToRetry: true,
+        }).then(() => undefined),
+    },
+  };
+}
