@@ -1,0 +1,103 @@
+/**
+ * The backend-for-frontend: what a merchant deploys. It holds the provider credentials, prices orders itself,
+ * and is the only thing the browser talks to. Mount the returned app at `/api`.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { systemClock, type Clock } from '../lib/clock';
+import type { ProviderClient } from '../provider';
+import type { StatusHub, Store } from '../store/types';
+import { checkoutRoutes } from './checkouts';
+import { ApiError, errorBody, sendError } from './errors';
+import type { OrderResolver } from './orders';
+import { createReconciler } from './reconcile';
+import { createCheckoutService, type WebhookTarget } from './service';
+import { webhookRoutes } from './webhooks';
+
+export interface CheckoutAppOptions {
+  provider: ProviderClient;
+  store: Store;
+  hub: StatusHub;
+  orders: OrderResolver;
+  clock?: Clock;
+  /** Absolute address of this app's mount point, for example `https://shop.example/api`. */
+  apiBaseUrl: string;
+  /** Per-deployment secret the provider sends back in the webhook header (at least 192 bits). */
+  webhookSecret: string;
+  /** Storefront origins allowed to call the API from a browser and to be OpenFinance return addresses. */
+  allowedOrigins: readonly string[];
+  heartbeatMs?: number;
+  retryMs?: number;
+  creationWaitMs?: number;
+  reconcile?: { staleAfterMs?: number; intervalMs?: number };
+  logger?: Pick<Console, 'error' | 'warn'>;
+}
+
+export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
+
+export function createCheckoutApp(options: CheckoutAppOptions) {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? console;
+  const webhook: WebhookTarget = {
+    url: `${options.apiBaseUrl.replace(/\/+$/, '')}/webhooks/provider`,
+    headerName: WEBHOOK_HEADER,
+    secret: options.webhookSecret,
+  };
+  const service = createCheckoutService({
+    ...options,
+    clock,
+    webhook,
+    defaultReturnUrl: options.allowedOrigins[0] ?? options.apiBaseUrl,
+    ...(options.creationWaitMs ? { creationWaitMs: options.creationWaitMs } : {}),
+  });
+  const reconciler = createReconciler({
+    store: options.store,
+    service,
+    clock,
+    ...options.reconcile,
+    onError: (error) => logger.warn('reconcile:', error instanceof Error ? error.message : error),
+  });
+
+  const app = new Hono();
+  app.use(
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: (c) => c.json(errorBody('ApiError', 'payload_too_large', 'Request body too large.'), 413),
+    }),
+  );
+  app.use(
+    '/checkouts/*',
+    cors({
+      origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
+      allowMethods: ['GET', 'POST'],
+      allowHeaders: ['content-type', 'last-event-id'],
+      maxAge: 600,
+    }),
+  );
+  app.route(
+    '/checkouts',
+    checkoutRoutes({
+      service,
+      store: options.store,
+      hub: options.hub,
+      returnOrigins: options.allowedOrigins,
+      heartbeatMs: options.heartbeatMs ?? 15_000,
+      retryMs: options.retryMs ?? 3_000,
+    }),
+  );
+  app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook }));
+
+  app.notFound((c) => c.json(errorBody('ApiError', 'not_found', 'No such route.'), 404));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return sendError(c, error);
+    if (error instanceof HTTPException) {
+      return c.json(errorBody('ApiError', 'bad_request', error.message || 'Bad request.'), error.status);
+    }
+    logger.error('checkout api:', error);
+    return c.json(errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'), 500);
+  });
+
+  return { app, service, reconciler, webhook };
+}

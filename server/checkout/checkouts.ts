@@ -1,0 +1,73 @@
+/** Public checkout routes used by the element: create (idempotent per order), snapshot, event stream. */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { cpfDigits, isValidCpf } from '../lib/cpf';
+import type { StatusHub, Store } from '../store/types';
+import { ApiError } from './errors';
+import type { CheckoutService } from './service';
+import { checkoutEventStream, SSE_HEADERS } from './stream';
+import { toView } from './view';
+import { parseJson } from './validate';
+
+const createBody = z.object({
+  orderId: z.string().trim().min(1).max(64).regex(/^[\w.:-]+$/, 'Letters, digits and . _ : - only'),
+  method: z.enum(['pix', 'openfinance']).default('pix'),
+  payer: z.object({ cpf: z.string().max(32), name: z.string().trim().max(120).optional() }).optional(),
+  returnUrl: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+});
+
+export interface CheckoutRoutesOptions {
+  service: CheckoutService;
+  store: Store;
+  hub: StatusHub;
+  /** Origins a returnUrl may point to (the storefronts), so the bank page can't redirect anywhere else. */
+  returnOrigins: readonly string[];
+  heartbeatMs: number;
+  retryMs: number;
+}
+
+export function checkoutRoutes(options: CheckoutRoutesOptions) {
+  const { service, store } = options;
+
+  const find = async (id: string) => {
+    const checkout = await store.getCheckout(id);
+    if (!checkout || checkout.state === 'Creating') throw new ApiError(404, 'checkout_not_found', 'Checkout not found.');
+    return checkout;
+  };
+
+  return new Hono()
+    .post('/', async (c) => {
+      const body = await parseJson(c, createBody);
+      const cpf = body.payer ? cpfDigits(body.payer.cpf) : undefined;
+      if (cpf !== undefined && !isValidCpf(cpf)) {
+        throw new ApiError(422, 'payer_cpf_invalid', 'This CPF is not valid. Check the digits.');
+      }
+      if (body.method === 'openfinance' && !cpf) {
+        throw new ApiError(422, 'payer_required', 'OpenFinance needs the payer CPF.');
+      }
+      if (body.returnUrl && !options.returnOrigins.includes(new URL(body.returnUrl).origin)) {
+        throw new ApiError(400, 'return_url_not_allowed', 'returnUrl must point to the storefront.');
+      }
+      const { created, checkout } = await service.create({
+        orderId: body.orderId,
+        method: body.method,
+        ...(cpf ? { payer: { cpf, ...(body.payer?.name ? { name: body.payer.name } : {}) } } : {}),
+        ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}),
+      });
+      return c.json(toView(checkout), created ? 201 : 200);
+    })
+    .get('/:id', async (c) => c.json(toView(await find(c.req.param('id')))))
+    .get('/:id/events', async (c) => {
+      const checkout = await find(c.req.param('id'));
+      const resume = Number(c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? Number.NaN);
+      const stream = checkoutEventStream({
+        store,
+        hub: options.hub,
+        checkoutId: checkout.id,
+        heartbeatMs: options.heartbeatMs,
+        retryMs: options.retryMs,
+        ...(Number.isSafeInteger(resume) && resume >= 0 ? { lastEventId: resume } : {}),
+      });
+      return new Response(stream, { headers: SSE_HEADERS });
+    });
+}
