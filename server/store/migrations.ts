@@ -1,0 +1,125 @@
+/**
+ * Schema history, oldest first, each step written for both databases side by side so they cannot drift.
+ * A released step never changes: add a new one. Both stores record applied versions in `schema_migrations`.
+ *
+ * The partial unique index `checkouts_one_per_order` is the idempotency rule itself: at most one checkout per order
+ * in Creating/Created/Registered/Completed, whatever process or instance tries to insert a second one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'checkouts, events, webhook log, orders',
+    // STRICT makes SQLite refuse a REAL (or text) amount instead of silently storing it.
+    sqlite: `
+      CREATE TABLE checkouts (
+        id TEXT PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        method TEXT NOT NULL CHECK (method IN ('pix', 'openfinance')),
+        state TEXT NOT NULL CHECK (state IN ('Creating', 'Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed')),
+        amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+        currency TEXT NOT NULL CHECK (currency = 'BRL'),
+        description TEXT,
+        transaction_id TEXT UNIQUE,
+        qr_code TEXT,
+        qr_code_location TEXT,
+        checkout_url TEXT,
+        payer_cpf TEXT,
+        payer_name TEXT,
+        return_url TEXT,
+        seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_webhook_at TEXT,
+        last_checked_at TEXT
+      ) STRICT;
+      CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id)
+        WHERE state IN ('Creating', 'Created', 'Registered', 'Completed');
+      CREATE INDEX checkouts_by_order ON checkouts (order_id, created_at);
+      CREATE INDEX checkouts_live ON checkouts (created_at) WHERE state IN ('Created', 'Registered');
+      CREATE TABLE checkout_events (
+        checkout_id TEXT NOT NULL REFERENCES checkouts (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('create', 'webhook', 'reconcile', 'poll')),
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (checkout_id, seq)
+      ) STRICT, WITHOUT ROWID;
+      CREATE TABLE webhook_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        received_at TEXT NOT NULL,
+        transaction_id TEXT,
+        checkout_id TEXT,
+        state TEXT,
+        outcome TEXT NOT NULL CHECK (outcome IN ('applied', 'ignored', 'refused', 'invalid')),
+        payload TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE orders (
+        order_id TEXT PRIMARY KEY,
+        amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+        description TEXT NOT NULL,
+        items TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+    postgres: `
+      CREATE TABLE checkouts (
+        id text PRIMARY KEY,
+        order_id text NOT NULL,
+        method text NOT NULL CHECK (method IN ('pix', 'openfinance')),
+        state text NOT NULL CHECK (state IN ('Creating', 'Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed')),
+        amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+        currency text NOT NULL CHECK (currency = 'BRL'),
+        description text,
+        transaction_id text UNIQUE,
+        qr_code text,
+        qr_code_location text,
+        checkout_url text,
+        payer_cpf text,
+        payer_name text,
+        return_url text,
+        seq integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        last_webhook_at timestamptz,
+        last_checked_at timestamptz
+      );
+      CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id)
+        WHERE state IN ('Creating', 'Created', 'Registered', 'Completed');
+      CREATE INDEX checkouts_by_order ON checkouts (order_id, created_at);
+      CREATE INDEX checkouts_live ON checkouts (created_at) WHERE state IN ('Created', 'Registered');
+      CREATE TABLE checkout_events (
+        checkout_id text NOT NULL REFERENCES checkouts (id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        state text NOT NULL,
+        source text NOT NULL CHECK (source IN ('create', 'webhook', 'reconcile', 'poll')),
+        at timestamptz NOT NULL,
+        data jsonb NOT NULL,
+        PRIMARY KEY (checkout_id, seq)
+      );
+      CREATE TABLE webhook_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        received_at timestamptz NOT NULL,
+        transaction_id text,
+        checkout_id text,
+        state text,
+        outcome text NOT NULL CHECK (outcome IN ('applied', 'ignored', 'refused', 'invalid')),
+        payload jsonb NOT NULL
+      );
+      CREATE TABLE orders (
+        order_id text PRIMARY KEY,
+        amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+        description text NOT NULL,
+        items jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,220 @@
+/**
+ * The shared store for several BFF instances: PostgreSQL through a `pg` Pool. Same migrations and behaviour as the
+ * SQLite store. Reservations rely on INSERT … ON CONFLICT DO NOTHING against the partial unique index; transitions
+ * are a conditional UPDATE … RETURNING plus the event insert in one transaction, so under READ COMMITTED a second
+ * concurrent transition waits for the row lock, re-checks `state`, and changes nothing.
+ */
+import pg from 'pg';
+import { migrations } from './migrations';
+import { checkoutFromRow, eventFromRow, orderFromRow, toJson, webhookFromRow, type Row } from './rows';
+import {
+  ActivationSchema,
+  CheckoutStateSchema,
+  EventSourceSchema,
+  InstantSchema,
+  LIVE_STATES,
+  NewCheckoutSchema,
+  NewWebhookLogEntrySchema,
+  OrderSchema,
+  RESERVING_STATES,
+  type Store,
+} from './types';
+
+export interface PostgresStoreOptions {
+  connectionString: string;
+  maxConnections?: number;
+  /** Receives errors of idle pooled connections, which `pg` emits rather than throws. */
+  onError?: (error: unknown) => void;
+}
+
+const sqlList = (states: readonly string[]) => states.map((state) => `'${state}'`).join(', ');
+const RESERVING = sqlList(RESERVING_STATES);
+const LIVE = sqlList(LIVE_STATES);
+/** Key of the advisory lock that makes instances starting together apply migrations one at a time. */
+const MIGRATION_LOCK = `hashtext('checkout-store schema_migrations')`;
+
+/** Resolves after the migrations are applied; rejects (and closes the pool) when the database is unreachable. */
+export async function openPostgresStore({
+  connectionString,
+  maxConnections = 10,
+  onError = (error) => console.error('postgres store:', error),
+}: PostgresStoreOptions): Promise<Store> {
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  pool.on('error', onError);
+  await migrate(pool).catch(async (error) => {
+    await pool.end();
+    throw error;
+  });
+
+  const one = async (text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
+    (await client.query<Row>(text, values)).rows[0];
+  const all = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows;
+  const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
+
+  const insertEvent = `
+    INSERT INTO checkout_events (checkout_id, seq, state, source, at, data)
+    VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+    RETURNING *`;
+
+  return {
+    async reserveCheckout(input) {
+      const draft = NewCheckoutSchema.parse(input);
+      // The existing checkout can be discarded between the two statements; then the next insert succeeds.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const inserted = await one(
+          `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
+             payer_name, return_url, seq, created_at, updated_at)
+           VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9, 0, $10, $10)
+           ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
+           RETURNING *`,
+          [draft.id, draft.orderId, draft.method, draft.amountCents, draft.currency, draft.description,
+            draft.payerCpf, draft.payerName, draft.returnUrl, draft.createdAt],
+        );
+        if (inserted) return { created: true, checkout: checkoutFromRow(inserted) };
+        const existing = await one(`SELECT * FROM checkouts WHERE order_id = $1 AND state IN (${RESERVING})`, [draft.orderId]);
+        if (existing) return { created: false, checkout: checkoutFromRow(existing) };
+      }
+      throw new Error(`order ${draft.orderId}: reservation kept conflicting with checkouts that then disappeared`);
+    },
+    async activateCheckout(id, input, atInput) {
+      const fields = ActivationSchema.parse(input);
+      const at = InstantSchema.parse(atInput);
+      return inTransaction(pool, async (client) => {
+        const row = await one(
+          `UPDATE checkouts SET state = $2, transaction_id = $3, qr_code = $4, qr_code_location = $5,
+             checkout_url = $6, seq = 1, updated_at = $7
+           WHERE id = $1 AND state = 'Creating'
+           RETURNING *`,
+          [id, fields.state, fields.transactionId, fields.qrCode, fields.qrCodeLocation, fields.checkoutUrl, at],
+          client,
+        );
+        if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
+        const checkout = checkoutFromRow(row);
+        const data = toJson({ transactionId: fields.transactionId });
+        const event = await one(insertEvent, [id, 1, checkout.state, 'create', at, data], client);
+        return { checkout, event: eventFromRow(event!, 'parsed') };
+      });
+    },
+    async discardCheckout(id) {
+      await pool.query(`DELETE FROM checkouts WHERE id = $1 AND state = 'Creating'`, [id]);
+    },
+    async getCheckout(id) {
+      return maybeCheckout(await one('SELECT * FROM checkouts WHERE id = $1', [id]));
+    },
+    async findCheckoutByTransaction(transactionId) {
+      return maybeCheckout(await one('SELECT * FROM checkouts WHERE transaction_id = $1', [transactionId]));
+    },
+    async findCheckoutsByOrder(orderId) {
+      return (await all('SELECT * FROM checkouts WHERE order_id = $1 ORDER BY created_at, id', [orderId])).map(checkoutFromRow);
+    },
+    async transition(id, fromInput, toInput, sourceInput, data, atInput) {
+      const from = fromInput.map((state) => CheckoutStateSchema.parse(state));
+      const to = CheckoutStateSchema.parse(toInput);
+      const source = EventSourceSchema.parse(sourceInput);
+      const at = InstantSchema.parse(atInput);
+      return inTransaction(pool, async (client) => {
+        const row = await one(
+          `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4
+           WHERE id = $1 AND state = ANY($2::text[])
+           RETURNING *`,
+          [id, from, to, at],
+          client,
+        );
+        if (!row) {
+          const current = await one('SELECT * FROM checkouts WHERE id = $1', [id], client);
+          if (!current) throw new Error(`checkout ${id} does not exist`);
+          return { changed: false, checkout: checkoutFromRow(current) };
+        }
+        const checkout = checkoutFromRow(row);
+        const event = await one(insertEvent, [id, checkout.seq, to, source, at, toJson(data)], client);
+        return { changed: true, checkout, event: eventFromRow(event!, 'parsed') };
+      });
+    },
+    async eventsAfter(checkoutId, afterSeq) {
+      const rows = await all('SELECT * FROM checkout_events WHERE checkout_id = $1 AND seq > $2 ORDER BY seq', [checkoutId, afterSeq]);
+      return rows.map((row) => eventFromRow(row, 'parsed'));
+    },
+    // GREATEST skips NULL and keeps the later date when a slow request finishes after a newer one.
+    async markWebhookSeen(id, at) {
+      await pool.query('UPDATE checkouts SET last_webhook_at = GREATEST(last_webhook_at, $2) WHERE id = $1', [id, InstantSchema.parse(at)]);
+    },
+    async markChecked(id, at) {
+      await pool.query('UPDATE checkouts SET last_checked_at = GREATEST(last_checked_at, $2) WHERE id = $1', [id, InstantSchema.parse(at)]);
+    },
+    async listStaleCheckouts(before, limit) {
+      const rows = await all(
+        `SELECT * FROM checkouts
+         WHERE state IN (${LIVE}) AND COALESCE(last_webhook_at, created_at) < $1
+           AND (last_checked_at IS NULL OR last_checked_at < $1)
+         ORDER BY last_checked_at NULLS FIRST, created_at, id
+         LIMIT $2`,
+        [InstantSchema.parse(before), limit],
+      );
+      return rows.map(checkoutFromRow);
+    },
+    async logWebhook(input) {
+      const entry = NewWebhookLogEntrySchema.parse(input);
+      const row = await one(
+        `INSERT INTO webhook_log (received_at, transaction_id, checkout_id, state, outcome, payload)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+         RETURNING *`,
+        [entry.receivedAt, entry.transactionId, entry.checkoutId, entry.state, entry.outcome, toJson(entry.payload)],
+      );
+      return webhookFromRow(row!, 'parsed');
+    },
+    async listWebhookLog(afterId, limit) {
+      const rows = await all('SELECT * FROM webhook_log WHERE id > $1 ORDER BY id LIMIT $2', [afterId, limit]);
+      return rows.map((row) => webhookFromRow(row, 'parsed'));
+    },
+    async putOrder(input) {
+      const order = OrderSchema.parse(input);
+      await pool.query(
+        `INSERT INTO orders (order_id, amount_cents, description, items, created_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5)
+         ON CONFLICT (order_id) DO UPDATE SET amount_cents = excluded.amount_cents,
+           description = excluded.description, items = excluded.items, created_at = excluded.created_at`,
+        [order.orderId, order.amountCents, order.description, toJson(order.items), order.createdAt],
+      );
+    },
+    async getOrder(orderId) {
+      const row = await one('SELECT * FROM orders WHERE order_id = $1', [orderId]);
+      return row ? orderFromRow(row, 'parsed') : undefined;
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is dropped from the pool rather than reused.
+    await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** DDL is transactional in PostgreSQL, so each instance checks and applies under one advisory transaction lock. */
+async function migrate(pool: pg.Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      await client.query(migration.postgres);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+    }
+  });
+}

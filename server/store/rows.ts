@@ -1,0 +1,84 @@
+/**
+ * Row ↔ record mapping shared by both stores. Rows arrive with snake_case columns; SQLite gives JSON as text and
+ * dates as text, `pg` gives jsonb already parsed, timestamptz as Date and bigint as string. Everything is
+ * normalised here and then validated by the zod schemas, so both stores return exactly the same shapes.
+ */
+import {
+  CheckoutEventSchema,
+  CheckoutSchema,
+  OrderSchema,
+  WebhookLogEntrySchema,
+  type Checkout,
+  type CheckoutEvent,
+  type Order,
+  type WebhookLogEntry,
+} from './types';
+
+export type Row = Record<string, unknown>;
+
+const date = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+const bigint = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
+
+/** Stored text is JSON in SQLite; `pg` already parsed jsonb, where a JSON string comes back as a JS string. */
+export type JsonColumns = 'text' | 'parsed';
+const json = (value: unknown, columns: JsonColumns) => (columns === 'text' ? JSON.parse(value as string) : value);
+
+/** `undefined` has no JSON form; it is stored as null like JSON.stringify does inside objects. */
+export const toJson = (value: unknown) => JSON.stringify(value ?? null);
+
+export function checkoutFromRow(row: Row): Checkout {
+  return CheckoutSchema.parse({
+    id: row.id,
+    orderId: row.order_id,
+    method: row.method,
+    state: row.state,
+    amountCents: bigint(row.amount_cents),
+    currency: row.currency,
+    description: row.description,
+    transactionId: row.transaction_id,
+    qrCode: row.qr_code,
+    qrCodeLocation: row.qr_code_location,
+    checkoutUrl: row.checkout_url,
+    payerCpf: row.payer_cpf,
+    payerName: row.payer_name,
+    returnUrl: row.return_url,
+    seq: row.seq,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+    lastWebhookAt: date(row.last_webhook_at),
+    lastCheckedAt: date(row.last_checked_at),
+  });
+}
+
+export function eventFromRow(row: Row, columns: JsonColumns): CheckoutEvent {
+  return CheckoutEventSchema.parse({
+    checkoutId: row.checkout_id,
+    seq: row.seq,
+    state: row.state,
+    source: row.source,
+    at: date(row.at),
+    data: json(row.data, columns),
+  });
+}
+
+export function webhookFromRow(row: Row, columns: JsonColumns): WebhookLogEntry {
+  return WebhookLogEntrySchema.parse({
+    id: bigint(row.id),
+    receivedAt: date(row.received_at),
+    transactionId: row.transaction_id,
+    checkoutId: row.checkout_id,
+    state: row.state,
+    outcome: row.outcome,
+    payload: json(row.payload, columns),
+  });
+}
+
+export function orderFromRow(row: Row, columns: JsonColumns): Order {
+  return OrderSchema.parse({
+    orderId: row.order_id,
+    amountCents: bigint(row.amount_cents),
+    description: row.description,
+    items: json(row.items, columns),
+    createdAt: date(row.created_at),
+  });
+}

@@ -1,0 +1,194 @@
+/**
+ * The default store: one SQLite file through better-sqlite3. The driver is synchronous; the async `Store` surface
+ * lets the BFF swap in PostgreSQL without changes. Every write runs in a BEGIN IMMEDIATE transaction, so a second
+ * process on the same file waits for the write lock (busy_timeout) instead of failing or reading a stale row.
+ */
+import Database from 'better-sqlite3';
+import { migrations } from './migrations';
+import { checkoutFromRow, eventFromRow, orderFromRow, toJson, webhookFromRow, type Row } from './rows';
+import {
+  ActivationSchema,
+  EventSourceSchema,
+  CheckoutStateSchema,
+  InstantSchema,
+  NewCheckoutSchema,
+  NewWebhookLogEntrySchema,
+  OrderSchema,
+  LIVE_STATES,
+  RESERVING_STATES,
+  type Store,
+} from './types';
+
+export interface SqliteStoreOptions {
+  file: string;
+  /** How long a write waits for another connection's lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+const sqlList = (states: readonly string[]) => states.map((state) => `'${state}'`).join(', ');
+const RESERVING = sqlList(RESERVING_STATES);
+const LIVE = sqlList(LIVE_STATES);
+
+export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOptions): Store {
+  const db = new Database(file, { timeout: busyTimeoutMs });
+  db.pragma('journal_mode = WAL');
+  // A stored checkout stands for a provider transaction that already exists: keep it through a power loss too.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+
+  const sql = {
+    reserve: db.prepare(`
+      INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf, payer_name,
+        return_url, seq, created_at, updated_at)
+      VALUES (@id, @orderId, @method, 'Creating', @amountCents, @currency, @description, @payerCpf, @payerName,
+        @returnUrl, 0, @createdAt, @createdAt)
+      ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
+      RETURNING *`),
+    reserving: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? AND state IN (${RESERVING})`),
+    activate: db.prepare(`
+      UPDATE checkouts SET state = @state, transaction_id = @transactionId, qr_code = @qrCode,
+        qr_code_location = @qrCodeLocation, checkout_url = @checkoutUrl, seq = 1, updated_at = @at
+      WHERE id = @id AND state = 'Creating'
+      RETURNING *`),
+    discard: db.prepare(`DELETE FROM checkouts WHERE id = ? AND state = 'Creating'`),
+    byId: db.prepare(`SELECT * FROM checkouts WHERE id = ?`),
+    byTransaction: db.prepare(`SELECT * FROM checkouts WHERE transaction_id = ?`),
+    byOrder: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? ORDER BY created_at, id`),
+    transition: db.prepare(`
+      UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at
+      WHERE id = @id AND state IN (SELECT value FROM json_each(@from))
+      RETURNING *`),
+    insertEvent: db.prepare(`
+      INSERT INTO checkout_events (checkout_id, seq, state, source, at, data)
+      VALUES (@checkoutId, @seq, @state, @source, @at, @data)
+      RETURNING *`),
+    eventsAfter: db.prepare(`SELECT * FROM checkout_events WHERE checkout_id = ? AND seq > ? ORDER BY seq`),
+    // max() keeps the later date when a slow request finishes after a newer one; '' sorts before any date.
+    webhookSeen: db.prepare(`UPDATE checkouts SET last_webhook_at = max(coalesce(last_webhook_at, ''), @at) WHERE id = @id`),
+    checked: db.prepare(`UPDATE checkouts SET last_checked_at = max(coalesce(last_checked_at, ''), @at) WHERE id = @id`),
+    stale: db.prepare(`
+      SELECT * FROM checkouts
+      WHERE state IN (${LIVE}) AND coalesce(last_webhook_at, created_at) < @before
+        AND (last_checked_at IS NULL OR last_checked_at < @before)
+      ORDER BY last_checked_at NULLS FIRST, created_at, id
+      LIMIT @limit`),
+    logWebhook: db.prepare(`
+      INSERT INTO webhook_log (received_at, transaction_id, checkout_id, state, outcome, payload)
+      VALUES (@receivedAt, @transactionId, @checkoutId, @state, @outcome, @payload)
+      RETURNING *`),
+    webhookLog: db.prepare(`SELECT * FROM webhook_log WHERE id > ? ORDER BY id LIMIT ?`),
+    putOrder: db.prepare(`
+      INSERT INTO orders (order_id, amount_cents, description, items, created_at)
+      VALUES (@orderId, @amountCents, @description, @items, @createdAt)
+      ON CONFLICT (order_id) DO UPDATE SET amount_cents = excluded.amount_cents,
+        description = excluded.description, items = excluded.items, created_at = excluded.created_at`),
+    getOrder: db.prepare(`SELECT * FROM orders WHERE order_id = ?`),
+  };
+  const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
+  const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
+
+  const reserve = db.transaction((draft: ReturnType<typeof NewCheckoutSchema.parse>) => {
+    const inserted = one(sql.reserve, draft);
+    if (inserted) return { created: true as const, checkout: checkoutFromRow(inserted) };
+    const existing = one(sql.reserving, draft.orderId);
+    if (!existing) throw new Error(`order ${draft.orderId} conflicted but has no reserving checkout`);
+    return { created: false as const, checkout: checkoutFromRow(existing) };
+  });
+
+  const activate = db.transaction((id: string, fields: ReturnType<typeof ActivationSchema.parse>, at: string) => {
+    const row = one(sql.activate, { id, at, ...fields });
+    if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
+    const checkout = checkoutFromRow(row);
+    const data = { transactionId: fields.transactionId };
+    const event = one(sql.insertEvent, { checkoutId: id, seq: 1, state: checkout.state, source: 'create', at, data: toJson(data) });
+    return { checkout, event: eventFromRow(event!, 'text') };
+  });
+
+  const transition = db.transaction(
+    (id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string) => {
+      const row = one(sql.transition, { id, from: JSON.stringify(from), to, at });
+      if (!row) {
+        const current = one(sql.byId, id);
+        if (!current) throw new Error(`checkout ${id} does not exist`);
+        return { changed: false as const, checkout: checkoutFromRow(current) };
+      }
+      const checkout = checkoutFromRow(row);
+      const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(data) });
+      return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
+    },
+  );
+
+  const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
+
+  return {
+    async reserveCheckout(draft) {
+      return reserve.immediate(NewCheckoutSchema.parse(draft));
+    },
+    async activateCheckout(id, fields, at) {
+      return activate.immediate(id, ActivationSchema.parse(fields), InstantSchema.parse(at));
+    },
+    async discardCheckout(id) {
+      sql.discard.run(id);
+    },
+    async getCheckout(id) {
+      return maybeCheckout(one(sql.byId, id));
+    },
+    async findCheckoutByTransaction(transactionId) {
+      return maybeCheckout(one(sql.byTransaction, transactionId));
+    },
+    async findCheckoutsByOrder(orderId) {
+      return all(sql.byOrder, orderId).map(checkoutFromRow);
+    },
+    async transition(id, from, to, source, data, at) {
+      const states = from.map((state) => CheckoutStateSchema.parse(state));
+      const next = CheckoutStateSchema.parse(to);
+      return transition.immediate(id, states, next, EventSourceSchema.parse(source), data, InstantSchema.parse(at));
+    },
+    async eventsAfter(checkoutId, afterSeq) {
+      return all(sql.eventsAfter, checkoutId, afterSeq).map((row) => eventFromRow(row, 'text'));
+    },
+    async markWebhookSeen(id, at) {
+      sql.webhookSeen.run({ id, at: InstantSchema.parse(at) });
+    },
+    async markChecked(id, at) {
+      sql.checked.run({ id, at: InstantSchema.parse(at) });
+    },
+    async listStaleCheckouts(before, limit) {
+      return all(sql.stale, { before: InstantSchema.parse(before), limit }).map(checkoutFromRow);
+    },
+    async logWebhook(entry) {
+      const parsed = NewWebhookLogEntrySchema.parse(entry);
+      return webhookFromRow(one(sql.logWebhook, { ...parsed, payload: toJson(parsed.payload) })!, 'text');
+    },
+    async listWebhookLog(afterId, limit) {
+      return all(sql.webhookLog, afterId, limit).map((row) => webhookFromRow(row, 'text'));
+    },
+    async putOrder(order) {
+      const parsed = OrderSchema.parse(order);
+      sql.putOrder.run({ ...parsed, items: toJson(parsed.items) });
+    },
+    async getOrder(orderId) {
+      const row = one(sql.getOrder, orderId);
+      return row ? orderFromRow(row, 'text') : undefined;
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+/** Applies the missing migrations inside one write transaction, so processes opening the file together take turns. */
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      db.exec(migration.sqlite);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    }
+  }).immediate();
+}

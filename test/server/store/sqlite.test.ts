@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../../server/store/sqlite';
+import { at, describeStoreContract, draftFor } from './store-contract';
+
+const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const freshFile = () => join(dir, `store-${++files}.sqlite`);
+
+describeStoreContract('SQLite', async () => {
+  const store = openSqliteStore({ file: freshFile() });
+  return { store, teardown: () => store.close() };
+});
+
+describe('SQLite store file', () => {
+  it('keeps everything when the file is opened again', async () => {
+    const file = freshFile();
+    const first = openSqliteStore({ file });
+    const { checkout } = await first.reserveCheckout(draftFor('A-1'));
+    const { event } = await first.activateCheckout(checkout.id, { state: 'Created', transactionId: 'tx-1' }, at(1));
+    const entry = await first.logWebhook({ receivedAt: at(2), transactionId: 'tx-1', checkoutId: checkout.id, state: 'Created', outcome: 'ignored', payload: { a: 1 } });
+    await first.putOrder({ orderId: 'A-1', amountCents: 100, description: 'x', items: [], createdAt: at(0) });
+    await first.close();
+
+    const second = openSqliteStore({ file });
+    expect(await second.getCheckout(checkout.id)).toMatchObject({ state: 'Created', transactionId: 'tx-1', seq: 1 });
+    expect(await second.eventsAfter(checkout.id, 0)).toEqual([event]);
+    expect(await second.listWebhookLog(0, 10)).toEqual([entry]);
+    expect(await second.getOrder('A-1')).toMatchObject({ amountCents: 100 });
+    expect((await second.reserveCheckout(draftFor('A-1'))).created).toBe(false);
+    await second.close();
+
+    const raw = new Database(file, { readonly: true });
+    expect(raw.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+
+  it('stores amounts as INTEGER and refuses REAL even from raw SQL', async () => {
+    const file = freshFile();
+    const store = openSqliteStore({ file });
+    const { checkout } = await store.reserveCheckout(draftFor('A-1'));
+    await store.close();
+    const raw = new Database(file);
+    expect(raw.prepare('SELECT typeof(amount_cents) FROM checkouts WHERE id = ?').pluck().get(checkout.id)).toBe('integer');
+    expect(() => raw.prepare(`UPDATE checkouts SET amount_cents = 10.5 WHERE id = ?`).run(checkout.id)).toThrow(/cannot store REAL/);
+    raw.close();
+  });
+});
+
+describe('two SQLite connections on one file', () => {
+  it('never both reserve the same order', async () => {
+    const file = freshFile();
+    const a = openSqliteStore({ file });
+    const b = openSqliteStore({ file });
+    const results = await Promise.all([a.reserveCheckout(draftFor('A-1')), b.reserveCheckout(draftFor('A-1'))]);
+    expect(results.map((result) => result.created).sort()).toEqual([false, true]);
+    expect(results[0].checkout.id).toBe(results[1].checkout.id);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('has the database refuse a second live checkout for an order even when code skips the check', async () => {
+    const file = freshFile();
+    const store = openSqliteStore({ file });
+    await store.reserveCheckout(draftFor('A-1'));
+    await store.close();
+    const raw = new Database(file);
+    const insert = raw.prepare(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, created_at, updated_at)
+      VALUES (?, 'A-1', 'pix', ?, 100, 'BRL', '', '')`);
+    expect(() => insert.run('other-live', 'Created')).toThrow(/UNIQUE constraint failed/);
+    expect(() => insert.run('old-error', 'Error')).not.toThrow();
+    raw.close();
+  });
+
+  it('creates each order once when four processes reserve the same orders at the same time', async () => {
+    const file = freshFile();
+    await openSqliteStore({ file }).close();
+    const startAt = String(Date.now() + 3_000);
+    const script = join(import.meta.dirname, 'fixtures', 'reserve-orders.ts');
+    const run = promisify(execFile);
+    const outputs = await Promise.all(
+      Array.from({ length: 4 }, () => run(process.execPath, ['--import', 'tsx', script, file, '40', startAt], { timeout: 60_000 })),
+    );
+    const created = outputs.flatMap(({ stdout }) => JSON.parse(stdout.trim().split('\n').at(-1)!) as string[]);
+    expect(created).toHaveLength(40);
+    expect(new Set(created).size).toBe(40);
+  }, 60_000);
+});

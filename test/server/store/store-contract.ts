@@ -1,0 +1,219 @@
+/**
+ * The behaviour every `Store` must have, run against SQLite and PostgreSQL alike. `setup` gives each test an empty
+ * store and a function that closes it.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CheckoutState, NewCheckout, Store } from '../../../server/store/types';
+
+export type StoreSetup = () => Promise<{ store: Store; teardown: () => Promise<void> }>;
+
+const T0 = Date.parse('2026-01-15T12:00:00.000Z');
+/** An instant `minutes` after the suite's fixed start. */
+export const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
+
+export const draftFor = (orderId: string, overrides: Partial<NewCheckout> = {}): NewCheckout => ({
+  id: randomUUID(),
+  orderId,
+  method: 'pix',
+  amountCents: 12_345,
+  description: `order ${orderId}`,
+  createdAt: at(0),
+  ...overrides,
+});
+
+export function describeStoreContract(name: string, setup: StoreSetup) {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    let teardown: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, teardown } = await setup());
+    });
+    afterEach(async () => {
+      await teardown();
+    });
+
+    /** A reserved and activated checkout in `state`, reached through the public API. */
+    async function checkoutIn(state: CheckoutState, orderId = `order-${randomUUID()}`, createdAt = at(0)) {
+      const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt }));
+      const activated = await store.activateCheckout(checkout.id, { state: 'Created', transactionId: `tx-${checkout.id}` }, createdAt);
+      if (state === 'Created') return activated.checkout;
+      return (await store.transition(checkout.id, ['Created'], state, 'webhook', {}, createdAt)).checkout;
+    }
+
+    describe('reservation', () => {
+      it('inserts a Creating checkout with defaults and seq 0', async () => {
+        const result = await store.reserveCheckout(draftFor('A-1'));
+        expect(result.created).toBe(true);
+        expect(result.checkout).toMatchObject({
+          orderId: 'A-1', state: 'Creating', amountCents: 12_345, currency: 'BRL', seq: 0,
+          transactionId: null, payerCpf: null, lastWebhookAt: null, createdAt: at(0), updatedAt: at(0),
+        });
+        expect(await store.getCheckout(result.checkout.id)).toEqual(result.checkout);
+      });
+
+      it('returns the existing checkout when the same order is reserved again', async () => {
+        const first = await store.reserveCheckout(draftFor('A-1'));
+        const second = await store.reserveCheckout(draftFor('A-1', { amountCents: 1 }));
+        expect(second).toEqual({ created: false, checkout: first.checkout });
+      });
+
+      it('creates exactly one checkout from 20 concurrent reservations of one order', async () => {
+        const results = await Promise.all(Array.from({ length: 20 }, () => store.reserveCheckout(draftFor('A-1'))));
+        expect(results.filter((result) => result.created)).toHaveLength(1);
+        expect(new Set(results.map((result) => result.checkout.id)).size).toBe(1);
+        expect(await store.findCheckoutsByOrder('A-1')).toHaveLength(1);
+      });
+
+      it.each(['Error', 'Cancelled'] as const)('allows a new reservation after %s', async (state) => {
+        const old = await checkoutIn(state, 'A-1');
+        const next = await store.reserveCheckout(draftFor('A-1', { createdAt: at(1) }));
+        expect(next.created).toBe(true);
+        expect((await store.findCheckoutsByOrder('A-1')).map((checkout) => checkout.id)).toEqual([old.id, next.checkout.id]);
+      });
+
+      it('never reserves again after Completed', async () => {
+        const paid = await checkoutIn('Completed', 'A-1');
+        expect(await store.reserveCheckout(draftFor('A-1'))).toEqual({ created: false, checkout: paid });
+      });
+
+      it('refuses amounts that are not integer cents', async () => {
+        await expect(store.reserveCheckout(draftFor('A-1', { amountCents: 10.5 }))).rejects.toThrow();
+        expect(await store.findCheckoutsByOrder('A-1')).toEqual([]);
+      });
+    });
+
+    describe('activation and discard', () => {
+      it('moves Creating to the provider state and stores event 1 from create', async () => {
+        const { checkout } = await store.reserveCheckout(draftFor('A-1'));
+        const result = await store.activateCheckout(
+          checkout.id, { state: 'Created', transactionId: 'tx-1', qrCode: '000201…', qrCodeLocation: 'https://qr/1' }, at(1),
+        );
+        expect(result.checkout).toMatchObject({ state: 'Created', transactionId: 'tx-1', qrCode: '000201…', seq: 1, updatedAt: at(1) });
+        expect(result.event).toEqual({ checkoutId: checkout.id, seq: 1, state: 'Created', source: 'create', at: at(1), data: { transactionId: 'tx-1' } });
+        expect(await store.eventsAfter(checkout.id, 0)).toEqual([result.event]);
+        expect(await store.findCheckoutByTransaction('tx-1')).toEqual(result.checkout);
+      });
+
+      it('refuses to activate a checkout twice', async () => {
+        const created = await checkoutIn('Created');
+        await expect(store.activateCheckout(created.id, { state: 'Created', transactionId: 'tx-2' }, at(1))).rejects.toThrow(/not Creating/);
+        expect(await store.eventsAfter(created.id, 0)).toHaveLength(1);
+      });
+
+      it('discards a Creating reservation so the order can be reserved again', async () => {
+        const { checkout } = await store.reserveCheckout(draftFor('A-1'));
+        await store.discardCheckout(checkout.id);
+        expect(await store.getCheckout(checkout.id)).toBeUndefined();
+        expect((await store.reserveCheckout(draftFor('A-1'))).created).toBe(true);
+      });
+
+      it('leaves an activated checkout alone when asked to discard it', async () => {
+        const created = await checkoutIn('Created');
+        await store.discardCheckout(created.id);
+        expect(await store.getCheckout(created.id)).toEqual(created);
+      });
+    });
+
+    describe('transition', () => {
+      it('moves only from the states the caller names, appending the next seq', async () => {
+        const created = await checkoutIn('Created');
+        const refused = await store.transition(created.id, ['Registered'], 'Completed', 'webhook', {}, at(2));
+        expect(refused).toEqual({ changed: false, checkout: created });
+
+        const moved = await store.transition(created.id, ['Created', 'Registered'], 'Completed', 'webhook', { endToEndId: 'E1' }, at(3));
+        expect(moved).toMatchObject({ changed: true, checkout: { state: 'Completed', seq: 2, updatedAt: at(3) } });
+        expect(moved.changed && moved.event).toEqual({
+          checkoutId: created.id, seq: 2, state: 'Completed', source: 'webhook', at: at(3), data: { endToEndId: 'E1' },
+        });
+        const again = await store.transition(created.id, ['Created', 'Registered'], 'Completed', 'reconcile', {}, at(4));
+        expect(again.changed).toBe(false);
+        expect((await store.eventsAfter(created.id, 0)).map((event) => event.seq)).toEqual([1, 2]);
+      });
+
+      it('lets exactly one of 10 concurrent identical transitions change the checkout', async () => {
+        const created = await checkoutIn('Created');
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => store.transition(created.id, ['Created'], 'Completed', 'webhook', { i }, at(1))),
+        );
+        expect(results.filter((result) => result.changed)).toHaveLength(1);
+        expect(results.every((result) => result.checkout.state === 'Completed' && result.checkout.seq === 2)).toBe(true);
+        expect(await store.eventsAfter(created.id, 0)).toHaveLength(2);
+      });
+
+      it('rejects a transition of an unknown checkout', async () => {
+        await expect(store.transition('nope', ['Created'], 'Completed', 'webhook', {}, at(1))).rejects.toThrow(/does not exist/);
+      });
+    });
+
+    it('lists events after a seq in seq order', async () => {
+      const created = await checkoutIn('Created');
+      await store.transition(created.id, ['Created'], 'Registered', 'poll', { n: 2 }, at(1));
+      await store.transition(created.id, ['Registered'], 'Completed', 'webhook', { n: 3 }, at(2));
+      await store.transition(created.id, ['Completed'], 'Reversed', 'reconcile', { n: 4 }, at(3));
+      const events = await store.eventsAfter(created.id, 1);
+      expect(events.map((event) => [event.seq, event.state, event.source, event.data])).toEqual([
+        [2, 'Registered', 'poll', { n: 2 }],
+        [3, 'Completed', 'webhook', { n: 3 }],
+        [4, 'Reversed', 'reconcile', { n: 4 }],
+      ]);
+      expect(await store.eventsAfter(created.id, 4)).toEqual([]);
+      expect(await store.eventsAfter('unknown', 0)).toEqual([]);
+    });
+
+    describe('webhook and check marks', () => {
+      it('never move a date backwards', async () => {
+        const created = await checkoutIn('Created');
+        await store.markWebhookSeen(created.id, at(5));
+        await store.markWebhookSeen(created.id, at(3));
+        await store.markChecked(created.id, at(7));
+        await store.markChecked(created.id, at(6));
+        expect(await store.getCheckout(created.id)).toMatchObject({ lastWebhookAt: at(5), lastCheckedAt: at(7) });
+      });
+
+      it('list live checkouts whose last webhook (or creation) and last check are older than the cutoff', async () => {
+        const quiet = await checkoutIn('Created', 'quiet', at(0));
+        const registered = await checkoutIn('Registered', 'registered', at(1));
+        const heard = await checkoutIn('Created', 'heard', at(0));
+        await store.markWebhookSeen(heard.id, at(20));
+        const checkedLongAgo = await checkoutIn('Created', 'checked-long-ago', at(0));
+        await store.markChecked(checkedLongAgo.id, at(2));
+        const checkedRecently = await checkoutIn('Created', 'checked-recently', at(0));
+        await store.markChecked(checkedRecently.id, at(20));
+        await checkoutIn('Created', 'young', at(15));
+        await checkoutIn('Completed', 'final', at(0));
+        await store.reserveCheckout(draftFor('creating', { createdAt: at(0) }));
+
+        const stale = await store.listStaleCheckouts(at(10), 10);
+        expect(stale.map((checkout) => checkout.orderId)).toEqual(['quiet', 'registered', 'checked-long-ago']);
+        expect((await store.listStaleCheckouts(at(10), 1)).map((checkout) => checkout.id)).toEqual([quiet.id]);
+        expect(stale[1]!.id).toBe(registered.id);
+      });
+    });
+
+    it('logs webhooks with increasing ids and pages through them', async () => {
+      const payloads = [{ event: 'Completed', nested: { amount: '10.00' } }, 'not json object', null];
+      const logged = [];
+      for (const [i, payload] of payloads.entries()) {
+        logged.push(await store.logWebhook({
+          receivedAt: at(i), transactionId: i === 0 ? 'tx-1' : null, checkoutId: null, state: i === 0 ? 'Completed' : null,
+          outcome: i === 0 ? 'applied' : 'invalid', payload,
+        }));
+      }
+      expect(logged[0]!.id).toBeLessThan(logged[1]!.id);
+      expect(logged[1]!.id).toBeLessThan(logged[2]!.id);
+      expect(logged.map((entry) => entry.payload)).toEqual(payloads);
+      expect(await store.listWebhookLog(0, 2)).toEqual(logged.slice(0, 2));
+      expect(await store.listWebhookLog(logged[1]!.id, 10)).toEqual([logged[2]]);
+    });
+
+    it('stores, replaces and reads orders', async () => {
+      const order = { orderId: 'A-1001', amountCents: 4_990, description: 'Coffee', items: [{ sku: 'c', qty: 2 }], createdAt: at(0) };
+      expect(await store.getOrder('A-1001')).toBeUndefined();
+      await store.putOrder(order);
+      expect(await store.getOrder('A-1001')).toEqual(order);
+      await store.putOrder({ ...order, amountCents: 5_990 });
+      expect(await store.getOrder('A-1001')).toMatchObject({ amountCents: 5_990 });
+    });
+  });
+}
