@@ -1,0 +1,60 @@
+/** Opens the emulator's SQLite file and brings its schema up to date through numbered migrations. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** Pass as `dataDir` for a throw-away database (tests). */
+export const IN_MEMORY = ':memory:';
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE transactions (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL,
+     order_id TEXT,
+     created_at TEXT NOT NULL,
+     state TEXT NOT NULL,
+     delivery_status TEXT,
+     cob_id TEXT UNIQUE,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX transactions_by_order ON transactions (order_id, created_at);
+   CREATE INDEX transactions_by_state ON transactions (state);`,
+];
+
+export function openDatabase(dataDir: string): Database.Database {
+  let file = IN_MEMORY;
+  if (dataDir !== IN_MEMORY) {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, 'sandbox.sqlite');
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const row = db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null };
+  const current = row.version ?? 0;
+  if (current > MIGRATIONS.length)
+    throw new Error(`sandbox.sqlite is at schema version ${current}, newer than this code (${MIGRATIONS.length})`);
+  const apply = db.transaction((version: number, sql: string) => {
+    db.exec(sql);
+    db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+  });
+  MIGRATIONS.forEach((sql, index) => {
+    if (index + 1 > current) apply(index + 1, sql);
+  });
+}
+
+/** A persisted setting, created with `create()` the first time it is read. */
+export function setting(db: Database.Database, key: string, create: () => string): string {
+  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+  if (row) return row.value;
+  const value = create();
+  db.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, value);
+  return (db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string }).value;
+}

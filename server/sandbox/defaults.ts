@@ -1,0 +1,67 @@
+/**
+ * Built-in values of the sandbox: the key pair, the "magic" CPFs that trigger counterparty errors, the billing
+ * plan and the participants that appear on completed transactions. docs/spec-gaps.md lists them for integrators.
+ */
+
+/** The key pair the login operation accepts unless `createSandbox` is given another one. */
+export const SANDBOX_ACCESS_KEY = 'sandbox-access-key';
+export const SANDBOX_SECRET = 'sandbox-secret';
+
+/**
+ * Valid CPFs (right check digits) the emulated counterparty refuses, like test card numbers of card acquirers.
+ * `serviceError` → 409 CounterpartyServiceError; `restricted` → 409 CounterpartyTaxNumberInvalid.
+ */
+export const MAGIC_CPFS = {
+  serviceError: ['90000000175', '90000000256'],
+  restricted: ['90000000337'],
+} as const;
+
+/** Charges per transaction: a fixed part plus a percentage of the amount. */
+export const DEFAULT_BILLING = { fixed: '0.50', ratePercent: '0.99' } as const;
+export type BillingPlan = { fixed: string; ratePercent: string };
+
+/** How long a token lives; the provider documents 60 minutes. */
+export const TOKEN_TTL_SECONDS = 60 * 60;
+
+/** Delay before a new cash-out moves from Created to Registered on its own. */
+export const DEFAULT_REGISTER_DELAY_MS = 1_000;
+
+/** Background webhook retries (before jitter) after a failed delivery. */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000];
+
+/** A webhook receiver that does not answer within this time counts as a failed delivery. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
+
+/** Largest accepted request body; anything bigger is answered with 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The merchant that owns the sandbox account (customerName, accountName, BR Code merchant fields). */
+export const MERCHANT = {
+  name: 'Loja Sandbox',
+  accountName: 'Loja Sandbox - Conta Principal',
+  accountNumber: '99999-9',
+  city: 'SAO PAULO',
+} as const;
+
+/** The sandbox bank every participant uses, as the provider's sandbox webhooks show. */
+export const SANDBOX_BANK = {
+  bankCode: '999',
+  bankIspb: '99999999',
+  bankName: 'Banco Sandbox',
+  accountAgency: '99999',
+  accountNumber: '99999',
+  accountDigit: '9',
+  accountType: 'CheckingAccount',
+} as const;
+
+/** The service operator: recipient of every cash-in and payer of every cash-out. */
+export const OPERATOR = { name: 'Operadora Sandbox de Pagamentos', taxNumber: '99999999000191' } as const;
+
+/** Who paid an anonymous cash-in when the complete operation names nobody. */
+export const DEFAULT_ANONYMOUS_PAYER = { name: 'Pagador Sandbox', taxNumber: '52998224725' } as const;
+
+/** Limits of the emulator where the provider publishes none. */
+export const MAX_AMOUNT_CENTS = 100_000_000n; // R$ 1.000.000,00
+
+/** The sandbox account starts funded so cash-outs work before any cash-in; the balance adds transactions to it. */
+export const DEFAULT_OPENING_BALANCE = '100000.00';

@@ -1,0 +1,134 @@
+/**
+ * The sandbox emulator of the provider's partner API: stateful, persisted in SQLite, with real webhooks, BR Codes
+ * and a simulated bank page. Mount `app` at `/sandbox`; the partner API is then at `/sandbox/v1/partners-int`.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { systemClock, type Clock } from '../lib/clock';
+import { parseCents } from '../lib/money';
+import { createAddresses } from './addresses';
+import { createTokenIssuer, newSigningKey } from './auth';
+import { billingCalculator } from './billing';
+import type { SandboxContext } from './context';
+import { openDatabase, setting } from './db';
+import * as defaults from './defaults';
+import { ApiError, notFound } from './errors';
+import { createLifecycle } from './lifecycle';
+import { checkoutRoutes } from './routes/checkout';
+import { partnerApi } from './routes/partner-api';
+import { systemRoutes } from './routes/system';
+import { createTransactionStore, type TransactionStore } from './store';
+import { createWebhookDispatcher } from './webhooks';
+
+export interface SandboxOptions {
+  /** Folder of `sandbox.sqlite` (created if missing); `':memory:'` for a throw-away database. Default `data`. */
+  dataDir?: string;
+  clock?: Clock;
+  /** Address the emulator is reachable at from browsers and payer apps, such as http://127.0.0.1:3000. */
+  publicBaseUrl: string;
+  accessKey?: string;
+  secret?: string;
+  /** Background webhook retries after a failed delivery (jitter makes each 50–100 % of the value). */
+  webhookRetry?: { delaysMs: number[] };
+  /** A webhook receiver slower than this fails the delivery. Default 5 s. */
+  webhookTimeoutMs?: number;
+  /** Delay before a new cash-out moves from Created to Registered. Default 1 s. */
+  registerDelayMs?: number;
+  billing?: defaults.BillingPlan;
+  /** What the account holds before any transaction, such as "100000.00". */
+  openingBalance?: string;
+  fetch?: typeof fetch;
+}
+
+export interface Sandbox {
+  app: Hono;
+  store: TransactionStore;
+  /** Stops timers and retries and closes the database. */
+  close(): void;
+}
+
+const errorBody = (status: ContentfulStatusCode, name: string, message: string) =>
+  new ApiError(status, { name, message, code: name, details: { reason: name } });
+
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const clock = options.clock ?? systemClock;
+  const openingBalanceCents = parseCents(options.openingBalance ?? defaults.DEFAULT_OPENING_BALANCE);
+  if (openingBalanceCents === undefined) throw new Error('openingBalance must be a decimal string with at most 2 decimals');
+  const addresses = createAddresses(options.publicBaseUrl);
+  const chargesOf = billingCalculator(options.billing ?? defaults.DEFAULT_BILLING);
+  const db = openDatabase(options.dataDir ?? 'data');
+  const store = createTransactionStore(db);
+  const tokens = createTokenIssuer({
+    signingKey: setting(db, 'token-signing-key', newSigningKey),
+    clock,
+    accessKey: options.accessKey ?? defaults.SANDBOX_ACCESS_KEY,
+    secret: options.secret ?? defaults.SANDBOX_SECRET,
+  });
+  const webhooks = createWebhookDispatcher({
+    store,
+    clock,
+    fetch: options.fetch ?? globalThis.fetch,
+    timeoutMs: options.webhookTimeoutMs ?? defaults.DEFAULT_WEBHOOK_TIMEOUT_MS,
+    delaysMs: options.webhookRetry?.delaysMs ?? defaults.DEFAULT_RETRY_DELAYS_MS,
+  });
+  const lifecycle = createLifecycle({
+    store,
+    clock,
+    webhooks,
+    addresses,
+    chargesOf,
+    registerDelayMs: options.registerDelayMs ?? defaults.DEFAULT_REGISTER_DELAY_MS,
+  });
+  const ctx: SandboxContext = { store, clock, tokens, lifecycle, addresses, chargesOf, openingBalanceCents };
+
+  const app = new Hono();
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: defaults.MAX_BODY_BYTES,
+      onError: () => {
+        throw errorBody(413, 'PayloadTooLargeError', `The request body is larger than ${defaults.MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+  app.route('/v1/partners-int', partnerApi(ctx));
+  app.route('/v1/system/checkout', checkoutRoutes(ctx));
+  app.route('/v1', systemRoutes(ctx));
+  app.notFound(() => {
+    throw notFound('No operation at this address');
+  });
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(error.envelope(), error.status);
+    // Hono's own refusals (for example a malformed form body) keep their 4xx status in our envelope.
+    if (error instanceof HTTPException && error.status < 500)
+      return c.json(errorBody(error.status as ContentfulStatusCode, 'InvalidRequestError', 'The request could not be read').envelope(), error.status as ContentfulStatusCode);
+    console.error('sandbox: unexpected error on', c.req.method, c.req.path, error);
+    return c.json(errorBody(500, 'InternalServerError', 'Unexpected error in the sandbox').envelope(), 500);
+  });
+
+  lifecycle.resume();
+  return {
+    app,
+    store,
+    close() {
+      lifecycle.close();
+      webhooks.close();
+      db.close();
+    },
+  };
+}
+
+export { IN_MEMORY } from './db';
+export { decodeBrCode, encodeBrCode, crc16 } from './brcode';
+export { MOUNT_PATH } from './addresses';
+export {
+  DEFAULT_ANONYMOUS_PAYER,
+  DEFAULT_BILLING,
+  DEFAULT_OPENING_BALANCE,
+  MAGIC_CPFS,
+  SANDBOX_ACCESS_KEY,
+  SANDBOX_SECRET,
+  TOKEN_TTL_SECONDS,
+} from './defaults';

@@ -1,0 +1,124 @@
+/**
+ * State changes of stored transactions. Each change runs under a per-transaction lock, because a simulation waits
+ * on the network (its webhook) between reading and saving, and two simulations must not both win.
+ */
+import type { Clock } from '../lib/clock';
+import { isFinalState, type TransactionState } from '../provider/schemas';
+import type { Addresses } from './addresses';
+import type { ChargesOf } from './billing';
+import { ApiError, notFound, operationError } from './errors';
+import type { StoredTransaction, TransactionKind } from './model';
+import { transition, type Settlement } from './records';
+import type { TransactionStore } from './store';
+import type { WebhookDispatcher } from './webhooks';
+
+export interface LifecycleOptions {
+  store: TransactionStore;
+  clock: Clock;
+  webhooks: WebhookDispatcher;
+  addresses: Addresses;
+  chargesOf: ChargesOf;
+  registerDelayMs: number;
+}
+
+export interface Simulation {
+  id: string;
+  to: TransactionState;
+  /** The simulation namespace the caller used: PIX operations act on PIX only, OpenFinance on OpenFinance only. */
+  kinds: readonly TransactionKind[];
+  /** Decides who paid (and how much) once the transaction is known; only for Completed. */
+  settle?: (tx: StoredTransaction) => Settlement;
+}
+
+export function createLifecycle(options: LifecycleOptions) {
+  const { store, clock, webhooks } = options;
+  const locks = new Map<string, Promise<unknown>>();
+  const registrations = new Map<string, NodeJS.Timeout>();
+  let closed = false;
+
+  function locked<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = locks.get(id) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    locks.set(id, tail);
+    void tail.then(() => locks.get(id) === tail && locks.delete(id));
+    return run;
+  }
+
+  const apply = (tx: StoredTransaction, to: TransactionState, settlement?: Settlement) =>
+    transition(tx, to, clock.now(), { addresses: options.addresses, chargesOf: options.chargesOf, settlement });
+
+  /** A sandbox operation: the webhook must be delivered before the change is saved, or nothing changes. */
+  const simulate = ({ id, to, kinds, settle }: Simulation) =>
+    locked(id, async () => {
+      const tx = store.get(id);
+      if (!tx || !kinds.includes(tx.kind)) throw notFound(`Transaction ${id} not found`);
+      const state = tx.record.transaction.state;
+      if (isFinalState(state))
+        throw operationError('TransactionStateInvalid', `Transaction ${id} is already ${state} and cannot change`, { state });
+      const next = apply(tx, to, settle?.(tx));
+      const delivery = await webhooks.send(next);
+      if (!delivery.ok)
+        throw new ApiError(424, {
+          name: 'OperationError',
+          message: `The webhook could not be delivered, so the transaction was not changed: ${delivery.reason}`,
+          code: 'OperationError',
+          details: { reason: 'WebhookDeliveryFailed', externalReason: delivery.reason },
+        });
+      next.record.webhook.deliveryStatus = 'Success';
+      next.record.webhook.deliveryTime = clock.now().toISOString();
+      store.save(next);
+      webhooks.settle(id);
+      return next;
+    });
+
+  /**
+   * A change nobody waits for (registration, the bank page): saved at once, its webhook delivered with retries.
+   * Resolves after the first delivery attempt, with the transaction as it then is.
+   */
+  async function commit(id: string, to: TransactionState, settlement?: Settlement, from?: TransactionState) {
+    const changed = await locked(id, async () => {
+      const tx = store.get(id);
+      const state = tx?.record.transaction.state;
+      if (!tx || !state || isFinalState(state) || (from && state !== from)) return false;
+      const next = apply(tx, to, settlement);
+      next.record.webhook.deliveryStatus = 'Pending';
+      store.save(next);
+      return true;
+    });
+    if (changed) await webhooks.deliverInBackground(id);
+    return store.get(id);
+  }
+
+  /** A new cash-out is registered with the bank a moment later, as the provider's lifecycle describes. */
+  function scheduleRegistration(id: string, delayMs = options.registerDelayMs) {
+    registrations.set(
+      id,
+      setTimeout(() => {
+        registrations.delete(id);
+        commit(id, 'Registered', undefined, 'Created').catch((error: unknown) => {
+          // After close() the database is gone and losing this change is expected; before, it is a bug to see.
+          if (!closed) console.error('sandbox: registering cash-out', id, 'failed', error);
+        });
+      }, delayMs),
+    );
+  }
+
+  return {
+    simulate,
+    commit,
+    scheduleRegistration,
+    /** After a restart: register the cash-outs still Created and resume pending deliveries. */
+    resume() {
+      for (const tx of store.inState('Created')) scheduleRegistration(tx.record.transaction.id);
+      for (const tx of store.pendingDeliveries()) void webhooks.deliverInBackground(tx.record.transaction.id);
+    },
+    close() {
+      closed = true;
+      for (const timer of registrations.values()) clearTimeout(timer);
+      registrations.clear();
+    },
+  };
+}
+
+export type Lifecycle = ReturnType<typeof createLifecycle>;

@@ -1,0 +1,106 @@
+/** PIX cash-in (QR code, starts Registered) and cash-out (to a PIX key, starts Created). */
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { formatAmount6, formatCents, parseDecimal, rescale } from '../../lib/money';
+import { cashInRequest, cashOutRequest } from '../../provider/schemas';
+import { encodeBrCode } from '../brcode';
+import { checkAmount, checkWebhookHeader } from '../checks';
+import type { SandboxContext } from '../context';
+import { checkCpf, checkPixKey, recordKeyType } from '../counterparty';
+import { MERCHANT } from '../defaults';
+import { methodNotAllowed, operationError } from '../errors';
+import { newId, newTransaction } from '../records';
+import { readBody } from '../request';
+import { availableMicros } from './balance';
+
+export function pixRoutes(ctx: SandboxContext) {
+  return new Hono()
+    .post('/cashin', async (c) => {
+      const body = await readBody(c, cashInRequest);
+      const amountCents = checkAmount(body.payment.value.original, '/payment/value/original');
+      checkWebhookHeader(body.webhook);
+      const payer = body.payment.payer && { ...body.payment.payer, cpf: checkCpf(body.payment.payer.cpf) };
+      const editable = body.payment.value.editable ?? false;
+      const id = newId();
+      const cobId = randomBytes(16).toString('hex');
+      const qrCode = encodeBrCode({
+        location: ctx.addresses.cobLocation(cobId),
+        // An editable charge carries no amount, so the payer's app asks for one.
+        amount: editable ? undefined : formatCents(amountCents),
+        merchantName: MERCHANT.name,
+        merchantCity: MERCHANT.city,
+        reference: id,
+      });
+      const tx = newTransaction(
+        {
+          id,
+          kind: 'pix-cashin',
+          now: ctx.clock.now(),
+          state: 'Registered',
+          amountCents,
+          orderId: body.transaction?.orderId,
+          orderDescription: body.transaction?.orderDescription,
+          webhook: body.webhook,
+          payment: {
+            value: { original: formatAmount6(amountCents), editable },
+            ...(payer ? { payer } : {}),
+            qrCode,
+            qrCodeLocation: ctx.addresses.qrCodeLocation(id),
+          },
+          internal: { editable, anonymous: !payer, cobId },
+        },
+        ctx.chargesOf,
+      );
+      ctx.store.insert(tx);
+      const t = tx.record.transaction;
+      return c.json(
+        {
+          statusCode: 'Done',
+          data: {
+            transaction: { id: t.id, orderId: t.orderId, date: t.date, state: t.state, amount: t.amount },
+            payment: { qrCode, qrCodeLocation: tx.record.payment.qrCodeLocation },
+          },
+        },
+        201,
+      );
+    })
+    .post('/cashout', async (c) => {
+      const body = await readBody(c, cashOutRequest);
+      const amountCents = checkAmount(body.payment.value, '/payment/value');
+      checkWebhookHeader(body.webhook);
+      const { key, recipient } = body.payment;
+      if (!key.type) throw operationError('PixKeyTypeNotAllowed', 'The PIX key type is missing or not allowed');
+      const keyValue = checkPixKey(key.type, key.value);
+      const cpf = checkCpf(recipient.cpf);
+      const id = newId();
+      const tx = newTransaction(
+        {
+          id,
+          kind: 'pix-cashout',
+          now: ctx.clock.now(),
+          state: 'Created',
+          amountCents,
+          orderId: body.transaction.orderId,
+          orderDescription: body.transaction.orderDescription,
+          webhook: body.webhook,
+          payment: {
+            value: { original: formatAmount6(amountCents) },
+            receiver: { name: recipient.name, cpf },
+            key: keyValue,
+            keyType: recordKeyType[key.type],
+          },
+          internal: { editable: false, anonymous: false },
+        },
+        ctx.chargesOf,
+      );
+      const needed = rescale(amountCents, 2, 6) + (parseDecimal(tx.record.transaction.charges ?? '0', 6) ?? 0n);
+      if (needed > availableMicros(ctx))
+        throw operationError('InsufficientBalance', 'The account balance does not cover the amount and its charges');
+      ctx.store.insert(tx);
+      ctx.lifecycle.scheduleRegistration(id);
+      const t = tx.record.transaction;
+      return c.json({ statusCode: 'Done', data: { transaction: { id: t.id, orderId: t.orderId, date: t.date, state: t.state, amount: t.amount } } }, 201);
+    })
+    .all('/cashin', methodNotAllowed)
+    .all('/cashout', methodNotAllowed);
+}

@@ -1,0 +1,75 @@
+/**
+ * Sandbox operations that decide a transaction's outcome. PIX: complete, error, cancel, reverse (POST or PUT, as
+ * the spec states both). OpenFinance: complete, error (POST). Each succeeds only if its webhook is delivered.
+ */
+import { Hono, type Context } from 'hono';
+import { cpfDigits, isValidCnpj, isValidCpf } from '../../lib/cpf';
+import { parseCents } from '../../lib/money';
+import { decimalString, sandboxCompleteRequest, type TransactionState } from '../../provider/schemas';
+import { checkAmount } from '../checks';
+import type { SandboxContext } from '../context';
+import { DEFAULT_ANONYMOUS_PAYER } from '../defaults';
+import { methodNotAllowed, operationError } from '../errors';
+import type { StoredTransaction, TransactionKind } from '../model';
+import type { Settlement } from '../records';
+import { formatError, readBody, readJson } from '../request';
+
+/** The spec's body plus `amount`, our addition for editable-value cash-ins (what the payer chose to pay). */
+const completeBody = sandboxCompleteRequest.extend({ amount: decimalString.optional() });
+type CompleteBody = ReturnType<typeof completeBody.parse>;
+
+const PIX: readonly TransactionKind[] = ['pix-cashin', 'pix-cashout'];
+const OPENFINANCE: readonly TransactionKind[] = ['openfinance'];
+
+/** Who paid and how much, from the transaction and the optional complete body. */
+function settlementFor(body: CompleteBody, amountCents: bigint | undefined) {
+  return (tx: StoredTransaction): Settlement => {
+    const { payment } = tx.record;
+    if (tx.kind === 'pix-cashout')
+      return { counterparty: { name: payment.receiver?.name ?? '*', taxNumber: payment.receiver?.cpf ?? '' } };
+    if (amountCents !== undefined && !tx.internal.editable && amountCents !== parseCents(tx.record.transaction.amount))
+      throw operationError('AmountNotEditable', 'Only an editable-value cash-in can be paid with another amount');
+    return {
+      counterparty: {
+        // The body names the effective payer; without it, the requested payer or the documented default paid.
+        name: body.name ?? payment.payer?.name ?? DEFAULT_ANONYMOUS_PAYER.name,
+        taxNumber: body.taxNumber ?? payment.payer?.cpf ?? DEFAULT_ANONYMOUS_PAYER.taxNumber,
+      },
+      ...(amountCents !== undefined && tx.internal.editable ? { amountCents } : {}),
+    };
+  };
+}
+
+function respond(c: Context, tx: StoredTransaction) {
+  const t = tx.record.transaction;
+  const data = { transactionId: t.id, transactionState: t.state, ...(t.state === 'Error' ? { stateErrorCause: t.stateErrorCause } : {}) };
+  return c.json({ statusCode: 'Done', data });
+}
+
+export function simulationRoutes(ctx: SandboxContext) {
+  const { lifecycle } = ctx;
+  const complete = (kinds: readonly TransactionKind[]) => async (c: Context) => {
+    const body = await readBody(c, completeBody, { optional: true });
+    if (body.taxNumber !== undefined && !isValidCpf(body.taxNumber) && !isValidCnpj(body.taxNumber))
+      throw formatError('/taxNumber', 'must be a valid CPF or CNPJ');
+    const normalized = { ...body, ...(body.taxNumber !== undefined ? { taxNumber: cpfDigits(body.taxNumber) } : {}) };
+    const amountCents = body.amount === undefined ? undefined : checkAmount(body.amount, '/amount');
+    const id = c.req.param('transactionId')!;
+    return respond(c, await lifecycle.simulate({ id, to: 'Completed', kinds, settle: settlementFor(normalized, amountCents) }));
+  };
+  // These operations take no body; one sent anyway is read (so a malformed one gets its 400) and ignored.
+  const plain = (to: TransactionState, kinds: readonly TransactionKind[]) => async (c: Context) => {
+    await readJson(c, { optional: true });
+    return respond(c, await lifecycle.simulate({ id: c.req.param('transactionId')!, to, kinds }));
+  };
+
+  return new Hono()
+    .on(['POST', 'PUT'], '/transactions/complete/:transactionId', complete(PIX))
+    .on(['POST', 'PUT'], '/transactions/error/:transactionId', plain('Error', PIX))
+    .on(['POST', 'PUT'], '/transactions/cancel/:transactionId', plain('Cancelled', PIX))
+    .on(['POST', 'PUT'], '/transactions/reverse/:transactionId', plain('Reversed', PIX))
+    .post('/payment-initiation/complete/:transactionId', complete(OPENFINANCE))
+    .post('/payment-initiation/error/:transactionId', plain('Error', OPENFINANCE))
+    .all('/transactions/:operation{complete|error|cancel|reverse}/:transactionId', methodNotAllowed)
+    .all('/payment-initiation/:operation{complete|error}/:transactionId', methodNotAllowed);
+}
