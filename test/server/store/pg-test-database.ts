@@ -1,0 +1,37 @@
+/**
+ * A fresh PostgreSQL database per test file, made on the server of TEST_DATABASE_URL (whose role needs CREATEDB)
+ * and dropped afterwards, so concurrent runs never share tables or LISTEN/NOTIFY channels.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export interface TestDatabase {
+  url: string;
+  /** Runs SQL on the test database with a short-lived connection. */
+  query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  drop(): Promise<void>;
+}
+
+async function withClient<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(baseUrl: string): Promise<TestDatabase> {
+  const name = `store_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await withClient(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    query: (text, values) => withClient(url.toString(), (client) => client.query(text, values)),
+    drop: () => withClient(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
