@@ -37,10 +37,13 @@ fi
 read -r version name port status _ < <(first_cluster)
 
 # initdb and postgres refuse to run as root; pg_ctlcluster switches to the cluster owner itself.
-if [ "$status" != "online" ]; then
-  log "starting cluster $version/$name on port $port"
-  pg_ctlcluster "$version" "$name" start >&2 || service postgresql start >&2
-fi
+case "$status" in
+  online*) ;;
+  *)
+    log "starting cluster $version/$name on port $port"
+    pg_ctlcluster "$version" "$name" start >&2 || service postgresql start >&2
+    ;;
+esac
 
 for _ in $(seq 1 60); do
   pg_isready -q -h 127.0.0.1 -p "$port" && break

@@ -85,6 +85,10 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
       const heardByB = nextSeq(b!, 'c-2');
       a!.publish('c-2', 1);
       expect(await heardByB).toBe(1);
+      // Notifications reach a listener in commit order: once A hears B's later one, its own echo has come and gone.
+      const barrier = nextSeq(a!, 'barrier');
+      b!.publish('barrier', 1);
+      await barrier;
       expect(own).toEqual([1]);
       unsubscribe();
       expect(a!.subscriberCount() + b!.subscriberCount()).toBe(0);
