@@ -57,14 +57,20 @@ export function createLifecycle(options: LifecycleOptions) {
       if (isFinalState(state))
         throw operationError('TransactionStateInvalid', `Transaction ${id} is already ${state} and cannot change`, { state });
       const next = apply(tx, to, settle?.(tx));
+      // Saved before delivering: a receiver that re-reads the transaction while handling the webhook (as a
+      // careful integrator does) must see the new state. A failed delivery puts the previous record back.
+      next.record.webhook.deliveryStatus = 'Pending';
+      store.save(next);
       const delivery = await webhooks.send(next);
-      if (!delivery.ok)
+      if (!delivery.ok) {
+        store.save(tx);
         throw new ApiError(424, {
           name: 'OperationError',
           message: `The webhook could not be delivered, so the transaction was not changed: ${delivery.reason}`,
           code: 'OperationError',
           details: { reason: 'WebhookDeliveryFailed', externalReason: delivery.reason },
         });
+      }
       next.record.webhook.deliveryStatus = 'Success';
       next.record.webhook.deliveryTime = clock.now().toISOString();
       store.save(next);
