@@ -15,7 +15,9 @@ const env = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('127.0.0.1'),
     PUBLIC_BASE_URL: optional(url),
-    ALLOWED_ORIGINS: optional(z.string()),
+    ALLOWED_ORIGINS: optional(
+      z.string().refine((v) => v.split(',').every((o) => !o.trim() || URL.canParse(o.trim())), 'must be a comma-separated list of origins'),
+    ),
     DATA_DIR: z.string().default('data'),
     DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
     PROVIDER_BASE_URL: optional(url),
@@ -41,16 +43,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, '');
-  const allowedOrigins = (e.ALLOWED_ORIGINS ?? new URL(publicBaseUrl).origin)
-    .split(',')
+  const allowedOrigins = e.ALLOWED_ORIGINS?.split(',')
     .map((o) => o.trim())
     .filter(Boolean)
     .map((o) => new URL(o).origin);
   return {
     port: e.PORT,
     host: e.HOST,
-    publicBaseUrl,
+    /** Undefined means `http://127.0.0.1:<the port actually bound>`. */
+    publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    /** Undefined means the origin of the public base URL. */
     allowedOrigins,
     dataDir,
     databaseUrl: e.DATABASE_URL,
