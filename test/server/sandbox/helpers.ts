@@ -97,6 +97,8 @@ export async function startReceiver() {
   const received: Received[] = [];
   const state = { status: 200, delayMs: 0 };
   const server = createServer((req, res) => {
+    // The answer is fixed when the request arrives, so a test changing it mid-request gets a predictable outcome.
+    const { status, delayMs } = state;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -108,7 +110,7 @@ export async function startReceiver() {
         body = undefined;
       }
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, text, body });
-      setTimeout(() => res.writeHead(state.status).end(), state.delayMs);
+      setTimeout(() => res.writeHead(status).end(), delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
