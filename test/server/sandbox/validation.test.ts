@@ -131,7 +131,7 @@ describe('other malformed values', () => {
 });
 
 describe('409 OperationError', () => {
-  it.each([['52998224724'], ['11111111111'], ['00000000000'], ['123'], ...MAGIC_CPFS.restricted.map((c) => [c])])(
+  it.each<[string]>([['52998224724'], ['11111111111'], ['00000000000'], ['123'], ...MAGIC_CPFS.restricted.map((c): [string] => [c])])(
     'CounterpartyTaxNumberInvalid for CPF %s, naming it',
     async (cpf) => {
       const error = await expect409('/accounts/pix/cashin', cashIn(HOOK, { payment: { payer: { cpf } } }), 'CounterpartyTaxNumberInvalid');
