@@ -8,6 +8,8 @@ export default defineConfig({
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
+          // The SSE leak test measures the heap after a full collection.
+          execArgv: ['--expose-gc'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

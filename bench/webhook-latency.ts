@@ -1,0 +1,47 @@
+/**
+ * Time from the sandbox `complete` call to the Completed event arriving on an open SSE stream: the whole path
+ * emulator → webhook → BFF re-read → store → hub → stream. Also times checkout creation.
+ */
+import { openSse } from '../test/server/helpers/sse';
+import { startTestServer } from '../test/server/helpers/server';
+
+const RUNS = Number(process.env.RUNS ?? 200);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+export async function webhookLatency() {
+  const server = await startTestServer();
+  const create: number[] = [];
+  const push: number[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const { orderId } = await server.order();
+      let t = performance.now();
+      const checkout = (await server.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as { id: string; transactionId: string };
+      create.push(performance.now() - t);
+      const sse = await openSse(`${server.url}/api/checkouts/${checkout.id}/events`);
+      await sse.next();
+      await sse.next();
+      t = performance.now();
+      const arrived = sse.next();
+      await server.provider.sandbox.pix.complete(checkout.transactionId, { name: 'Bench', taxNumber: '52998224725' });
+      await arrived;
+      push.push(performance.now() - t);
+      sse.close();
+    }
+  } finally {
+    await server.close();
+  }
+  const summary = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)! };
+  };
+  return { runs: RUNS, create: summary(create), push: summary(push) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await webhookLatency();
+  const fmt = (s: { p50: number; p99: number; max: number }) => `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
+  console.log(`checkout creation (${r.runs} runs): ${fmt(r.create)}`);
+  console.log(`sandbox complete → Completed on the stream: ${fmt(r.push)}`);
+}
