@@ -241,3 +241,16 @@ describe('webhook delivery failure', () => {
     receiver.answer(200);
   });
 });
+
+describe('concurrent simulations', () => {
+  it('lets exactly one of two simultaneous operations win; the other gets 409', async () => {
+    await fresh();
+    receiver.answer(200, 50);
+    const id = await newCashIn();
+    const replies = await Promise.all([simulate('complete', id), simulate('cancel', id)]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(receiver.received).toHaveLength(1);
+    expect((await record(id)).transaction.state).toBe(replies[0]!.status === 200 ? 'Completed' : 'Cancelled');
+    receiver.answer(200);
+  });
+});
