@@ -1,0 +1,38 @@
+/** The emulator alone on a real loopback socket, with a typed client logged in against it. */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ManualClock } from '../../../server/lib/clock';
+import { createProviderClient, type ProviderClientOptions } from '../../../server/provider';
+import { createSandbox, type SandboxOptions } from '../../../server/sandbox';
+import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
+import { tempDir } from './server';
+
+export async function startSandbox(options: Partial<SandboxOptions> = {}) {
+  let fetchHandler: ((request: Request) => Response | Promise<Response>) | undefined;
+  const server = serve({ fetch: (request) => fetchHandler!(request), port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clock = new ManualClock(new Date());
+  const dataDir = options.dataDir ?? tempDir('sandbox-');
+  const sandbox = createSandbox({ dataDir, clock, publicBaseUrl: url, webhookRetry: { delaysMs: [50, 100] }, ...options });
+  const root = new Hono().route('/sandbox', sandbox.app);
+  fetchHandler = root.fetch;
+
+  const client = (extra: Partial<ProviderClientOptions> = {}) =>
+    createProviderClient({ baseUrl: `${url}/sandbox/v1`, accessKey: SANDBOX_ACCESS_KEY, secret: SANDBOX_SECRET, retryBaseMs: 5, ...extra });
+
+  return {
+    url,
+    clock,
+    dataDir,
+    sandbox,
+    client,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      sandbox.close();
+    },
+  };
+}
