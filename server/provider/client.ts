@@ -15,6 +15,9 @@ export type ProviderClient = ReturnType<typeof createProviderClient>;
 
 const enc = encodeURIComponent;
 
+/** The emulator answers an upload with the stored document; other hosts may answer with nothing. */
+const documentUploadAnswer = z.union([s.done(s.documentItem).transform((e) => e.data), z.unknown().transform(() => undefined)]);
+
 export function createProviderClient(options: ProviderClientOptions) {
   const wire = new Requester(options);
   const call = wire.request.bind(wire);
@@ -143,6 +146,17 @@ export function createProviderClient(options: ProviderClientOptions) {
       /** A time-limited (300 s) address that accepts the invoice file once. */
       createUploadAddress: (body: s.DocumentUploadRequest) =>
         call({ method: 'POST', path: '/partners-int/documents', body, schema: s.uploadAddress }),
+      /**
+       * PUTs the file's raw bytes to an address from `createUploadAddress`. `body` may be a stream, so a large
+       * invoice passes through without being held in memory.
+       */
+      upload: (address: string, body: BodyInit, file: { contentType: string; size?: number }) =>
+        wire
+          .upload(address, body, {
+            'content-type': file.contentType,
+            ...(file.size === undefined ? {} : { 'content-length': String(file.size) }),
+          })
+          .then((answer) => documentUploadAnswer.parse(answer)),
       list: (query: s.ListDocumentsQuery) =>
         call({ method: 'GET', path: '/partners-int/documents', query, schema: s.documentPage, safeToRetry: true }),
       delete: (documentId: string) =>

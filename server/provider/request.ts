@@ -64,6 +64,33 @@ export class Requester {
     }
   }
 
+  /**
+   * Sends a file to a pre-signed upload address (no bearer token: the address is the credential). Not retried:
+   * the address accepts one upload, and a stream cannot be replayed.
+   */
+  async upload(address: string, body: BodyInit, headers: Record<string, string>): Promise<unknown> {
+    const timeoutMs = this.options.timeoutMs ?? 15_000;
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(address, {
+        method: 'PUT',
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs * 4),
+        // Node's fetch needs this to send a stream body.
+        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      } as RequestInit);
+      text = await response.text();
+    } catch (error) {
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      throw new ProviderNetworkError(`PUT upload: ${(error as Error).message}`, timedOut, error);
+    }
+    const parsed = parseBody(text, false);
+    if (!response.ok) throw toProviderError(response.status, parsed, 'PUT upload');
+    return parsed;
+  }
+
   #login(): Promise<string> {
     const { accessKey, secret } = this.options;
     return this.request({
