@@ -82,6 +82,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     clock,
     apiBaseUrl: `${publicBaseUrl}/api`,
     webhookSecret: config.webhookSecret,
+    adminToken: config.adminToken,
     allowedOrigins,
     ...(options.tuning?.heartbeatMs ? { heartbeatMs: options.tuning.heartbeatMs } : {}),
     reconcile: {

@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
+import { adminRoutes } from './admin';
 import { checkoutRoutes } from './checkouts';
 import { ApiError, errorBody, sendError } from './errors';
 import type { OrderResolver } from './orders';
@@ -26,6 +27,8 @@ export interface CheckoutAppOptions {
   apiBaseUrl: string;
   /** Per-deployment secret the provider sends back in the webhook header (at least 192 bits). */
   webhookSecret: string;
+  /** Bearer token of the back-office routes under `/admin`; without it they are not mounted. */
+  adminToken?: string;
   /** Storefront origins allowed to call the API from a browser and to be OpenFinance return addresses. */
   allowedOrigins: readonly string[];
   heartbeatMs?: number;
@@ -61,12 +64,12 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   });
 
   const app = new Hono();
-  app.use(
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: (c) => c.json(errorBody('ApiError', 'payload_too_large', 'Request body too large.'), 413),
-    }),
-  );
+  const jsonLimit = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: (c) => c.json(errorBody('ApiError', 'payload_too_large', 'Request body too large.'), 413),
+  });
+  // Invoices are streamed with their own limit (admin routes); every other body is small JSON.
+  app.use((c, next) => (c.req.path.endsWith('/invoice') ? next() : jsonLimit(c, next)));
   app.use(
     '/checkouts/*',
     cors({
@@ -88,6 +91,9 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     }),
   );
   app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook }));
+  if (options.adminToken) {
+    app.route('/admin', adminRoutes({ provider: options.provider, adminToken: options.adminToken, clock, webhook }));
+  }
 
   app.notFound((c) => c.json(errorBody('ApiError', 'not_found', 'No such route.'), 404));
   app.onError((error, c) => {

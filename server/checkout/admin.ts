@@ -1,0 +1,153 @@
+/**
+ * The merchant's back-office API under `/api/admin`: balance, transactions, cash-out and company payments.
+ * Only a bearer admin token opens it (no cookies, no CORS), so a storefront page can never reach it.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { Clock } from '../lib/clock';
+import { parseCents } from '../lib/money';
+import { approvalFilter, pixKeyType, ProviderError, type ProviderClient } from '../provider';
+import { ApiError, errorBody, fromProviderError } from './errors';
+import type { WebhookTarget } from './service';
+import { parseJson } from './validate';
+import { secretMatches } from './webhooks';
+
+/** Largest invoice the BFF streams to the provider. */
+export const MAX_INVOICE_BYTES = 10 * 1024 * 1024;
+
+const amount = z.string().refine((v) => (parseCents(v) ?? 0n) > 0n, 'A positive amount with at most 2 decimals, like "150.00"');
+const cashOutBody = z.object({
+  recipient: z.object({ name: z.string().trim().min(1).max(120), cpf: z.string().max(32) }),
+  key: z.object({ type: pixKeyType, value: z.string().trim().min(1).max(140) }),
+  amount,
+  orderId: z.string().trim().min(1).max(64).optional(),
+  description: z.string().trim().max(140).optional(),
+});
+const paymentRequestBody = z.object({
+  amount,
+  description: z.string().trim().min(1).max(140),
+  receiverId: z.string().min(1).max(64),
+  accountId: z.string().min(1).max(64),
+});
+const pageQuery = {
+  limit: z.coerce.number().pipe(z.union([z.literal(5), z.literal(10), z.literal(20)])).default(10),
+  offset: z.coerce.number().int().min(0).default(0),
+};
+const receiversQuery = z.object({ ...pageQuery, status: approvalFilter.optional() });
+const requestsQuery = z.object({ ...pageQuery, status: approvalFilter.default('Pending'), startDate: z.iso.datetime(), endDate: z.iso.datetime() });
+const transactionsQuery = z.object({ orderId: z.string().min(1).max(64), date: z.iso.date().optional() });
+
+export interface AdminRoutesOptions {
+  provider: ProviderClient;
+  adminToken: string;
+  clock: Clock;
+  webhook: WebhookTarget;
+}
+
+/** A provider refusal the merchant can act on keeps its status and reason; anything else is a 502. */
+function adminError(error: unknown): ApiError {
+  if (error instanceof ProviderError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+    return new ApiError(error.status as 400, error.reason ?? error.code ?? 'provider_refused', error.message, error.details);
+  }
+  return fromProviderError(error);
+}
+
+function query<T extends z.ZodType>(c: Context, schema: T): z.output<T> {
+  const parsed = schema.safeParse(c.req.query());
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.map((i) => ({ path: '/' + i.path.join('/'), message: i.message }));
+  throw new ApiError(400, 'invalid_request', `Invalid query: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+}
+
+export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoutesOptions) {
+  const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
+  const call = <T>(work: Promise<T>) => work.catch((error: unknown) => Promise.reject(adminError(error)));
+
+  return new Hono()
+    .use(async (c, next) => {
+      const header = c.req.header('authorization') ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
+      if (!secretMatches(token, adminToken)) {
+        return c.json(errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'), 401);
+      }
+      c.header('cache-control', 'no-store');
+      await next();
+    })
+    .get('/balance', async (c) => c.json(await call(provider.balance.retrieve())))
+    .get('/transactions', async (c) => {
+      const { orderId, date } = query(c, transactionsQuery);
+      // The provider lists at most one day at a time; the day is UTC.
+      const day = date ?? clock.now().toISOString().slice(0, 10);
+      const startDate = `${day}T00:00:00.000Z`;
+      const endDate = `${day}T23:59:59.999Z`;
+      return c.json(
+        await call(provider.transactions.list({ transactionOrderId: orderId, startDate, endDate, 'dataset.limit': 20, 'dataset.offset': 0 })),
+      );
+    })
+    .post('/cashouts', async (c) => {
+      const body = await parseJson(c, cashOutBody);
+      const created = await call(
+        provider.pix.createCashOut({
+          payment: { recipient: { name: body.recipient.name, cpf: body.recipient.cpf.replace(/\D/g, '') }, key: body.key, value: body.amount },
+          transaction: { orderId: body.orderId ?? `payout-${clock.now().getTime()}`, ...(body.description ? { orderDescription: body.description } : {}) },
+          webhook: hook,
+        }),
+      );
+      return c.json(created, 201);
+    })
+    .get('/receivers', async (c) => {
+      const q = query(c, receiversQuery);
+      return c.json(
+        await call(provider.receivers.list({ 'dataset.limit': q.limit, 'dataset.offset': q.offset, ...(q.status ? { receiverStatus: q.status } : {}) })),
+      );
+    })
+    .get('/receivers/:id', async (c) => c.json(await call(provider.receivers.retrieve(c.req.param('id')))))
+    .get('/receivers/:id/accounts', async (c) => c.json({ items: await call(provider.receivers.listAccounts(c.req.param('id'))) }))
+    .post('/payment-requests', async (c) => {
+      const body = await parseJson(c, paymentRequestBody);
+      const created = await call(
+        provider.paymentRequests.create({
+          amount: body.amount,
+          description: body.description,
+          refReceiver: body.receiverId,
+          refBankAccount: body.accountId,
+        }),
+      );
+      return c.json(created, 201);
+    })
+    .get('/payment-requests', async (c) => {
+      const q = query(c, requestsQuery);
+      return c.json(
+        await call(
+          provider.paymentRequests.list({ 'dataset.limit': q.limit, 'dataset.offset': q.offset, status: q.status, startDate: q.startDate, endDate: q.endDate }),
+        ),
+      );
+    })
+    .get('/payment-requests/:id', async (c) => c.json(await call(provider.paymentRequests.retrieve(c.req.param('id')))))
+    .post('/payment-requests/:id/cancel', async (c) => {
+      await call(provider.paymentRequests.cancel(c.req.param('id')));
+      return c.json({ statusCode: 'Done' });
+    })
+    .put('/payment-requests/:id/invoice', async (c) => {
+      const id = c.req.param('id');
+      const size = Number(c.req.header('content-length'));
+      if (!Number.isSafeInteger(size) || size <= 0) throw new ApiError(411, 'length_required', 'Send the file with its Content-Length.');
+      if (size > MAX_INVOICE_BYTES) throw new ApiError(413, 'file_too_large', `The invoice must be at most ${MAX_INVOICE_BYTES / 1024 / 1024} MiB.`);
+      const contentType = c.req.header('content-type') ?? 'application/octet-stream';
+      if (contentType !== 'application/pdf') throw new ApiError(415, 'pdf_required', 'The invoice must be a PDF.');
+      const fileName = decodeURIComponent(c.req.header('x-file-name') ?? 'invoice.pdf').replace(/[^\w.\- ]/g, '_').slice(0, 120) || 'invoice.pdf';
+      const address = await call(
+        provider.documents.createUploadAddress({ properties: { name: fileName }, ownerType: 'Transaction', owner: id, type: 'Invoice', fileName }),
+      );
+      // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
+      const document = await call(provider.documents.upload(address, c.req.raw.body!, { contentType, size }));
+      return c.json({ statusCode: 'Done', data: document ?? null }, 201);
+    })
+    .get('/payment-requests/:id/documents', async (c) =>
+      c.json(await call(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }))),
+    )
+    .delete('/documents/:id', async (c) => {
+      await call(provider.documents.delete(c.req.param('id')));
+      return c.json({ statusCode: 'Done' });
+    });
+}
