@@ -29,6 +29,8 @@ const env = z
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',
     path: ['PROVIDER_ACCESS_KEY'],
+    // Checked even when other variables are wrong, so one start lists every problem.
+    when: () => true,
   });
 
 export type Config = ReturnType<typeof loadConfig>;

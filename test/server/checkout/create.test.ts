@@ -128,3 +128,23 @@ describe('malformed requests', () => {
     expect((await server.json('GET', '/api/checkouts/co_unknown/events')).status).toBe(404);
   });
 });
+
+describe('CORS', () => {
+  it('allows the configured storefront origin and no other', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${server.url}/api/checkouts`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    const allowed = await preflight(server.url);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(server.url);
+    const other = await preflight('https://evil.example');
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('never opens the back-office or webhook routes to browsers of other origins', async () => {
+    const res = await fetch(`${server.url}/api/admin/balance`, { headers: { origin: server.url } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

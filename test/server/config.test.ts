@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { tempDir } from './helpers/server';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded emulator and generates secrets once, kept in the data directory', () => {
+    const dir = tempDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.provider).toBeUndefined();
+    expect(first.port).toBe(3000);
+    expect(Buffer.from(first.webhookSecret, 'base64url').length).toBe(32);
+    expect(readFileSync(join(dir, 'webhook-secret'), 'utf8').trim()).toBe(first.webhookSecret);
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(second.webhookSecret).toBe(first.webhookSecret);
+    expect(second.adminToken).toBe(first.adminToken);
+    expect(second.adminToken).not.toBe(second.webhookSecret);
+  });
+
+  it('uses the real provider when its address and keys are given', () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      PROVIDER_BASE_URL: 'https://api.example.com/v1',
+      PROVIDER_ACCESS_KEY: 'k',
+      PROVIDER_SECRET: 's',
+      ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example/',
+    });
+    expect(config.provider).toEqual({ baseUrl: 'https://api.example.com/v1', accessKey: 'k', secret: 's' });
+    expect(config.allowedOrigins).toEqual(['https://shop.example', 'https://www.shop.example']);
+  });
+
+  it('fails fast with one message naming every bad variable', () => {
+    const attempt = () =>
+      loadConfig({
+        DATA_DIR: tempDir(),
+        PORT: 'eighty',
+        PROVIDER_BASE_URL: 'https://api.example.com/v1',
+        WEBHOOK_SECRET: 'short',
+        DATABASE_URL: 'mysql://nope',
+        ALLOWED_ORIGINS: 'not a url',
+      });
+    expect(attempt).toThrowError(/Invalid configuration/);
+    const message = (() => {
+      try {
+        attempt();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    for (const name of ['PORT', 'WEBHOOK_SECRET', 'DATABASE_URL', 'ALLOWED_ORIGINS', 'PROVIDER_ACCESS_KEY']) expect(message).toContain(name);
+  });
+});
