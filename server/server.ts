@@ -97,6 +97,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   if (sandbox) app.route('/sandbox', sandbox.app);
   app.route('/api', checkout.app);
   app.use('/widget/*', serveStatic({ root: here('../dist') }));
+  // Built demo scripts (the back-office's Lit elements), under dist/demo/assets.
+  app.use('/assets/*', serveStatic({ root: here('../dist/demo') }));
   app.route('/demo/api', demoApi({ store, provider, clock }));
   app.use('*', async (c, next) => {
     await next();
