@@ -1,0 +1,189 @@
+// A fake BFF for the widget tests, mounted as middleware of the test runner's dev server so the element does real
+// fetch and EventSource. It follows the checkout contract (create, get, SSE) and lets tests drive it:
+//
+// Scenarios, by order id prefix:
+//   missing-…  POST → 404 order_not_found          paid-…    POST → 409 order_already_paid
+//   down-…     POST → 503 provider_unavailable     flaky-…   first POST → 503, later ones succeed
+//   badcpf-…   POST → 422 payer_cpf_invalid        nosse-…   the event stream answers 500 (the element must poll)
+//   blip-…     no stream; GET #1 takes 2.5 s and answers 503, GET #2 drops the connection, later GETs succeed
+// Test-only routes:
+//   POST /__fake/checkouts/:id/state  {"state": "Completed"}  sets the state and pushes it to open streams
+//   GET  /__fake/log?orderId=…        the requests seen for that order, plus the most overlapping GETs
+//   GET  /__fake/bank/:id              stands in for the bank page (never visited: tests cancel the redirect)
+
+const API = '/api/checkouts';
+const FINAL = new Set(['Completed', 'Error', 'Cancelled', 'Reversed']);
+
+/** @type {Map<string, any>} checkouts by id */
+const checkouts = new Map();
+/** @type {Map<string, Set<import('node:http').ServerResponse>>} open event streams by checkout id */
+const streams = new Map();
+/** @type {Map<string, { requests: any[], gets: number, inFlight: number, maxInFlight: number, posts: number }>} */
+const logs = new Map();
+let sequence = 0;
+
+const scenario = (orderId) => /^([a-z]+)-/.exec(orderId)?.[1] ?? '';
+
+function logFor(orderId) {
+  if (!logs.has(orderId)) logs.set(orderId, { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0 });
+  return logs.get(orderId);
+}
+
+function send(ctx, status, body) {
+  ctx.status = status;
+  ctx.set('cache-control', 'no-store');
+  ctx.body = body;
+}
+
+function fail(ctx, status, code, message) {
+  send(ctx, status, { statusCode: 'Error', error: { name: 'CheckoutError', message, code } });
+}
+
+async function readJson(req) {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function writeEvent(res, checkout) {
+  res.write(`event: status\nid: ${checkout.version}\ndata: ${JSON.stringify(checkout)}\n\n`);
+}
+
+function publicView(checkout) {
+  const { version: _version, ...rest } = checkout;
+  return rest;
+}
+
+function createCheckout(body) {
+  const id = `chk_${Math.random().toString(36).slice(2, 12)}`;
+  const now = new Date().toISOString();
+  const checkout = {
+    id,
+    orderId: body.orderId,
+    method: body.method,
+    state: 'Registered',
+    amount: '1234.50',
+    currency: 'BRL',
+    description: `Pedido ${body.orderId}`,
+    transactionId: `tx_${++sequence}`,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    payer: body.payer,
+    returnUrl: body.returnUrl,
+  };
+  if (body.method === 'pix') {
+    checkout.qrCode = `00020101021226860014br.gov.bcb.pix2564qr.example.com/pix/v2/${id}5204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304ABCD`;
+    checkout.qrCodeLocation = `https://qr.example.com/pix/v2/${id}`;
+  } else {
+    checkout.checkoutUrl = `/__fake/bank/${id}`;
+  }
+  checkouts.set(id, checkout);
+  return checkout;
+}
+
+async function handleCreate(ctx) {
+  const body = await readJson(ctx.req);
+  if (!body || typeof body.orderId !== 'string' || !['pix', 'openfinance'].includes(body.method)) {
+    return fail(ctx, 400, 'invalid_request', 'Invalid request body');
+  }
+  const log = logFor(body.orderId);
+  log.requests.push({ method: 'POST', path: ctx.path, body });
+  log.posts++;
+  switch (scenario(body.orderId)) {
+    case 'missing':
+      return fail(ctx, 404, 'order_not_found', `Pedido ${body.orderId} não encontrado`);
+    case 'paid':
+      return fail(ctx, 409, 'order_already_paid', 'Este pedido já foi pago');
+    case 'down':
+      return fail(ctx, 503, 'provider_unavailable', 'Provedor de pagamentos indisponível');
+    case 'badcpf':
+      return fail(ctx, 422, 'payer_cpf_invalid', 'CPF do pagador inválido');
+    case 'flaky':
+      if (log.posts === 1) return fail(ctx, 503, 'provider_unavailable', 'Provedor de pagamentos indisponível');
+  }
+  const live = [...checkouts.values()].find((c) => c.orderId === body.orderId && !FINAL.has(c.state));
+  if (live) return send(ctx, 200, publicView(live));
+  send(ctx, 201, publicView(createCheckout(body)));
+}
+
+async function handleGet(ctx, checkout) {
+  const log = logFor(checkout.orderId);
+  log.requests.push({ method: 'GET', path: ctx.path });
+  const nth = ++log.gets;
+  log.inFlight++;
+  log.maxInFlight = Math.max(log.maxInFlight, log.inFlight);
+  try {
+    if (scenario(checkout.orderId) === 'blip' && nth === 1) {
+      await sleep(2500);
+      return fail(ctx, 503, 'provider_unavailable', 'Try later');
+    }
+    if (scenario(checkout.orderId) === 'blip' && nth === 2) {
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
+    send(ctx, 200, publicView(checkout));
+  } finally {
+    log.inFlight--;
+  }
+}
+
+function handleEvents(ctx, checkout) {
+  const log = logFor(checkout.orderId);
+  log.requests.push({ method: 'GET', path: ctx.path, lastEventId: ctx.get('last-event-id') });
+  if (['nosse', 'blip'].includes(scenario(checkout.orderId))) return fail(ctx, 500, 'internal', 'No stream');
+  // Written straight to the socket: Koa must neither buffer nor post-process a never-ending body.
+  ctx.respond = false;
+  const res = ctx.res;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+  res.write(': connected\n\n');
+  writeEvent(res, publicView(checkout));
+  if (FINAL.has(checkout.state)) return res.end();
+  if (!streams.has(checkout.id)) streams.set(checkout.id, new Set());
+  streams.get(checkout.id).add(res);
+  ctx.req.on('close', () => streams.get(checkout.id)?.delete(res));
+}
+
+async function handleSetState(ctx, checkout) {
+  const body = await readJson(ctx.req);
+  checkout.state = body?.state ?? checkout.state;
+  checkout.version++;
+  checkout.updatedAt = new Date().toISOString();
+  for (const res of streams.get(checkout.id) ?? []) {
+    writeEvent(res, publicView(checkout));
+    if (FINAL.has(checkout.state)) res.end();
+  }
+  if (FINAL.has(checkout.state)) streams.delete(checkout.id);
+  send(ctx, 200, publicView(checkout));
+}
+
+/** Koa middleware for `@web/test-runner`'s `middleware` option. */
+export async function fakeBff(ctx, next) {
+  const path = ctx.path;
+  if (path === API && ctx.method === 'POST') return handleCreate(ctx);
+  if (path === '/__fake/log') {
+    const orderId = ctx.query.orderId;
+    return send(ctx, 200, logs.get(orderId) ?? { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0 });
+  }
+  let match = /^\/api\/checkouts\/([^/]+)(\/events)?$/.exec(path);
+  if (match && ctx.method === 'GET') {
+    const checkout = checkouts.get(decodeURIComponent(match[1]));
+    if (!checkout) return fail(ctx, 404, 'checkout_not_found', 'Checkout not found');
+    return match[2] ? handleEvents(ctx, checkout) : handleGet(ctx, checkout);
+  }
+  match = /^\/__fake\/checkouts\/([^/]+)\/state$/.exec(path);
+  if (match && ctx.method === 'POST') {
+    const checkout = checkouts.get(match[1]);
+    if (!checkout) return fail(ctx, 404, 'checkout_not_found', 'Checkout not found');
+    return handleSetState(ctx, checkout);
+  }
+  if (path.startsWith('/__fake/bank/')) return send(ctx, 200, 'bank');
+  return next();
+}

@@ -1,0 +1,125 @@
+// Intent-named helpers shared by the widget tests; the backend is the fake BFF (fake-bff.mjs) on the runner's server.
+import { fixture, html, waitUntil } from '@open-wc/testing';
+import '../../widget/index.js';
+import type { CheckoutState } from '../../widget/api.js';
+import type { PixCheckout } from '../../widget/index.js';
+
+let counter = 0;
+
+/** A fresh order id for each test; the prefix picks the fake BFF scenario (see fake-bff.mjs). */
+export function newOrderId(scenario = 'order'): string {
+  counter += 1;
+  return `${scenario}-${Date.now().toString(36)}-${counter}`;
+}
+
+export interface FakeLog {
+  requests: { method: string; path: string; body?: any; lastEventId?: string }[];
+  gets: number;
+  maxInFlight: number;
+  posts: number;
+}
+
+/** What the fake BFF saw for an order. */
+export async function backendLog(orderId: string): Promise<FakeLog> {
+  const response = await fetch(`/__fake/log?orderId=${encodeURIComponent(orderId)}`);
+  return response.json();
+}
+
+/** Moves a checkout to a new state on the fake BFF, which pushes it to open event streams. */
+export async function setBackendState(checkoutId: string, state: CheckoutState): Promise<void> {
+  const response = await fetch(`/__fake/checkouts/${checkoutId}/state`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ state }),
+  });
+  if (!response.ok) throw new Error(`set state failed: ${response.status}`);
+}
+
+/** Creates a checkout directly on the fake BFF, as an earlier page load would have. */
+export async function createOnBackend(orderId: string, method: 'pix' | 'openfinance' = 'pix'): Promise<{ id: string }> {
+  const response = await fetch('/api/checkouts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId, method, payer: method === 'openfinance' ? { cpf: '52998224725' } : undefined }),
+  });
+  return response.json();
+}
+
+export const EVENT_NAMES = [
+  'pix-checkout-created',
+  'pix-checkout-status',
+  'pix-checkout-completed',
+  'pix-checkout-failed',
+  'pix-checkout-error',
+  'pix-checkout-redirect',
+];
+
+/**
+ * Puts a `<pix-checkout>` with these attributes on the page, with an event recorder attached before it connects
+ * (so the first events are not missed). `true` sets a boolean attribute.
+ */
+export async function mountCheckout(
+  attributes: Record<string, string | boolean>,
+): Promise<{ el: PixCheckout; events: CustomEvent[] }> {
+  const el = document.createElement('pix-checkout');
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) el.setAttribute(name, '');
+    else if (value !== false) el.setAttribute(name, value);
+  }
+  const events = recordEvents(el, EVENT_NAMES);
+  el.addEventListener('pix-checkout-redirect', (event) => event.preventDefault());
+  const container = await fixture<HTMLDivElement>(html`<div></div>`);
+  container.append(el);
+  await el.updateComplete;
+  return { el, events };
+}
+
+/** The names of the recorded events, in order, optionally only those of one kind. */
+export function eventNames(events: CustomEvent[]): string[] {
+  return events.map((event) => event.type);
+}
+
+export function shadow(el: PixCheckout): ShadowRoot {
+  return el.shadowRoot!;
+}
+
+export function $(el: PixCheckout, selector: string): HTMLElement | null {
+  return shadow(el).querySelector<HTMLElement>(selector);
+}
+
+/** The text a user sees (whitespace collapsed). */
+export function visibleText(el: PixCheckout): string {
+  return (shadow(el).querySelector('.base') as HTMLElement).innerText.replace(/\s+/g, ' ').trim();
+}
+
+export function liveRegion(el: PixCheckout): HTMLElement {
+  return shadow(el).querySelector('[role="status"]') as HTMLElement;
+}
+
+export async function waitForSelector(el: PixCheckout, selector: string, message?: string): Promise<HTMLElement> {
+  await waitUntil(() => $(el, selector), message ?? `waiting for ${selector}`, { timeout: 8000 });
+  return $(el, selector)!;
+}
+
+export async function waitForText(el: PixCheckout, text: string, timeout = 8000): Promise<void> {
+  await waitUntil(() => visibleText(el).includes(text), `waiting for text "${text}"; saw "${visibleText(el)}"`, {
+    timeout,
+  });
+}
+
+/** Records every event of the given names fired by the element. */
+export function recordEvents(el: EventTarget, names: string[]): CustomEvent[] {
+  const seen: CustomEvent[] = [];
+  for (const name of names) el.addEventListener(name, (event) => seen.push(event as CustomEvent));
+  return seen;
+}
+
+/** Types into an input the way a user does: one input event per character. */
+export async function typeInto(input: HTMLInputElement, text: string): Promise<void> {
+  for (const char of text) {
+    input.value += char;
+    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, data: char }));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vite';
+
+// Library build of the drop-in element: one minified ES module with lit and qrcode inside, so a page needs only
+// `<script type="module" src="/widget/pix-checkout.js">`.
+export default defineConfig({
+  publicDir: false,
+  build: {
+    outDir: 'dist/widget',
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: true,
+    sourcemap: false,
+    lib: {
+      entry: 'widget/pix-checkout.ts',
+      formats: ['es'],
+      fileName: () => 'pix-checkout.js',
+    },
+    rolldownOptions: {
+      // Vite keeps whitespace in ES library builds (for downstream bundlers); this file is served as-is, so minify all.
+      output: { codeSplitting: false, minify: true },
+    },
+  },
+});

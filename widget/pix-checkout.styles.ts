@@ -1,0 +1,220 @@
+import { css } from 'lit';
+
+export default css`
+  :host {
+    --pix-font-family: inherit;
+    --pix-font-size: 1rem;
+    --pix-color-text: #1d2327;
+    --pix-color-muted: #50575e;
+    --pix-color-background: #ffffff;
+    --pix-color-border: #8c8f94;
+    --pix-color-primary: #00695c;
+    --pix-color-primary-text: #ffffff;
+    --pix-color-success: #1b6e2b;
+    --pix-color-danger: #b3261e;
+    --pix-focus-ring: 3px solid #1a56db;
+    --pix-radius: 8px;
+    --pix-spacing: 1rem;
+    --pix-max-width: 28rem;
+    --pix-qr-size: 14rem;
+    --pix-qr-color: #000000;
+    --pix-qr-background: #ffffff;
+
+    display: block;
+    max-width: var(--pix-max-width);
+    font-family: var(--pix-font-family);
+    font-size: var(--pix-font-size);
+    line-height: 1.5;
+    color: var(--pix-color-text);
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  .base {
+    display: grid;
+    gap: var(--pix-spacing);
+    padding: var(--pix-spacing);
+    background: var(--pix-color-background);
+    border: 1px solid var(--pix-color-border);
+    border-radius: var(--pix-radius);
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+  p,
+  h2 {
+    margin: 0;
+  }
+  .title {
+    font-size: 1.25em;
+    font-weight: 600;
+  }
+  .hint,
+  .description,
+  .method-hint {
+    color: var(--pix-color-muted);
+  }
+  .amount {
+    font-size: 1.75em;
+    font-weight: 700;
+  }
+  .chooser,
+  .form,
+  .copy,
+  .openfinance,
+  .result {
+    display: grid;
+    gap: calc(var(--pix-spacing) * 0.75);
+    margin: 0;
+    padding: 0;
+    border: 0;
+    min-width: 0;
+  }
+  .chooser legend {
+    padding: 0;
+    margin-bottom: calc(var(--pix-spacing) * 0.75);
+  }
+  .field {
+    display: grid;
+    gap: 0.25em;
+  }
+  input,
+  textarea {
+    font: inherit;
+    color: inherit;
+    background: var(--pix-color-background);
+    border: 1px solid var(--pix-color-border);
+    border-radius: calc(var(--pix-radius) / 2);
+    padding: 0.5em 0.75em;
+    width: 100%;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--pix-color-danger);
+  }
+  textarea {
+    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+    font-size: 0.85em;
+    word-break: break-all;
+    resize: none;
+  }
+  .field-error,
+  .copy-failed {
+    color: var(--pix-color-danger);
+  }
+  button,
+  .button {
+    font: inherit;
+    cursor: pointer;
+    display: inline-block;
+    text-align: center;
+    text-decoration: none;
+    padding: 0.65em 1.25em;
+    color: var(--pix-color-primary-text);
+    background: var(--pix-color-primary);
+    border: 1px solid var(--pix-color-primary);
+    border-radius: var(--pix-radius);
+  }
+  button.secondary {
+    color: var(--pix-color-primary);
+    background: transparent;
+  }
+  .method {
+    display: grid;
+    gap: 0.125em;
+    text-align: start;
+    color: var(--pix-color-text);
+    background: var(--pix-color-background);
+    border-color: var(--pix-color-border);
+  }
+  .method-name {
+    font-weight: 600;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--pix-spacing) / 2);
+    justify-content: flex-end;
+  }
+  :focus-visible {
+    outline: var(--pix-focus-ring);
+    outline-offset: 2px;
+  }
+  .pix {
+    display: grid;
+    gap: var(--pix-spacing);
+  }
+  .scan {
+    display: grid;
+    justify-items: center;
+    gap: 0.5em;
+    text-align: center;
+  }
+  .qr {
+    width: var(--pix-qr-size);
+    height: var(--pix-qr-size);
+  }
+  .qr-background {
+    fill: var(--pix-qr-background);
+  }
+  .qr-modules {
+    fill: var(--pix-qr-color);
+  }
+  .status {
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
+    color: var(--pix-color-muted);
+  }
+  .spinner {
+    flex: none;
+    width: 1em;
+    height: 1em;
+    border: 2px solid var(--pix-color-border);
+    border-top-color: var(--pix-color-primary);
+    border-radius: 50%;
+    animation: spin 0.9s linear infinite;
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation: none;
+    }
+  }
+  .result {
+    justify-items: center;
+    text-align: center;
+  }
+  .icon {
+    display: grid;
+    place-items: center;
+    width: 2.5em;
+    height: 2.5em;
+    border-radius: 50%;
+    font-weight: 700;
+    color: #ffffff;
+  }
+  .success .icon {
+    background: var(--pix-color-success);
+  }
+  .failure .icon {
+    background: var(--pix-color-danger);
+  }
+  .success .title {
+    color: var(--pix-color-success);
+  }
+`;

@@ -1,0 +1,149 @@
+/** The screens of `<pix-checkout>` as pure render functions: data and callbacks in, template out. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Checkout, CheckoutMethod, CheckoutState } from './api.js';
+import { formatAmount } from './amount.js';
+import type { Locale, Strings } from './i18n.js';
+import { qrSvg } from './qr.js';
+
+export type CopyResult = 'idle' | 'copied' | 'failed';
+export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName';
+
+export function renderLoading(t: Strings): TemplateResult {
+  return html`<p part="status" class="status"><span part="spinner" class="spinner" aria-hidden="true"></span>
+    ${t.loading}</p>`;
+}
+
+export function renderChooser(t: Strings, onChoose: (method: CheckoutMethod) => void): TemplateResult {
+  const option = (method: CheckoutMethod, name: string, hint: string) =>
+    html`<button type="button" part="method-button" class="method" data-method=${method}
+      @click=${() => onChoose(method)}><span class="method-name">${name}</span>
+      <span class="method-hint">${hint}</span></button>`;
+  return html`<fieldset part="chooser" class="chooser">
+    <legend part="title" class="title">${t.chooseMethod}</legend>
+    ${option('pix', t.methodPix, t.methodPixHint)} ${option('openfinance', t.methodOpenFinance, t.methodOpenFinanceHint)}
+  </fieldset>`;
+}
+
+export interface PayerFormView {
+  method: CheckoutMethod;
+  cpf: string;
+  name: string;
+  problem?: CpfProblem | undefined;
+  canGoBack: boolean;
+  onCpfInput: (event: InputEvent) => void;
+  onNameInput: (event: InputEvent) => void;
+  onSubmit: (event: SubmitEvent) => void;
+  onBack: () => void;
+}
+
+export function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult {
+  const openFinance = view.method === 'openfinance';
+  return html`<form part="form" class="form" novalidate aria-labelledby="payer-title" @submit=${view.onSubmit}>
+    <h2 part="title" class="title" id="payer-title">${openFinance ? t.payerTitleOpenFinance : t.payerTitlePix}</h2>
+    <p class="hint">${openFinance ? t.payerIntroOpenFinance : t.payerIntroPix}</p>
+    <div class="field">
+      <label part="label" for="cpf">${openFinance ? t.cpfLabel : t.cpfOptionalLabel}</label>
+      <input part="input" id="cpf" name="cpf" inputmode="numeric" autocomplete="off" maxlength="14"
+        ?required=${openFinance} aria-invalid=${view.problem ? 'true' : 'false'}
+        aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${view.onCpfInput} />
+      ${view.problem
+        ? html`<p part="field-error" class="field-error" id="cpf-error" role="alert">${t[view.problem]}</p>`
+        : nothing}
+    </div>
+    <div class="field">
+      <label part="label" for="name">${t.nameLabel}</label>
+      <input part="input" id="name" name="name" autocomplete="name" .value=${view.name} @input=${view.onNameInput} />
+    </div>
+    <div class="actions">
+      ${view.canGoBack
+        ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onBack}>
+            ${t.back}</button>`
+        : nothing}
+      <button type="submit" part="button">${openFinance ? t.submitOpenFinance : t.submitPix}</button>
+    </div>
+  </form>`;
+}
+
+export function renderAmount(t: Strings, checkout: Checkout, locale: Locale): TemplateResult {
+  return html`<div class="summary">
+    <p part="amount" class="amount"><span class="visually-hidden">${t.amountLabel}: </span>
+      ${formatAmount(checkout.amount, checkout.currency, locale)}</p>
+    ${checkout.description ? html`<p part="description" class="description">${checkout.description}</p>` : nothing}
+  </div>`;
+}
+
+export interface PixView {
+  checkout: Checkout;
+  /** Phones and tablets: the payer cannot scan their own screen, so copy-and-paste comes first. */
+  touch: boolean;
+  copyResult: CopyResult;
+  onCopy: () => void;
+}
+
+export function renderPix(t: Strings, view: PixView): TemplateResult {
+  const code = view.checkout.qrCode ?? '';
+  const qr = code ? qrSvg(code, t.qrLabel) : undefined;
+  const scan = qr
+    ? html`<div class="scan">${qr}<p class="hint">${t.scanHint}</p></div>`
+    : nothing;
+  const copy = html`<div class="copy">
+    <label part="label" for="code">${t.codeLabel}</label>
+    <textarea part="code" id="code" class="code" readonly rows="3" spellcheck="false" aria-describedby="code-hint"
+      .value=${code}></textarea>
+    <p class="hint" id="code-hint">${t.codeHint}</p>
+    <button type="button" part="button copy-button" class="copy-button" @click=${view.onCopy}>
+      ${view.copyResult === 'copied' ? t.copied : t.copy}</button>
+    ${view.copyResult === 'failed' ? html`<p part="message" class="copy-failed">${t.copyFailed}</p>` : nothing}
+  </div>`;
+  return html`<div class="pix ${view.touch ? 'touch' : ''}">${view.touch ? [copy, scan] : [scan, copy]}</div>
+    ${renderWaiting(t)}`;
+}
+
+export function renderOpenFinancePending(t: Strings, checkout: Checkout): TemplateResult {
+  return html`<div class="openfinance">
+      <h2 part="title" class="title">${t.openFinanceTitle}</h2>
+      <p class="hint">${t.openFinanceRedirecting}</p>
+      ${checkout.checkoutUrl
+        ? html`<a part="button" class="button" href=${checkout.checkoutUrl}>${t.openFinanceGoToBank}</a>`
+        : nothing}
+    </div>
+    ${renderWaiting(t)}`;
+}
+
+function renderWaiting(t: Strings): TemplateResult {
+  return html`<p part="status" class="status"><span part="spinner" class="spinner" aria-hidden="true"></span>
+    ${t.awaitingPayment}</p>`;
+}
+
+const FINAL_TEXT: Record<Exclude<CheckoutState, 'Created' | 'Registered'>, [keyof Strings, keyof Strings]> = {
+  Completed: ['completedTitle', 'completedText'],
+  Error: ['errorTitle', 'errorText'],
+  Cancelled: ['cancelledTitle', 'cancelledText'],
+  Reversed: ['reversedTitle', 'reversedText'],
+};
+
+/** Headline of a state, also what the live region announces. */
+export function stateTitle(t: Strings, state: CheckoutState): string {
+  return state === 'Created' || state === 'Registered' ? t.awaitingPayment : t[FINAL_TEXT[state][0]];
+}
+
+export function renderFinal(t: Strings, state: CheckoutState, onTryAgain: () => void): TemplateResult {
+  if (state === 'Created' || state === 'Registered') return html``;
+  const [title, text] = FINAL_TEXT[state];
+  const success = state === 'Completed';
+  return html`<div part="result" class="result ${success ? 'success' : 'failure'}" data-state=${state}>
+    <span class="icon" aria-hidden="true">${success ? '✓' : '!'}</span>
+    <h2 part="title" class="title">${t[title]}</h2>
+    <p part="message" class="message">${t[text]}</p>
+    ${success ? nothing : html`<button type="button" part="button" @click=${onTryAgain}>${t.tryAgain}</button>`}
+  </div>`;
+}
+
+export function renderStartFailed(t: Strings, message: string, onRetry: () => void): TemplateResult {
+  return html`<div part="result" class="result failure" data-state="start-failed">
+    <span class="icon" aria-hidden="true">!</span>
+    <h2 part="title" class="title">${t.startFailedTitle}</h2>
+    <p part="message" class="message">${message}</p>
+    <button type="button" part="button" @click=${onRetry}>${t.retry}</button>
+  </div>`;
+}
