@@ -1,0 +1,216 @@
+/**
+ * End-to-end helpers: the real process started the way `npm start` starts it, one system Chromium, a collector of
+ * everything the browser reports as an error, and intent-named steps on the demo pages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+
+interface ChromiumFinder {
+  findChromium(): string | undefined;
+  chromiumArgs: string[];
+  installHint: string;
+}
+// The finder is plain JS shared with the npm scripts and has no type declarations: imported by URL, and typed here.
+const finder = (await import(new URL('../../scripts/find-chromium.mjs', import.meta.url).href)) as ChromiumFinder;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunningApp {
+  url: string;
+  /** Everything the process printed, for the failure message of a test. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `server/main.ts` as `npm start` does (the bundle was built by `npm run test:e2e`), on a free port. */
+export async function startApp(): Promise<RunningApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pix-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${output}`)), 30_000);
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      const match = /pix-checkout listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = finder.findChromium();
+  if (!executablePath) throw new Error(finder.installHint);
+  return chromium.launch({ executablePath, args: finder.chromiumArgs, headless: true });
+}
+
+/**
+ * Collects console errors, uncaught page errors and CSP violations of every page of the contexts it watches.
+ * Violations are reported through a binding, because the page's own CSP cannot block what Playwright injects.
+ */
+export class BrowserProblems {
+  readonly problems: string[] = [];
+
+  async watch(context: BrowserContext): Promise<BrowserContext> {
+    context.on('console', (message) => {
+      if (message.type() === 'error') this.problems.push(`console: ${message.text()} (${message.location().url})`);
+    });
+    context.on('weberror', (error) => this.problems.push(`pageerror: ${error.error().message}`));
+    await context.exposeBinding('reportCspViolation', ({ page }, text: string) =>
+      this.problems.push(`csp: ${text} (${page.url()})`),
+    );
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
+        report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
+      });
+    });
+    return context;
+  }
+
+  /** Asserts nothing was collected since the last call, then starts over. */
+  expectNone(): void {
+    const seen = this.problems.splice(0);
+    expect(seen, 'the browser reported errors').toEqual([]);
+  }
+}
+
+/** A new context whose problems land in `problems`; 390 px wide when `mobile`. */
+export async function newWatchedContext(browser: Browser, problems: BrowserProblems, options: { mobile?: boolean } = {}) {
+  const viewport = options.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 };
+  return problems.watch(await browser.newContext({ viewport, locale: 'pt-BR' }));
+}
+
+/**
+ * Registers the hooks of an end-to-end file: one server and one Chromium for the file, fresh contexts per test,
+ * closed after it, and no browser error allowed in any test.
+ */
+export function useE2E() {
+  let app: RunningApp | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const problems = new BrowserProblems();
+
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchChromium();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    problems.expectNone();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  return {
+    problems,
+    get app(): RunningApp {
+      if (!app) throw new Error('the server is not running');
+      return app;
+    },
+    /** A new browser context (its own sessionStorage: a separate visitor). */
+    async newContext(options: { mobile?: boolean } = {}): Promise<BrowserContext> {
+      if (!browser) throw new Error('Chromium is not running');
+      const context = await newWatchedContext(browser, problems, options);
+      contexts.push(context);
+      return context;
+    },
+    /** A page in a new context. */
+    async newPage(options: { mobile?: boolean } = {}): Promise<Page> {
+      return (await this.newContext(options)).newPage();
+    },
+  };
+}
+
+/** Places an order through the demo API (priced on the server) and returns its id. */
+export async function placeOrder(app: RunningApp, items = [{ sku: 'cafe-especial', quantity: 1 }]): Promise<string> {
+  const response = await fetch(`${app.url}/demo/api/orders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ items }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { orderId: string }).orderId;
+}
+
+export interface OrderView {
+  checkouts: { id: string; state: string; method: string; transactionId: string }[];
+}
+
+export async function readOrder(app: RunningApp, orderId: string): Promise<OrderView> {
+  return (await (await fetch(`${app.url}/demo/api/orders/${orderId}`)).json()) as OrderView;
+}
+
+export async function openCheckoutPage(page: Page, app: RunningApp, orderId: string): Promise<void> {
+  await page.goto(`${app.url}/checkout.html?order=${encodeURIComponent(orderId)}`);
+}
+
+export const element = (page: Page): Locator => page.locator('pix-checkout');
+
+/** Picks a method on the element's chooser. */
+export async function chooseMethod(page: Page, method: 'PIX' | 'Open Finance'): Promise<void> {
+  await element(page).getByRole('button', { name: new RegExp(`^${method}`) }).click();
+}
+
+/** The PIX copy-and-paste code, once the element shows it (with its QR). */
+export async function pixCode(page: Page): Promise<string> {
+  await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento PIX' }).count()).toBe(1);
+  const code = element(page).getByLabel('PIX copia e cola');
+  await code.waitFor();
+  return code.inputValue();
+}
+
+/** The sandbox panel's transaction id, once it shows one. */
+export async function panelTransactionId(page: Page): Promise<string> {
+  const field = page.locator('#sb-transaction');
+  await expect.poll(() => field.textContent()).toMatch(/^\w{8,}$/);
+  return (await field.textContent())!;
+}
+
+export async function panelCheckoutId(page: Page): Promise<string> {
+  const field = page.locator('#sb-checkout');
+  await expect.poll(() => field.textContent()).toMatch(/^co_/);
+  return (await field.textContent())!;
+}
+
+/** Clicks an outcome button of the sandbox panel, for example ('Resultado do PIX', 'Complete'). */
+export async function driveOutcome(page: Page, section: 'Resultado do PIX' | 'Resultado do Open Finance', operation: string) {
+  const button = page.getByRole('region', { name: section }).getByRole('button', { name: operation, exact: true });
+  await expect.poll(() => button.isEnabled()).toBe(true);
+  await button.click();
+}
+
+/** Waits until the element shows the result screen titled `title`. */
+export async function expectResult(page: Page, title: string): Promise<void> {
+  await element(page).getByRole('heading', { name: title }).waitFor({ timeout: 15_000 });
+}
