@@ -125,6 +125,7 @@ async function handleGet(ctx, checkout) {
       return fail(ctx, 503, 'provider_unavailable', 'Try later');
     }
     if (scenario(checkout.orderId) === 'blip' && nth === 2) {
+      ctx.status = 200; // only for the runner's request log: the socket is gone before any answer
       ctx.respond = false;
       ctx.req.socket.destroy();
       return;
@@ -140,6 +141,7 @@ function handleEvents(ctx, checkout) {
   log.requests.push({ method: 'GET', path: ctx.path, lastEventId: ctx.get('last-event-id') });
   if (['nosse', 'blip'].includes(scenario(checkout.orderId))) return fail(ctx, 500, 'internal', 'No stream');
   // Written straight to the socket: Koa must neither buffer nor post-process a never-ending body.
+  ctx.status = 200;
   ctx.respond = false;
   const res = ctx.res;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });

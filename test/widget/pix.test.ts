@@ -8,9 +8,37 @@ import {
   mountCheckout,
   newOrderId,
   setBackendState,
+  visibleText,
   waitForSelector,
   waitForText,
 } from './helpers.js';
+
+/** A PIX checkout on screen, waiting for payment, with its recorded events and checkout id. */
+async function awaitingPixCheckout(attributes: Record<string, string | boolean> = {}) {
+  const mounted = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId(), ...attributes });
+  await waitForSelector(mounted.el, 'textarea[part="code"]');
+  return { ...mounted, checkoutId: mounted.events[0]!.detail.checkoutId as string };
+}
+
+const codeField = (el: PixCheckout) => $(el, 'textarea[part="code"]') as HTMLTextAreaElement;
+const copyButton = (el: PixCheckout) => $(el, '[part~="copy-button"]') as HTMLButtonElement;
+
+/** Replaces `navigator.clipboard` (or removes it) for one test. */
+function stubClipboard(clipboard: Partial<Clipboard> | undefined): () => void {
+  Object.defineProperty(navigator, 'clipboard', { value: clipboard, configurable: true });
+  return () => delete (navigator as { clipboard?: Clipboard }).clipboard;
+}
+
+/** Replaces `document.execCommand` for one test; records the commands. */
+function stubExecCommand(result: boolean | Error): { commands: string[]; restore: () => void } {
+  const commands: string[] = [];
+  document.execCommand = (command: string) => {
+    commands.push(command);
+    if (result instanceof Error) throw result;
+    return result;
+  };
+  return { commands, restore: () => delete (document as { execCommand?: unknown }).execCommand };
+}
 
 describe('<pix-checkout> PIX', () => {
   afterEach(() => sessionStorage.clear());
@@ -22,18 +50,37 @@ describe('<pix-checkout> PIX', () => {
     expect(detail).to.include({ orderId, state: 'Registered', amount: '1234.50' });
     const qr = await waitForSelector(el, 'svg[part="qr"]');
     expect(qr.getAttribute('role')).to.equal('img');
+    expect(qr.getAttribute('aria-label')).to.equal('QR code do pagamento PIX');
     expect(qr.querySelector('path')!.getAttribute('d')).to.match(/^M\d+ \d+h\d+v1h-\d+z/);
-    expect(($(el, 'textarea[part="code"]') as HTMLTextAreaElement).value).to.match(/^000201/);
+    expect(codeField(el).value).to.match(/^000201/);
+    expect(codeField(el).readOnly).to.equal(true);
     expect($(el, '[part="amount"]')!.textContent).to.contain('R$\u00a01.234,50');
+    expect($(el, '[part="description"]')!.textContent).to.equal(`Pedido ${orderId}`);
+    expect(visibleText(el)).to.contain('Aguardando o pagamento');
+    expect(liveRegion(el).getAttribute('aria-live')).to.equal('polite');
     const log = await backendLog(orderId);
     expect(log.requests[0]!.body).to.deep.equal({ orderId, method: 'pix' });
     await expect(el).to.be.accessible();
   });
 
+  it('draws the QR locally: no image and no request to qrCodeLocation', async () => {
+    const { el } = await awaitingPixCheckout();
+    expect(el.shadowRoot!.querySelector('img')).to.equal(null);
+    const fetched = performance.getEntriesByType('resource').map((entry) => entry.name);
+    expect(fetched.some((url) => url.includes('qr.example.com'))).to.equal(false);
+  });
+
+  it('speaks English with lang="en" and formats the amount the English way', async () => {
+    const { el } = await awaitingPixCheckout({ lang: 'en' });
+    expect($(el, '[part="amount"]')!.textContent).to.contain('R$1,234.50');
+    expect(visibleText(el)).to.contain('Waiting for your payment');
+    expect(copyButton(el).textContent!.trim()).to.equal('Copy code');
+    expect($(el, '.base')!.getAttribute('lang')).to.equal('en');
+    await expect(el).to.be.accessible();
+  });
+
   it('announces the completed state once, in events and in the live region', async () => {
-    const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId() });
-    await waitForSelector(el, 'svg[part="qr"]');
-    const checkoutId = events[0]!.detail.checkoutId;
+    const { el, events, checkoutId } = await awaitingPixCheckout();
     await setBackendState(checkoutId, 'Completed');
     await waitForText(el, 'Pagamento confirmado');
     expect(eventNames(events)).to.deep.equal([
@@ -45,6 +92,127 @@ describe('<pix-checkout> PIX', () => {
     expect(events[3]!.detail).to.deep.equal({ checkoutId, orderId: el.orderId, state: 'Completed', amount: '1234.50' });
     expect(events[3]!.bubbles && events[3]!.composed).to.equal(true);
     expect(liveRegion(el).textContent!.trim()).to.equal('Pagamento confirmado');
+    expect($(el, '[part="result"]')!.dataset.state).to.equal('Completed');
+    expect($(el, 'button')).to.equal(null);
     await expect(el).to.be.accessible();
+  });
+
+  for (const [state, title] of [
+    ['Error', 'O pagamento não foi concluído'],
+    ['Cancelled', 'Pagamento cancelado'],
+    ['Reversed', 'Pagamento estornado'],
+  ] as const) {
+    it(`shows the ${state} screen and fires pix-checkout-failed once`, async () => {
+      const { el, events, checkoutId } = await awaitingPixCheckout();
+      await setBackendState(checkoutId, state);
+      await waitForText(el, title);
+      const failed = events.filter((event) => event.type === 'pix-checkout-failed');
+      expect(failed.map((event) => event.detail.state)).to.deep.equal([state]);
+      expect(events.some((event) => event.type === 'pix-checkout-completed')).to.equal(false);
+      expect(liveRegion(el).textContent!.trim()).to.equal(title);
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('starts a new checkout from the failed screen with "try again"', async () => {
+    const { el, events, checkoutId } = await awaitingPixCheckout();
+    await setBackendState(checkoutId, 'Cancelled');
+    await waitForText(el, 'Pagamento cancelado');
+    ($(el, '[part="result"] button') as HTMLButtonElement).click();
+    await waitUntil(() => events.filter((event) => event.type === 'pix-checkout-created').length === 2);
+    const second = events.filter((event) => event.type === 'pix-checkout-created')[1]!;
+    expect(second.detail.checkoutId).not.to.equal(checkoutId);
+    await waitForSelector(el, 'svg[part="qr"]');
+  });
+
+  it('puts the copy-and-paste code before the QR on touch devices', async () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ matches: query === '(pointer: coarse)' })) as typeof matchMedia;
+    try {
+      const { el } = await awaitingPixCheckout();
+      const blocks = [...el.shadowRoot!.querySelector('.pix')!.children].map((child) => child.className);
+      expect(blocks).to.deep.equal(['copy', 'scan']);
+      await expect(el).to.be.accessible();
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+
+  it('shows the QR first on devices with a fine pointer', async () => {
+    const { el } = await awaitingPixCheckout();
+    const blocks = [...el.shadowRoot!.querySelector('.pix')!.children].map((child) => child.className);
+    expect(blocks).to.deep.equal(['scan', 'copy']);
+  });
+
+  describe('copy button', () => {
+    it('says "copied" only after the clipboard write succeeded', async () => {
+      const { el } = await awaitingPixCheckout();
+      let finish!: () => void;
+      const written: string[] = [];
+      const restore = stubClipboard({
+        writeText: (text: string) => {
+          written.push(text);
+          return new Promise<void>((resolve) => (finish = resolve));
+        },
+      });
+      try {
+        copyButton(el).click();
+        await el.updateComplete;
+        expect(copyButton(el).textContent!.trim()).to.equal('Copiar código');
+        finish();
+        await waitUntil(() => copyButton(el).textContent!.trim() === 'Código copiado');
+        expect(written).to.deep.equal([codeField(el).value]);
+        expect(liveRegion(el).textContent!.trim()).to.equal('Código copiado');
+        await expect(el).to.be.accessible();
+      } finally {
+        restore();
+      }
+    });
+
+    it('falls back to selecting the text and execCommand("copy") without navigator.clipboard', async () => {
+      const { el } = await awaitingPixCheckout();
+      const restoreClipboard = stubClipboard(undefined);
+      const exec = stubExecCommand(true);
+      try {
+        copyButton(el).click();
+        await waitUntil(() => copyButton(el).textContent!.trim() === 'Código copiado');
+        expect(exec.commands).to.deep.equal(['copy']);
+      } finally {
+        restoreClipboard();
+        exec.restore();
+      }
+    });
+
+    it('says the copy failed and leaves the code selected when nothing works', async () => {
+      const { el } = await awaitingPixCheckout();
+      const restoreClipboard = stubClipboard({ writeText: () => Promise.reject(new DOMException('denied')) });
+      const exec = stubExecCommand(false);
+      try {
+        copyButton(el).click();
+        await waitForText(el, 'Não foi possível copiar');
+        const field = codeField(el);
+        expect(el.shadowRoot!.activeElement).to.equal(field);
+        expect([field.selectionStart, field.selectionEnd]).to.deep.equal([0, field.value.length]);
+        expect(copyButton(el).textContent!.trim()).to.equal('Copiar código');
+        expect(liveRegion(el).textContent).to.contain('Não foi possível copiar');
+        await expect(el).to.be.accessible();
+      } finally {
+        restoreClipboard();
+        exec.restore();
+      }
+    });
+
+    it('treats a throwing execCommand as a failed copy', async () => {
+      const { el } = await awaitingPixCheckout({ lang: 'en' });
+      const restoreClipboard = stubClipboard(undefined);
+      const exec = stubExecCommand(new Error('not allowed'));
+      try {
+        copyButton(el).click();
+        await waitForText(el, 'Could not copy');
+      } finally {
+        restoreClipboard();
+        exec.restore();
+      }
+    });
   });
 });

@@ -1,0 +1,137 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import type { PixCheckout } from '../../widget/index.js';
+import {
+  $,
+  backendLog,
+  createOnBackend,
+  eventNames,
+  liveRegion,
+  mountCheckout,
+  newOrderId,
+  setBackendState,
+  visibleText,
+  waitForSelector,
+  waitForText,
+} from './helpers.js';
+
+/** What the element stores for a tab so a reload or the return from the bank resumes the same checkout. */
+function rememberForThisTab(endpoint: string, orderId: string, checkoutId: string): void {
+  sessionStorage.setItem(`pix-checkout:${endpoint}|${orderId}`, checkoutId);
+}
+
+const retryButton = (el: PixCheckout) => $(el, '[part="result"] button') as HTMLButtonElement;
+
+describe('<pix-checkout> starting and resuming', () => {
+  afterEach(() => sessionStorage.clear());
+
+  describe('could not start', () => {
+    it("shows the server's message with a retry button and fires pix-checkout-error", async () => {
+      const orderId = newOrderId('missing');
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+      await waitForText(el, 'Não foi possível iniciar o pagamento');
+      expect(visibleText(el)).to.contain(`Pedido ${orderId} não encontrado`);
+      expect(eventNames(events)).to.deep.equal(['pix-checkout-error']);
+      expect(events[0]!.detail).to.deep.equal({
+        orderId,
+        status: 404,
+        code: 'order_not_found',
+        message: `Pedido ${orderId} não encontrado`,
+      });
+      expect(liveRegion(el).textContent).to.contain('Não foi possível iniciar o pagamento');
+      expect(retryButton(el).textContent!.trim()).to.equal('Tentar novamente');
+      await expect(el).to.be.accessible();
+    });
+
+    it('retries the same request with the retry button', async () => {
+      const orderId = newOrderId('flaky');
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+      await waitForText(el, 'Provedor de pagamentos indisponível');
+      retryButton(el).click();
+      await waitForSelector(el, 'svg[part="qr"]');
+      expect(eventNames(events).slice(0, 2)).to.deep.equal(['pix-checkout-error', 'pix-checkout-created']);
+      expect((await backendLog(orderId)).posts).to.equal(2);
+    });
+
+    it('explains an order that is already paid', async () => {
+      const { el } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId('paid'), lang: 'en' });
+      await waitForText(el, 'We could not start the payment');
+      expect(visibleText(el)).to.contain('Este pedido já foi pago');
+    });
+
+    it('says the server cannot be reached when the request never gets an answer', async () => {
+      const { el, events } = await mountCheckout({ endpoint: 'http://127.0.0.1:9/api', 'order-id': newOrderId() });
+      await waitForText(el, 'Sem conexão com o servidor');
+      expect(events[0]!.detail).to.include({ status: 0, code: 'network_error' });
+      await expect(el).to.be.accessible();
+    });
+
+    it('reports a missing order-id instead of throwing', async () => {
+      const el = await fixture<PixCheckout>(html`<pix-checkout endpoint="/api"></pix-checkout>`);
+      await waitForText(el, 'configuração incompleta');
+    });
+  });
+
+  describe('resuming', () => {
+    it('resumes a remembered PIX checkout after a reload, without creating another', async () => {
+      const orderId = newOrderId();
+      const { id } = await createOnBackend(orderId);
+      rememberForThisTab('/api', orderId, id);
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+      await waitForSelector(el, 'svg[part="qr"]');
+      expect(eventNames(events)).to.deep.equal(['pix-checkout-status']);
+      expect(events[0]!.detail.checkoutId).to.equal(id);
+      const log = await backendLog(orderId);
+      expect(log.posts).to.equal(1);
+      expect(log.requests[1]).to.deep.include({ method: 'GET', path: `/api/checkouts/${id}` });
+    });
+
+    it('resumes the OpenFinance checkout when the payer comes back from the bank, without going there again', async () => {
+      const orderId = newOrderId();
+      const { id } = await createOnBackend(orderId, 'openfinance');
+      rememberForThisTab('/api', orderId, id);
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, methods: 'openfinance' });
+      await waitForText(el, 'Continue no seu banco');
+      await setBackendState(id, 'Completed');
+      await waitForText(el, 'Pagamento confirmado');
+      expect(eventNames(events)).to.deep.equal(['pix-checkout-status', 'pix-checkout-status', 'pix-checkout-completed']);
+      await expect(el).to.be.accessible();
+    });
+
+    it('shows the outcome of a remembered checkout that already ended', async () => {
+      const orderId = newOrderId();
+      const { id } = await createOnBackend(orderId);
+      await setBackendState(id, 'Error');
+      rememberForThisTab('/api', orderId, id);
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+      await waitForText(el, 'O pagamento não foi concluído');
+      expect(eventNames(events)).to.deep.equal(['pix-checkout-status', 'pix-checkout-failed']);
+    });
+
+    it('starts afresh when the remembered checkout is unknown to the server', async () => {
+      const orderId = newOrderId();
+      rememberForThisTab('/api', orderId, 'chk_gone');
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+      await waitForSelector(el, 'svg[part="qr"]');
+      expect(eventNames(events)[0]).to.equal('pix-checkout-created');
+      expect(sessionStorage.getItem(`pix-checkout:/api|${orderId}`)).to.equal(events[0]!.detail.checkoutId);
+    });
+
+    it('starts over for the new order when order-id changes', async () => {
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId() });
+      await waitForSelector(el, 'svg[part="qr"]');
+      const next = newOrderId();
+      el.setAttribute('order-id', next);
+      await waitUntil(() => events.filter((event) => event.type === 'pix-checkout-created').length === 2);
+      expect(events.filter((event) => event.type === 'pix-checkout-created')[1]!.detail.orderId).to.equal(next);
+    });
+
+    it('closes its event stream when removed from the page', async () => {
+      const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId() });
+      await waitForSelector(el, 'svg[part="qr"]');
+      el.remove();
+      await setBackendState(events[0]!.detail.checkoutId, 'Completed');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(events.some((event) => event.type === 'pix-checkout-completed')).to.equal(false);
+    });
+  });
+});

@@ -1,0 +1,53 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { formatAmount } from '../../widget/amount.js';
+import { maskCpfInput } from '../../widget/cpf-input.js';
+import { stringsFor, toLocale } from '../../widget/i18n.js';
+import { qrSvg } from '../../widget/qr.js';
+
+describe('widget helpers', () => {
+  describe('formatAmount', () => {
+    const cases: [string, string, string][] = [
+      ['10.50', 'pt-BR', 'R$\u00a010,50'],
+      ['10.5', 'en', 'R$10.50'],
+      ['0.10', 'pt-BR', 'R$\u00a00,10'],
+      ['1234567.89', 'pt-BR', 'R$\u00a01.234.567,89'],
+      ['1234.500000', 'en', 'R$1,234.50'],
+      // Beyond 2^53 cents: a float would already have lost the last digit.
+      ['90071992547409.93', 'en', 'R$90,071,992,547,409.93'],
+    ];
+    for (const [amount, locale, shown] of cases) {
+      it(`shows ${amount} in ${locale} as ${shown}`, () => {
+        expect(formatAmount(amount, 'BRL', locale)).to.equal(shown);
+      });
+    }
+
+    it('shows an amount it cannot parse as given, with the currency', () => {
+      expect(formatAmount('abc', 'BRL', 'pt-BR')).to.equal('BRL abc');
+    });
+  });
+
+  it('picks English only for en-* languages', () => {
+    expect(['en', 'en-US', 'EN', 'pt-BR', 'pt', 'es', '', undefined].map(toLocale)).to.deep.equal([
+      'en', 'en', 'en', 'pt-BR', 'pt-BR', 'pt-BR', 'pt-BR', 'pt-BR',
+    ]);
+  });
+
+  it('has every string in both languages', () => {
+    const pt = stringsFor('pt-BR');
+    const en = stringsFor('en');
+    expect(Object.keys(en).sort()).to.deep.equal(Object.keys(pt).sort());
+    for (const value of [...Object.values(pt), ...Object.values(en)]) expect(value).to.be.a('string').and.not.empty;
+  });
+
+  it('keeps the caret after the same digit when a CPF is edited in the middle', async () => {
+    const input = await fixture<HTMLInputElement>(html`<input />`);
+    input.value = '529.98224725';
+    input.setSelectionRange(6, 6);
+    expect(maskCpfInput(input)).to.equal('529.982.247-25');
+    expect(input.selectionStart).to.equal(6);
+  });
+
+  it('does not draw a QR for text too long to encode', () => {
+    expect(qrSvg('x'.repeat(5000), 'QR')).to.equal(undefined);
+  });
+});
