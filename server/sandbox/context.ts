@@ -3,8 +3,10 @@ import type { Clock } from '../lib/clock';
 import type { Addresses } from './addresses';
 import type { TokenIssuer } from './auth';
 import type { ChargesOf } from './billing';
+import type { CompanyPayments } from './company';
 import type { Lifecycle } from './lifecycle';
 import type { TransactionStore } from './store';
+import type { WebhookDispatcher } from './webhooks';
 
 export interface SandboxContext {
   store: TransactionStore;
@@ -15,4 +17,6 @@ export interface SandboxContext {
   chargesOf: ChargesOf;
   /** Money the sandbox account starts with, in cents, before any transaction. */
   openingBalanceCents: bigint;
+  webhooks: WebhookDispatcher;
+  company: CompanyPayments;
 }

@@ -20,6 +20,67 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX transactions_by_order ON transactions (order_id, created_at);
    CREATE INDEX transactions_by_state ON transactions (state);`,
+  // Company payments: receivers and their accounts (registered through the admin routes), payment requests with
+  // their approval steps, and invoice documents with the uploaded bytes.
+  `CREATE TABLE receivers (
+     id TEXT PRIMARY KEY,
+     created_at TEXT NOT NULL,
+     status TEXT NOT NULL,
+     fantasy_name TEXT NOT NULL,
+     cnpj TEXT NOT NULL,
+     review_note TEXT
+   );
+   CREATE TABLE receiver_accounts (
+     id TEXT PRIMARY KEY,
+     receiver_id TEXT NOT NULL REFERENCES receivers (id),
+     created_at TEXT NOT NULL,
+     bank_code TEXT NOT NULL,
+     bank_name TEXT NOT NULL,
+     agency TEXT NOT NULL,
+     number TEXT NOT NULL,
+     owner_doc TEXT NOT NULL,
+     pix_key TEXT NOT NULL
+   );
+   CREATE TABLE payment_requests (
+     id TEXT PRIMARY KEY,
+     created_at TEXT NOT NULL,
+     status TEXT NOT NULL,
+     amount TEXT NOT NULL,
+     description TEXT NOT NULL,
+     receiver_id TEXT NOT NULL REFERENCES receivers (id),
+     account_id TEXT NOT NULL REFERENCES receiver_accounts (id),
+     pix_key TEXT NOT NULL,
+     receiver_name TEXT NOT NULL,
+     customer_name TEXT NOT NULL,
+     transaction_id TEXT
+   );
+   CREATE INDEX payment_requests_by_status ON payment_requests (status, created_at);
+   CREATE TABLE approval_steps (
+     id TEXT PRIMARY KEY,
+     request_id TEXT NOT NULL REFERENCES payment_requests (id),
+     seq INTEGER NOT NULL,
+     date TEXT NOT NULL,
+     user_full_name TEXT NOT NULL,
+     user_realm TEXT NOT NULL,
+     status TEXT NOT NULL,
+     comment TEXT
+   );
+   CREATE TABLE documents (
+     id TEXT PRIMARY KEY,
+     owner TEXT NOT NULL REFERENCES payment_requests (id),
+     owner_type TEXT NOT NULL,
+     type TEXT NOT NULL,
+     name TEXT NOT NULL,
+     file_name TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     upload_token TEXT NOT NULL UNIQUE,
+     expires_at TEXT NOT NULL,
+     uploaded_at TEXT,
+     content_type TEXT,
+     size INTEGER,
+     content BLOB
+   );
+   CREATE INDEX documents_by_owner ON documents (owner, created_at);`,
 ];
 
 export function openDatabase(dataDir: string): Database.Database {

@@ -65,3 +65,16 @@ export const MAX_AMOUNT_CENTS = 100_000_000n; // R$ 1.000.000,00
 
 /** The sandbox account starts funded so cash-outs work before any cash-in; the balance adds transactions to it. */
 export const DEFAULT_OPENING_BALANCE = '100000.00';
+
+/** Company payments: an approved request's transaction is registered, then completed, after these delays. */
+export const DEFAULT_COMPANY_REGISTER_DELAY_MS = 1_000;
+export const DEFAULT_COMPANY_COMPLETE_DELAY_MS = 2_000;
+
+/** How long an invoice upload address accepts its file, as the provider documents (emulator clock). */
+export const UPLOAD_TTL_SECONDS = 300;
+
+/** Largest invoice file; the provider publishes no limit. The 64 KiB JSON limit does not apply to uploads. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** Who approves or rejects in the admin routes when the caller names nobody. */
+export const SANDBOX_REVIEWER = 'Revisor Sandbox';

@@ -8,14 +8,19 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { parseCents } from '../lib/money';
+import type { WebhookConfig } from '../provider/schemas';
 import { createAddresses } from './addresses';
 import { createTokenIssuer, newSigningKey } from './auth';
 import { billingCalculator } from './billing';
+import { createCompanyPayments } from './company';
+import { adminRoutes } from './company/routes/admin';
+import { uploadRoutes } from './company/routes/uploads';
 import type { SandboxContext } from './context';
 import { openDatabase, setting } from './db';
 import * as defaults from './defaults';
 import { ApiError, notFound } from './errors';
 import { createLifecycle } from './lifecycle';
+import { availableMicros } from './routes/balance';
 import { checkoutRoutes } from './routes/checkout';
 import { partnerApi } from './routes/partner-api';
 import { systemRoutes } from './routes/system';
@@ -40,6 +45,12 @@ export interface SandboxOptions {
   /** What the account holds before any transaction, such as "100000.00". */
   openingBalance?: string;
   fetch?: typeof fetch;
+  /** Where the transactions of approved company payments send their webhooks (the admin route can change it). */
+  companyWebhook?: WebhookConfig;
+  /** Delays of an approved company payment: Created → Registered, then Registered → Completed. Default 1 s, 2 s. */
+  companyPaymentDelaysMs?: { register?: number; complete?: number };
+  /** When set, the admin routes (`/admin/...`) require it in the `x-sandbox-admin-key` header. */
+  adminKey?: string;
 }
 
 export interface Sandbox {
@@ -81,9 +92,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     chargesOf,
     registerDelayMs: options.registerDelayMs ?? defaults.DEFAULT_REGISTER_DELAY_MS,
   });
-  const ctx: SandboxContext = { store, clock, tokens, lifecycle, addresses, chargesOf, openingBalanceCents };
+  const company = createCompanyPayments({
+    db,
+    publicBaseUrl: options.publicBaseUrl,
+    clock,
+    transactions: store,
+    lifecycle,
+    webhooks,
+    chargesOf,
+    availableMicros: () => availableMicros(ctx),
+    webhook: options.companyWebhook,
+    registerDelayMs: options.companyPaymentDelaysMs?.register ?? defaults.DEFAULT_COMPANY_REGISTER_DELAY_MS,
+    completeDelayMs: options.companyPaymentDelaysMs?.complete ?? defaults.DEFAULT_COMPANY_COMPLETE_DELAY_MS,
+    adminKey: options.adminKey,
+  });
+  const ctx: SandboxContext = { store, clock, tokens, lifecycle, addresses, chargesOf, openingBalanceCents, webhooks, company };
 
   const app = new Hono();
+  // Before the JSON body limit: Hono runs handlers in registration order and the upload answers first, under its own limit.
+  app.route('/v1/uploads', uploadRoutes(ctx));
   app.use(
     '*',
     bodyLimit({
@@ -96,6 +123,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.route('/v1/partners-int', partnerApi(ctx));
   app.route('/v1/system/checkout', checkoutRoutes(ctx));
   app.route('/v1', systemRoutes(ctx));
+  app.route('/admin', adminRoutes(ctx));
   app.notFound(() => {
     throw notFound('No operation at this address');
   });
@@ -109,11 +137,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
 
   lifecycle.resume();
+  company.resume();
   return {
     app,
     store,
     close() {
       lifecycle.close();
+      company.close();
       webhooks.close();
       db.close();
     },

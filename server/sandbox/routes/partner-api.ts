@@ -1,9 +1,12 @@
 /**
- * The partner API as the provider serves it under `/v1/partners-int`: one sub-app per area. Company payments will
- * join here as their own files (receivers, transaction requests, documents).
+ * The partner API as the provider serves it under `/v1/partners-int`: one sub-app per area. Company payments
+ * (receivers, transaction requests, documents) live in `../company`.
  */
 import { Hono } from 'hono';
 import { requireToken } from '../auth';
+import { documentRoutes } from '../company/routes/documents';
+import { receiverRoutes } from '../company/routes/receivers';
+import { transactionRequestRoutes } from '../company/routes/transaction-requests';
 import type { SandboxContext } from '../context';
 import { authRoutes } from './auth';
 import { balanceRoutes } from './balance';
@@ -23,5 +26,8 @@ export function partnerApi(ctx: SandboxContext) {
       .route('/accounts/transactions', transactionRoutes(ctx))
       .route('/accounts/balance', balanceRoutes(ctx))
       .route('/sandbox', simulationRoutes(ctx))
+      .route('/receivers', receiverRoutes(ctx))
+      .route('/accounts/transaction-requests', transactionRequestRoutes(ctx))
+      .route('/documents', documentRoutes(ctx))
   );
 }

@@ -1,0 +1,48 @@
+/**
+ * The pre-signed upload address handed out by `POST /documents`: one `PUT` of the raw file bytes, within
+ * UPLOAD_TTL_SECONDS of the emulator clock and at most MAX_UPLOAD_BYTES. Outside the partner API (the address is
+ * the credential, no token) and mounted before the sandbox's 64 KiB JSON body limit.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { SandboxContext } from '../../context';
+import { MAX_UPLOAD_BYTES } from '../../defaults';
+import { ApiError, invalidRequest, methodNotAllowed, notFound } from '../../errors';
+
+const uploadError = (status: 409 | 410 | 413, name: string, reason: string, message: string) =>
+  new ApiError(status, { name, message, code: name, details: { reason } });
+
+export function uploadRoutes(ctx: SandboxContext) {
+  const { documents } = ctx.company;
+  return new Hono()
+    .put(
+      '/:token',
+      // Checked before the body is read, so a refused upload does not have to be received first.
+      (c, next) => {
+        const row = documents.byToken(c.req.param('token'));
+        if (!row) throw notFound('No upload at this address');
+        if (row.uploaded_at) throw uploadError(409, 'OperationError', 'UploadAddressUsed', 'This address already received its file');
+        if (row.expires_at <= ctx.clock.now().toISOString())
+          throw uploadError(410, 'OperationError', 'UploadAddressExpired', 'This upload address has expired; request a new one');
+        return next();
+      },
+      bodyLimit({
+        maxSize: MAX_UPLOAD_BYTES,
+        onError: () => {
+          throw uploadError(413, 'PayloadTooLargeError', 'PayloadTooLarge', `The file is larger than ${MAX_UPLOAD_BYTES} bytes`);
+        },
+      }),
+      async (c) => {
+        const token = c.req.param('token');
+        const content = Buffer.from(await c.req.arrayBuffer());
+        if (content.length === 0)
+          throw invalidRequest([{ path: '', code: 'minLength', message: 'the file is empty', info: { limit: 1 } }], 'The file is empty');
+        const contentType = c.req.header('content-type') || 'application/octet-stream';
+        const now = ctx.clock.now();
+        if (!documents.upload(token, now.toISOString(), contentType, content))
+          throw uploadError(409, 'OperationError', 'UploadAddressUsed', 'This address already received its file');
+        return c.json({ statusCode: 'Done', data: documents.itemOf(documents.byToken(token)!, now) });
+      },
+    )
+    .all('/:token', methodNotAllowed);
+}
