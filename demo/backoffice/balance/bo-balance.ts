@@ -1,0 +1,94 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { AdminApi } from '../api';
+import { formatDate, formatMoney } from '../format';
+import shared from '../shared.styles';
+
+type Balance = Awaited<ReturnType<AdminApi['balance']>>;
+
+/**
+ * The merchant's account balance, in pt-BR currency, with the day's credits and debits when the provider gives them.
+ * Call `refresh()` after anything that moves money.
+ */
+@customElement('bo-balance')
+export class BoBalance extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      .amount {
+        font-size: 1.9rem;
+        font-weight: 700;
+        margin: 0.25rem 0;
+        font-variant-numeric: tabular-nums;
+      }
+      dl {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0.15rem 0.75rem;
+        margin: 0.5rem 0 0;
+        font-size: 0.9rem;
+      }
+      dd {
+        margin: 0;
+        text-align: right;
+        font-variant-numeric: tabular-nums;
+      }
+    `,
+  ];
+
+  @state() private balance?: Balance;
+  @state() private error = '';
+  @state() private busy = false;
+
+  /** The back-office API of the signed-in merchant. */
+  @property({ attribute: false }) api?: AdminApi;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.refresh();
+  }
+
+  async refresh() {
+    if (!this.api) return;
+    this.busy = true;
+    try {
+      this.balance = await this.api.balance();
+      this.error = '';
+    } catch (error) {
+      this.error = (error as Error).message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override render() {
+    const b = this.balance;
+    return html`
+      <section class="card" aria-labelledby="balance-title" aria-busy=${this.busy ? 'true' : 'false'}>
+        <div class="head">
+          <h2 id="balance-title">Saldo</h2>
+          <button class="secondary small" type="button" @click=${() => this.refresh()} ?disabled=${this.busy}>Atualizar</button>
+        </div>
+        ${b
+          ? html`
+              <p class="amount" data-testid="balance">${formatMoney(b.balance, b.currency)}</p>
+              <p class="muted">Atualizado em ${formatDate(b.date)}</p>
+              ${b.credits || b.debits
+                ? html`<dl>
+                    ${b.credits ? html`<dt>Entradas</dt><dd>${formatMoney(b.credits, b.currency)}</dd>` : nothing}
+                    ${b.debits ? html`<dt>Saídas</dt><dd>${formatMoney(b.debits, b.currency)}</dd>` : nothing}
+                  </dl>`
+                : nothing}
+            `
+          : html`<p class="muted">${this.error ? nothing : 'Carregando…'}</p>`}
+        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      </section>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bo-balance': BoBalance;
+  }
+}

@@ -1,0 +1,32 @@
+/** The DOM events the back-office elements send up to `<bo-app>`: their details, the one helper, their typing. */
+import type { PaymentRequest, Receiver, ReceiverAccount } from '../../server/provider/schemas';
+
+export interface BoNoticeDetail {
+  message: string;
+  /** `error` notices are announced assertively. */
+  tone: 'info' | 'success' | 'error';
+}
+
+export interface BoEventMap {
+  'bo-signed-in': CustomEvent<{ token: string }>;
+  'bo-sign-out': CustomEvent<null>;
+  'bo-notice': CustomEvent<BoNoticeDetail>;
+  'bo-account-selected': CustomEvent<{ receiver: Receiver; account: ReceiverAccount }>;
+  'bo-payment-request-created': CustomEvent<{ request: PaymentRequest }>;
+  'bo-payment-request-open': CustomEvent<{ id: string }>;
+  'bo-payment-request-changed': CustomEvent<{ request: PaymentRequest }>;
+  'bo-balance-changed': CustomEvent<null>;
+}
+
+/** Fires a bubbling, composed event from `target`. */
+export function emit<K extends keyof BoEventMap>(target: EventTarget, name: K, detail: BoEventMap[K]['detail']): void {
+  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+}
+
+/** Shorthand for the live region of `<bo-app>`. */
+export const notify = (target: EventTarget, message: string, tone: BoNoticeDetail['tone'] = 'info') =>
+  emit(target, 'bo-notice', { message, tone });
+
+declare global {
+  interface GlobalEventHandlersEventMap extends BoEventMap {}
+}

@@ -1,0 +1,173 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { ApprovalFilter, Receiver, ReceiverAccount, ReceiverPage } from '../../../server/provider/schemas';
+import type { AdminApi, PageSize } from '../api';
+import { emit } from '../events';
+import { approvalLabel, formatCnpj, formatDate, toneOf } from '../format';
+import { pager, pageSizeField } from '../pager';
+import shared from '../shared.styles';
+
+/**
+ * The companies registered to receive payments, filtered by approval status and paged 5/10/20 at a time, and the
+ * bank accounts of the one the merchant opens. Only an approved receiver's account can be chosen for a payment.
+ *
+ * @event bo-account-selected - The merchant chose an account to pay. `detail: { receiver, account }`.
+ */
+@customElement('bo-receivers')
+export class BoReceivers extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      .filters {
+        margin-bottom: 0.5rem;
+      }
+      .accounts {
+        margin-top: 1rem;
+        padding-top: 0.25rem;
+        border-top: 2px solid var(--bo-color-border, #d5dbe3);
+      }
+    `,
+  ];
+
+  @state() private page?: ReceiverPage;
+  @state() private status: ApprovalFilter | '' = 'Approved';
+  @state() private limit: PageSize = 5;
+  @state() private offset = 0;
+  @state() private error = '';
+  @state() private busy = false;
+  @state() private open?: Receiver;
+  @state() private accounts?: ReceiverAccount[];
+  @state() private accountsError = '';
+
+  /** The back-office API of the signed-in merchant. */
+  @property({ attribute: false }) api?: AdminApi;
+  /** Id of the account currently chosen for a payment, highlighted in the list. */
+  @property({ attribute: false }) selectedAccountId?: string;
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load() {
+    if (!this.api) return;
+    this.busy = true;
+    try {
+      this.page = await this.api.receivers({ ...(this.status ? { status: this.status } : {}), limit: this.limit, offset: this.offset });
+      this.error = '';
+    } catch (error) {
+      this.error = (error as Error).message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private handleStatus(event: Event) {
+    this.status = (event.target as HTMLSelectElement).value as ApprovalFilter | '';
+    this.offset = 0;
+    void this.load();
+  }
+
+  private handlePage(limit: PageSize, offset: number) {
+    this.limit = limit;
+    this.offset = offset;
+    void this.load();
+  }
+
+  private async handleOpen(receiver: Receiver) {
+    this.open = receiver;
+    this.accounts = undefined;
+    this.accountsError = '';
+    try {
+      this.accounts = (await this.api!.accounts(receiver.id)).items;
+    } catch (error) {
+      this.accountsError = (error as Error).message;
+    }
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#accounts-title')?.focus();
+  }
+
+  private renderReceiver(r: Receiver) {
+    return html`<tr aria-current=${this.open?.id === r.id ? 'true' : 'false'}>
+      <td>${r.companyFantasyName}${r.reviewNote ? html`<div class="muted">${r.reviewNote}</div>` : nothing}</td>
+      <td>${formatCnpj(r.companyCNPJ)}</td>
+      <td><span class="pill" data-tone=${toneOf(r.receiverStatus)}>${approvalLabel(r.receiverStatus)}</span></td>
+      <td>${formatDate(r.creationDate)}</td>
+      <td>
+        <button class="secondary small" type="button" @click=${() => this.handleOpen(r)} aria-label="Ver contas de ${r.companyFantasyName}">
+          Ver contas
+        </button>
+      </td>
+    </tr>`;
+  }
+
+  private renderAccounts(receiver: Receiver) {
+    const payable = receiver.receiverStatus === 'Approved';
+    return html`<section class="accounts" aria-labelledby="accounts-title">
+      <h3 id="accounts-title" tabindex="-1">Contas de ${receiver.companyFantasyName}</h3>
+      ${payable ? nothing : html`<p class="muted">Só é possível pagar recebedores aprovados.</p>`}
+      ${this.accountsError ? html`<p class="error" role="alert">${this.accountsError}</p>` : nothing}
+      ${!this.accounts
+        ? html`<p class="muted">${this.accountsError ? nothing : 'Carregando contas…'}</p>`
+        : this.accounts.length === 0
+          ? html`<p class="muted">Nenhuma conta cadastrada.</p>`
+          : html`<div class="table-wrap"><table>
+              <thead><tr><th>Banco</th><th>Agência</th><th>Conta</th><th>Chave PIX</th><th><span class="sr-only">Ação</span></th></tr></thead>
+              <tbody>
+                ${this.accounts.map(
+                  (a) => html`<tr aria-current=${this.selectedAccountId === a.id ? 'true' : 'false'}>
+                    <td>${a.bankCode} · ${a.bankName}</td>
+                    <td>${a.accountAgency}</td>
+                    <td>${a.accountNumber}</td>
+                    <td>${a.pixKeyType}: ${a.pixKeyType === 'CNPJ' ? formatCnpj(a.pixKey) : a.pixKey}</td>
+                    <td>
+                      <button class="small" type="button" ?disabled=${!payable}
+                        aria-label="Pagar na conta ${a.accountNumber} (${a.bankName})"
+                        @click=${() => emit(this, 'bo-account-selected', { receiver, account: a })}>
+                        Pagar nesta conta
+                      </button>
+                    </td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table></div>`}
+    </section>`;
+  }
+
+  override render() {
+    const p = this.page;
+    return html`
+      <section class="card" aria-labelledby="receivers-title" aria-busy=${this.busy ? 'true' : 'false'}>
+        <h2 id="receivers-title">Recebedores</h2>
+        <div class="row filters">
+          <div class="field">
+            <label for="receiver-status">Situação</label>
+            <select id="receiver-status" @change=${this.handleStatus}>
+              <option value="Approved" ?selected=${this.status === 'Approved'}>Aprovados</option>
+              <option value="Pending" ?selected=${this.status === 'Pending'}>Pendentes</option>
+              <option value="Denied" ?selected=${this.status === 'Denied'}>Recusados</option>
+              <option value="" ?selected=${this.status === ''}>Todos</option>
+            </select>
+          </div>
+          ${pageSizeField('receivers-limit', this.limit, (limit) => this.handlePage(limit, 0))}
+        </div>
+        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${p && p.items.length > 0
+          ? html`<div class="table-wrap"><table>
+                <caption class="sr-only">Recebedores cadastrados</caption>
+                <thead><tr><th>Empresa</th><th>CNPJ</th><th>Situação</th><th>Cadastro</th><th><span class="sr-only">Ação</span></th></tr></thead>
+                <tbody>${p.items.map((r) => this.renderReceiver(r))}</tbody>
+              </table></div>
+              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset))}`
+          : html`<p class="muted">${p ? 'Nenhum recebedor com essa situação.' : 'Carregando…'}</p>`}
+        ${this.open ? this.renderAccounts(this.open) : nothing}
+      </section>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bo-receivers': BoReceivers;
+  }
+}
