@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ApiError, errorBody } from '../server/checkout/errors';
+import { ApiError, errorBody, sendError } from '../server/checkout/errors';
 import { parseJson } from '../server/checkout/validate';
 import type { OrderResolver } from '../server/checkout/orders';
 import type { Clock } from '../server/lib/clock';
@@ -38,6 +38,11 @@ export function demoOrders(store: Store): OrderResolver {
 
 export function demoApi({ store, provider, clock }: { store: Store; provider: ProviderClient; clock: Clock }) {
   return new Hono()
+    // Mounted outside the BFF, so its error handler does not apply here: without this an unknown order is a 500.
+    .onError((error, c) => {
+      if (error instanceof ApiError) return sendError(c, error);
+      throw error;
+    })
     .get('/products', (c) =>
       c.json({ items: PRODUCTS.map(({ priceCents, ...p }) => ({ ...p, price: formatCents(BigInt(priceCents)) })) }),
     )

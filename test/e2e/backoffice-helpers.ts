@@ -1,0 +1,74 @@
+/** Steps on the back-office page (`/backoffice.html`) and the tiny invoice PDF its tests upload. */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startApp, type RunningApp } from './helpers';
+
+/** At least 24 characters, as the configuration requires. */
+export const ADMIN_TOKEN = 'e2e-backoffice-admin-token-0123456789';
+
+/** The real process with a known admin token (startApp passes our environment on to it). */
+export async function startAppWithAdminToken(): Promise<RunningApp> {
+  process.env.ADMIN_TOKEN = ADMIN_TOKEN;
+  try {
+    return await startApp();
+  } finally {
+    delete process.env.ADMIN_TOKEN;
+  }
+}
+
+/** A one-page PDF with a correct cross-reference table, small enough to read in a test failure. */
+export function tinyPdf(text = 'Nota fiscal de teste'): Buffer {
+  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets = objects.map((object, i) => {
+    const offset = body.length;
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return offset;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  body += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+export async function openBackoffice(page: Page, app: RunningApp): Promise<void> {
+  await page.goto(`${app.url}/backoffice.html`);
+}
+
+export async function signIn(page: Page, token = ADMIN_TOKEN): Promise<void> {
+  await page.getByLabel('Token de administrador').fill(token);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** Opens the receiver's accounts and picks the account with that number for a payment. */
+export async function chooseAccount(page: Page, receiver: string, accountNumber: string, bank: string): Promise<void> {
+  await page.getByRole('button', { name: `Ver contas de ${receiver}` }).click();
+  await page.getByRole('heading', { name: `Contas de ${receiver}` }).waitFor();
+  await page.getByRole('button', { name: `Pagar na conta ${accountNumber} (${bank})` }).click();
+}
+
+export async function createPaymentRequest(page: Page, amount: string, description: string): Promise<void> {
+  const form = page.locator('bo-payment-request-form');
+  await form.getByLabel('Valor (R$)').fill(amount);
+  await form.getByLabel('Descrição').fill(description);
+  await form.getByRole('button', { name: 'Criar solicitação' }).click();
+  await page.getByRole('heading', { name: 'Solicitação de pagamento' }).waitFor();
+}
+
+/** The approval status shown in the detail, in pt-BR. */
+export const requestStatus = (page: Page) => page.getByTestId('pr-status').textContent();
+export const executionState = (page: Page) => page.getByTestId('pr-execution').textContent();
+
+export async function uploadInvoice(page: Page, fileName: string): Promise<void> {
+  await page.getByLabel('Arquivo PDF (até 10 MiB)').setInputFiles({ name: fileName, mimeType: 'application/pdf', buffer: tinyPdf() });
+  await page.getByRole('button', { name: 'Enviar nota fiscal' }).click();
+  await expect.poll(() => page.getByRole('table', { name: 'Documentos da solicitação' }).textContent()).toContain(fileName);
+}
