@@ -43,8 +43,8 @@ export function createDocumentStore(db: Database.Database) {
     ),
     byId: db.prepare(`SELECT ${COLUMNS} FROM documents WHERE id = ?`),
     byToken: db.prepare(`SELECT ${COLUMNS} FROM documents WHERE upload_token = ?`),
-    byOwner: db.prepare(`SELECT ${COLUMNS} FROM documents WHERE owner = ? AND owner_type = ? AND type = ? ORDER BY created_at, id`),
-    all: db.prepare(`SELECT ${COLUMNS} FROM documents ORDER BY created_at, id`),
+    byOwner: db.prepare(`SELECT ${COLUMNS} FROM documents WHERE owner = ? AND owner_type = ? AND type = ? ORDER BY created_at, rowid`),
+    all: db.prepare(`SELECT ${COLUMNS} FROM documents ORDER BY created_at, rowid`),
     // The `uploaded_at IS NULL` guard makes the address single-use even when two uploads race.
     upload: db.prepare(
       `UPDATE documents SET uploaded_at = @at, content_type = @contentType, size = @size, content = @content

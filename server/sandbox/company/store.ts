@@ -104,7 +104,7 @@ export function createCompanyStore(db: Database.Database) {
     reviewReceiver: db.prepare('UPDATE receivers SET status = ?, review_note = ? WHERE id = ?'),
     receiver: db.prepare('SELECT * FROM receivers WHERE id = ?'),
     receivers: db.prepare(
-      'SELECT * FROM receivers WHERE (@status IS NULL OR status = @status) ORDER BY created_at, id LIMIT @limit OFFSET @offset',
+      'SELECT * FROM receivers WHERE (@status IS NULL OR status = @status) ORDER BY created_at, rowid LIMIT @limit OFFSET @offset',
     ),
     countReceivers: db.prepare('SELECT COUNT(*) AS total FROM receivers WHERE (@status IS NULL OR status = @status)'),
     insertAccount: db.prepare(
@@ -112,7 +112,7 @@ export function createCompanyStore(db: Database.Database) {
        VALUES (@id, @receiverId, @createdAt, @bankCode, @bankName, @accountAgency, @accountNumber, @accountOwnerDocNumber, @pixKey)`,
     ),
     account: db.prepare('SELECT * FROM receiver_accounts WHERE id = ?'),
-    accounts: db.prepare('SELECT * FROM receiver_accounts WHERE receiver_id = ? ORDER BY created_at, id LIMIT ? OFFSET ?'),
+    accounts: db.prepare('SELECT * FROM receiver_accounts WHERE receiver_id = ? ORDER BY created_at, rowid LIMIT ? OFFSET ?'),
     insertRequest: db.prepare(
       `INSERT INTO payment_requests (id, created_at, status, amount, description, receiver_id, account_id, pix_key,
          receiver_name, customer_name, transaction_id)
@@ -123,12 +123,12 @@ export function createCompanyStore(db: Database.Database) {
     setRequest: db.prepare('UPDATE payment_requests SET status = ?, transaction_id = ? WHERE id = ?'),
     requests: db.prepare(
       `SELECT * FROM payment_requests WHERE status = @status AND created_at BETWEEN @start AND @end
-       ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
+       ORDER BY created_at, rowid LIMIT @limit OFFSET @offset`,
     ),
     countRequests: db.prepare(
       'SELECT COUNT(*) AS total FROM payment_requests WHERE status = @status AND created_at BETWEEN @start AND @end',
     ),
-    allRequests: db.prepare('SELECT * FROM payment_requests ORDER BY created_at, id'),
+    allRequests: db.prepare('SELECT * FROM payment_requests ORDER BY created_at, rowid'),
     executing: db.prepare("SELECT * FROM payment_requests WHERE status = 'Approved' AND transaction_id IS NOT NULL"),
     insertStep: db.prepare(
       `INSERT INTO approval_steps (id, request_id, seq, date, user_full_name, user_realm, status, comment)
