@@ -38,10 +38,10 @@ async function startServer() {
   };
 }
 
-async function shoot(page, name) {
+async function shoot(page, name, { fullPage = true } = {}) {
   // Fonts and the element's first render settle before the picture.
   await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(out, `${name}.png`), fullPage });
   console.log(`docs/screenshots/${name}.png`);
 }
 
@@ -52,7 +52,10 @@ async function captureFlow(browser, base, { name, viewport }) {
   await page.getByRole('button', { name: 'Adicionar' }).first().click();
   await page.getByRole('button', { name: 'Adicionar' }).first().click();
   await page.getByRole('button', { name: 'Adicionar' }).nth(2).click();
-  await shoot(page, `storefront${name}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  // On a phone the cart bar is fixed to the bottom of the screen: a full-page picture would float it mid-page.
+  await shoot(page, `storefront${name}`, { fullPage: viewport.width > 600 });
 
   await page.getByRole('button', { name: 'Finalizar compra' }).click();
   await page.waitForURL(/checkout\.html\?order=/);

@@ -27,6 +27,15 @@ function saveCart() {
   }
 }
 
+let cartHasLines = false;
+let cartInView = false;
+
+/** The bottom bar of narrow screens leads to the cart; once the cart itself is on screen it would only cover it. */
+function updateCartJump() {
+  $('cart-jump').hidden = !cartHasLines || cartInView;
+  document.body.classList.toggle('has-cart-jump', cartHasLines);
+}
+
 function announce(text) {
   $('cart-announcer').textContent = text;
 }
@@ -107,6 +116,10 @@ function renderCart() {
   $('cart-note').hidden = lines.length === 0;
   $('cart-total').textContent = formatCents(total);
   $('checkout-button').disabled = lines.length === 0;
+  cartHasLines = lines.length > 0;
+  updateCartJump();
+  $('cart-jump-count').textContent = `Ver carrinho (${count})`;
+  $('cart-jump-total').textContent = formatCents(total);
 }
 
 async function checkout() {
@@ -130,6 +143,10 @@ async function checkout() {
 
 async function main() {
   $('checkout-button').addEventListener('click', checkout);
+  new IntersectionObserver(([entry]) => {
+    cartInView = entry.isIntersecting;
+    updateCartJump();
+  }).observe($('carrinho'));
   const status = $('products-status');
   try {
     ({ items: products } = await requestJson('/demo/api/products'));
