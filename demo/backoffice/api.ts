@@ -96,7 +96,7 @@ export class AdminApi {
     throw error;
   }
 
-  balance = () => this.call<Balance & { credits?: string; debits?: string }>('GET', '/balance');
+  balance = () => this.call<Balance & { credits?: string; debits?: string; charges?: string }>('GET', '/balance');
 
   receivers = (p: { status?: ApprovalFilter; limit: PageSize; offset: number }) =>
     this.call<ReceiverPage>('GET', `/receivers${query(p)}`);

@@ -60,7 +60,7 @@ export async function createPaymentRequest(page: Page, amount: string, descripti
   await form.getByLabel('Valor (R$)').fill(amount);
   await form.getByLabel('Descrição').fill(description);
   await form.getByRole('button', { name: 'Criar solicitação' }).click();
-  await page.getByRole('heading', { name: 'Solicitação de pagamento' }).waitFor();
+  await page.getByRole('heading', { name: 'Solicitação de pagamento', exact: true }).waitFor();
 }
 
 /** The approval status shown in the detail, in pt-BR. */

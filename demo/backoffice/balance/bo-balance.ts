@@ -73,10 +73,11 @@ export class BoBalance extends LitElement {
           ? html`
               <p class="amount" data-testid="balance">${formatMoney(b.balance, b.currency)}</p>
               <p class="muted">Atualizado em ${formatDate(b.date)}</p>
-              ${b.credits || b.debits
+              ${b.credits || b.debits || b.charges
                 ? html`<dl>
                     ${b.credits ? html`<dt>Entradas</dt><dd>${formatMoney(b.credits, b.currency)}</dd>` : nothing}
                     ${b.debits ? html`<dt>Saídas</dt><dd>${formatMoney(b.debits, b.currency)}</dd>` : nothing}
+                    ${b.charges ? html`<dt>Tarifas</dt><dd>${formatMoney(b.charges, b.currency)}</dd>` : nothing}
                   </dl>`
                 : nothing}
             `

@@ -3,7 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { PaymentRequestDetail } from '../../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
-import { approvalLabel, executionLabel, formatDate, formatMoney, toneOf } from '../format';
+import { approvalLabel, executionLabel, formatCnpj, formatDate, formatMoney, toneOf } from '../format';
 import '../invoice-upload/bo-invoice-upload';
 import shared from '../shared.styles';
 import { displayStatus, isSettled } from './status';
@@ -131,7 +131,7 @@ export class BoPaymentRequest extends LitElement {
       <dt>Recebedor</dt><dd>${e.referencesInfo?.receiverName ?? e.refReceiver}</dd>
       <dt>Valor</dt><dd>${formatMoney(e.amount)}</dd>
       <dt>Descrição</dt><dd>${e.description}</dd>
-      <dt>Chave PIX</dt><dd>${e.pixKeyType} ${e.pixKey}</dd>
+      <dt>Chave PIX</dt><dd>${e.pixKeyType} ${e.pixKeyType === 'CNPJ' ? formatCnpj(e.pixKey) : e.pixKey}</dd>
       <dt>Aprovação</dt>
       <dd><span class="pill" data-tone=${toneOf(status)} data-testid="pr-status">${approvalLabel(status)}</span></dd>
       <dt>Execução</dt>
