@@ -30,6 +30,15 @@ export interface CreateCheckoutInput {
   returnUrl?: string;
 }
 
+const METHODS: readonly CheckoutMethod[] = ['pix', 'openfinance'];
+
+/** The `methods` attribute ("pix", "openfinance", "pix openfinance") as a list; PIX when it names none. */
+export function parseMethods(text: string): CheckoutMethod[] {
+  const asked = text.toLowerCase().split(/[\s,]+/);
+  const offered = METHODS.filter((method) => asked.includes(method));
+  return offered.length ? offered : ['pix'];
+}
+
 const FINAL_STATES: ReadonlySet<string> = new Set(['Completed', 'Error', 'Cancelled', 'Reversed']);
 
 export function isFinal(state: CheckoutState): boolean {
@@ -58,6 +67,19 @@ export function isCheckout(value: unknown): value is Checkout {
   if (typeof value !== 'object' || value === null) return false;
   const c = value as Record<string, unknown>;
   return typeof c.id === 'string' && typeof c.amount === 'string' && typeof c.state === 'string' && STATES.has(c.state);
+}
+
+/**
+ * The URL when it is an http(s) address, else undefined: a `javascript:` checkoutUrl from a compromised backend must
+ * neither run through `location.assign` nor sit in a link of the shop's page.
+ */
+export function webUrl(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return /^https?:$/.test(new URL(url, window.location.href).protocol) ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Joins the `endpoint` attribute ("/api", "/api/", "https://shop.example/api") with a path. */

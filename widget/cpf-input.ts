@@ -1,7 +1,33 @@
-/** The CPF mask as the payer types, keeping the caret after the same digit it followed. */
-import { cpfDigits, formatCpf } from '../server/lib/cpf.js';
+/** The payer form's CPF: the mask as the payer types, and the check before anything is sent. */
+import { cpfDigits, formatCpf, isValidCpf } from '../server/lib/cpf.js';
+import type { CheckoutMethod } from './api.js';
 
-/** Reformats `input.value` in place ("12345678909" → "123.456.789-09") and returns the new value. */
+export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName';
+
+export interface PayerCheck {
+  problem?: CpfProblem;
+  /** What to send: digits-only CPF, trimmed name; absent for an anonymous PIX. */
+  payer?: { cpf: string; name?: string };
+}
+
+/** Checks the payer form before anything is sent: OpenFinance needs a valid CPF, PIX may go without one. */
+export function checkPayer(method: CheckoutMethod, cpfText: string, nameText: string): PayerCheck {
+  const cpf = cpfDigits(cpfText);
+  const name = nameText.trim();
+  if (!cpf && method === 'openfinance') return { problem: 'cpfRequired' };
+  if (!cpf && name) return { problem: 'cpfNeededForName' };
+  if (!cpf) return {};
+  if (!isValidCpf(cpf)) return { problem: 'cpfInvalid' };
+  return { payer: name ? { cpf, name } : { cpf } };
+}
+
+/** Flags a wrong CPF as soon as all 11 digits are there, not while the payer is still typing. */
+export function typedCpfProblem(cpfText: string): CpfProblem | undefined {
+  const cpf = cpfDigits(cpfText);
+  return cpf.length === 11 && !isValidCpf(cpf) ? 'cpfInvalid' : undefined;
+}
+
+/** Keeps the caret after the same digit it followed. Reformats `input.value` in place ("12345678909" → "123.456.789-09") and returns the new value. */
 export function maskCpfInput(input: HTMLInputElement): string {
   const caret = input.selectionStart ?? input.value.length;
   const digitsBeforeCaret = cpfDigits(input.value.slice(0, caret)).length;

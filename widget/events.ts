@@ -1,5 +1,5 @@
 /** The DOM events of `<pix-checkout>`: their details, the one helper that fires them, and their typing. */
-import type { CheckoutState } from './api.js';
+import type { Checkout, CheckoutState } from './api.js';
 
 /** Detail of every checkout event: enough to update the page or call the merchant's own backend. */
 export interface PixCheckoutDetail {
@@ -8,6 +8,10 @@ export interface PixCheckoutDetail {
   state: CheckoutState;
   /** Decimal string, for example "10.50". */
   amount: string;
+}
+
+export function checkoutDetail(checkout: Checkout): PixCheckoutDetail {
+  return { checkoutId: checkout.id, orderId: checkout.orderId, state: checkout.state, amount: checkout.amount };
 }
 
 /** Detail of `pix-checkout-error`: the checkout could not be started or resumed. */

@@ -1,33 +1,24 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { cpfDigits, isValidCpf } from '../server/lib/cpf.js';
 import {
   CheckoutApiError,
   createCheckout,
   getCheckout,
   isFinal,
+  parseMethods,
+  webUrl,
   type Checkout,
   type CheckoutMethod,
   type CreateCheckoutInput,
 } from './api.js';
 import { copyText } from './copy.js';
-import { maskCpfInput } from './cpf-input.js';
-import { emit, type PixCheckoutDetail } from './events.js';
+import { checkPayer, maskCpfInput, typedCpfProblem } from './cpf-input.js';
+import { checkoutDetail, emit } from './events.js';
 import { stringsFor, toLocale, type Strings } from './i18n.js';
 import styles from './pix-checkout.styles.js';
 import { forgetCheckout, rememberCheckout, rememberedCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 import * as view from './views.js';
-
-type Screen =
-  | { name: 'idle' }
-  | { name: 'choose' }
-  | { name: 'payer'; method: CheckoutMethod }
-  | { name: 'loading' }
-  | { name: 'checkout' }
-  | { name: 'start-failed'; error: CheckoutApiError };
-
-const METHODS: readonly CheckoutMethod[] = ['pix', 'openfinance'];
 
 /**
  * A PIX / OpenFinance checkout for one order: creates the checkout on the merchant's backend, shows the PIX QR and
@@ -84,7 +75,7 @@ const METHODS: readonly CheckoutMethod[] = ['pix', 'openfinance'];
 export class PixCheckout extends LitElement {
   static override styles = styles;
 
-  @state() private screen: Screen = { name: 'idle' };
+  @state() private screen: view.Screen = { name: 'idle' };
   @state() private checkout?: Checkout;
   @state() private cpf = '';
   @state() private payerName = '';
@@ -132,16 +123,6 @@ export class PixCheckout extends LitElement {
     return stringsFor(toLocale(this.lang));
   }
 
-  private offeredMethods(): CheckoutMethod[] {
-    const asked = this.methods.toLowerCase().split(/[\s,]+/);
-    const offered = METHODS.filter((method) => asked.includes(method));
-    return offered.length ? offered : ['pix'];
-  }
-
-  private detailOf(checkout: Checkout): PixCheckoutDetail {
-    return { checkoutId: checkout.id, orderId: checkout.orderId || this.orderId, state: checkout.state, amount: checkout.amount };
-  }
-
   /** Starts over for the current order: resumes a remembered checkout, else offers the methods. */
   private begin(): void {
     this.stopWatching?.();
@@ -178,7 +159,7 @@ export class PixCheckout extends LitElement {
   }
 
   private offerMethods(): void {
-    const methods = this.offeredMethods();
+    const methods = parseMethods(this.methods);
     if (methods.length > 1) this.screen = { name: 'choose' };
     else this.choose(methods[0]!);
   }
@@ -199,7 +180,7 @@ export class PixCheckout extends LitElement {
       const checkout = await createCheckout(this.endpoint, input);
       if (run !== this.run) return;
       rememberCheckout(this.endpoint, this.orderId, checkout.id);
-      emit(this, 'pix-checkout-created', this.detailOf(checkout));
+      emit(this, 'pix-checkout-created', checkoutDetail(checkout));
       this.follow(checkout);
       if (method === 'openfinance' && !isFinal(checkout.state)) this.redirect(checkout);
     } catch (error) {
@@ -231,7 +212,7 @@ export class PixCheckout extends LitElement {
     this.checkout = checkout;
     this.screen = { name: 'checkout' };
     if (previous?.state === checkout.state) return;
-    const detail = this.detailOf(checkout);
+    const detail = checkoutDetail(checkout);
     this.announcement = view.stateTitle(this.t, checkout.state);
     emit(this, 'pix-checkout-status', detail);
     if (checkout.state === 'Completed') emit(this, 'pix-checkout-completed', detail);
@@ -239,9 +220,8 @@ export class PixCheckout extends LitElement {
   }
 
   private redirect(checkout: Checkout): void {
-    const url = checkout.checkoutUrl;
-    if (!url || !/^https?:$/.test(new URL(url, window.location.href).protocol)) return;
-    if (emit(this, 'pix-checkout-redirect', { ...this.detailOf(checkout), url }, { cancelable: true })) {
+    const url = webUrl(checkout.checkoutUrl);
+    if (url && emit(this, 'pix-checkout-redirect', { ...checkoutDetail(checkout), url }, { cancelable: true })) {
       window.location.assign(url);
     }
   }
@@ -249,19 +229,13 @@ export class PixCheckout extends LitElement {
   private failToStart(cause: unknown): void {
     const error = cause instanceof CheckoutApiError ? cause : new CheckoutApiError(0, 'unexpected', String(cause));
     this.screen = { name: 'start-failed', error };
-    this.announcement = `${this.t.startFailedTitle}. ${this.startFailedMessage(error)}`;
+    this.announcement = `${this.t.startFailedTitle}. ${view.startFailedMessage(this.t, error)}`;
     emit(this, 'pix-checkout-error', { orderId: this.orderId, status: error.status, code: error.code, message: error.message });
-  }
-
-  private startFailedMessage(error: CheckoutApiError): string {
-    return error.status === 0 && error.code === 'network_error' ? this.t.networkError : error.message;
   }
 
   private handleCpfInput = (event: InputEvent) => {
     this.cpf = maskCpfInput(event.target as HTMLInputElement);
-    const digits = cpfDigits(this.cpf);
-    // Tell as soon as all 11 digits are there, not while the payer is still typing.
-    this.cpfProblem = digits.length === 11 && !isValidCpf(digits) ? 'cpfInvalid' : undefined;
+    this.cpfProblem = typedCpfProblem(this.cpf);
   };
 
   private handleNameInput = (event: InputEvent) => {
@@ -272,18 +246,14 @@ export class PixCheckout extends LitElement {
     event.preventDefault();
     if (this.screen.name !== 'payer') return;
     const { method } = this.screen;
-    const cpf = cpfDigits(this.cpf);
-    const name = this.payerName.trim();
-    if (!cpf && method === 'openfinance') this.cpfProblem = 'cpfRequired';
-    else if (!cpf && name) this.cpfProblem = 'cpfNeededForName';
-    else if (cpf && !isValidCpf(cpf)) this.cpfProblem = 'cpfInvalid';
-    else this.cpfProblem = undefined;
-    if (this.cpfProblem) {
+    const { problem, payer } = checkPayer(method, this.cpf, this.payerName);
+    this.cpfProblem = problem;
+    if (problem) {
       await this.updateComplete;
       this.cpfInput?.focus();
       return;
     }
-    void this.start(method, cpf ? { cpf, ...(name ? { name } : {}) } : undefined);
+    void this.start(method, payer);
   };
 
   private handleCopy = async () => {
@@ -301,48 +271,29 @@ export class PixCheckout extends LitElement {
 
   private handleRetry = () => (this.retryStart ?? (() => this.begin()))();
 
-  private renderScreen(t: Strings): TemplateResult | typeof nothing {
-    const screen = this.screen;
-    switch (screen.name) {
-      case 'choose':
-        return view.renderChooser(t, (method) => this.choose(method));
-      case 'payer':
-        return view.renderPayerForm(t, {
-          method: screen.method,
+  protected override render(): TemplateResult {
+    const locale = toLocale(this.lang);
+    return html`<div part="base" class="base" lang=${locale}>
+      <p class="visually-hidden" role="status" aria-live="polite">${this.announcement}</p>
+      ${view.renderScreen(this.t, {
+        screen: this.screen,
+        checkout: this.checkout,
+        locale,
+        pix: { touch: this.touch, copyResult: this.copyResult, onCopy: this.handleCopy },
+        payer: {
           cpf: this.cpf,
           name: this.payerName,
           problem: this.cpfProblem,
-          canGoBack: this.offeredMethods().length > 1,
+          canGoBack: parseMethods(this.methods).length > 1,
           onCpfInput: this.handleCpfInput,
           onNameInput: this.handleNameInput,
           onSubmit: this.handleSubmit,
           onBack: () => this.begin(),
-        });
-      case 'loading':
-        return view.renderLoading(t);
-      case 'start-failed':
-        return view.renderStartFailed(t, this.startFailedMessage(screen.error), this.handleRetry);
-      case 'checkout':
-        return this.renderCheckout(t);
-      default:
-        return nothing;
-    }
-  }
-
-  private renderCheckout(t: Strings): TemplateResult {
-    const checkout = this.checkout!;
-    const body = isFinal(checkout.state)
-      ? view.renderFinal(t, checkout.state, this.handleTryAgain)
-      : checkout.method === 'openfinance'
-        ? view.renderOpenFinancePending(t, checkout)
-        : view.renderPix(t, { checkout, touch: this.touch, copyResult: this.copyResult, onCopy: this.handleCopy });
-    return html`${view.renderAmount(t, checkout, toLocale(this.lang))}${body}`;
-  }
-
-  protected override render(): TemplateResult {
-    return html`<div part="base" class="base" lang=${toLocale(this.lang)}>
-      <p class="visually-hidden" role="status" aria-live="polite">${this.announcement}</p>
-      ${this.renderScreen(this.t)}
+        },
+        onChoose: (method) => this.choose(method),
+        onTryAgain: this.handleTryAgain,
+        onRetry: this.handleRetry,
+      })}
     </div>`;
   }
 }

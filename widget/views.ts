@@ -1,12 +1,63 @@
 /** The screens of `<pix-checkout>` as pure render functions: data and callbacks in, template out. */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Checkout, CheckoutMethod, CheckoutState } from './api.js';
+import { isFinal, webUrl, type Checkout, type CheckoutApiError, type CheckoutMethod, type CheckoutState } from './api.js';
 import { formatAmount } from './amount.js';
+import type { CpfProblem } from './cpf-input.js';
 import type { Locale, Strings } from './i18n.js';
 import { qrSvg } from './qr.js';
 
 export type CopyResult = 'idle' | 'copied' | 'failed';
-export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName';
+export type { CpfProblem };
+
+/** Which screen the element shows; the checkout screens depend on the checkout's method and state. */
+export type Screen =
+  | { name: 'idle' }
+  | { name: 'choose' }
+  | { name: 'payer'; method: CheckoutMethod }
+  | { name: 'loading' }
+  | { name: 'checkout' }
+  | { name: 'start-failed'; error: CheckoutApiError };
+
+export interface ScreenView {
+  screen: Screen;
+  checkout: Checkout | undefined;
+  locale: Locale;
+  pix: Omit<PixView, 'checkout'>;
+  payer: Omit<PayerFormView, 'method'>;
+  onChoose: (method: CheckoutMethod) => void;
+  onTryAgain: () => void;
+  onRetry: () => void;
+}
+
+export function renderScreen(t: Strings, view: ScreenView): TemplateResult | typeof nothing {
+  const { screen, checkout } = view;
+  switch (screen.name) {
+    case 'choose':
+      return renderChooser(t, view.onChoose);
+    case 'payer':
+      return renderPayerForm(t, { ...view.payer, method: screen.method });
+    case 'loading':
+      return renderLoading(t);
+    case 'start-failed':
+      return renderStartFailed(t, startFailedMessage(t, screen.error), view.onRetry);
+    case 'checkout': {
+      if (!checkout) return nothing;
+      const body = isFinal(checkout.state)
+        ? renderFinal(t, checkout.state, view.onTryAgain)
+        : checkout.method === 'openfinance'
+          ? renderOpenFinancePending(t, checkout)
+          : renderPix(t, { ...view.pix, checkout });
+      return html`${renderAmount(t, checkout, view.locale)}${body}`;
+    }
+    default:
+      return nothing;
+  }
+}
+
+/** The server's own message, except when no server answered at all. */
+export function startFailedMessage(t: Strings, error: CheckoutApiError): string {
+  return error.status === 0 && error.code === 'network_error' ? t.networkError : error.message;
+}
 
 export function renderLoading(t: Strings): TemplateResult {
   return html`<p part="status" class="status"><span part="spinner" class="spinner" aria-hidden="true"></span>
@@ -67,7 +118,7 @@ export function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult
 export function renderAmount(t: Strings, checkout: Checkout, locale: Locale): TemplateResult {
   return html`<div class="summary">
     <p part="amount" class="amount"><span class="visually-hidden">${t.amountLabel}: </span>
-      ${formatAmount(checkout.amount, checkout.currency, locale)}</p>
+      ${formatAmount(checkout.amount, checkout.currency || 'BRL', locale)}</p>
     ${checkout.description ? html`<p part="description" class="description">${checkout.description}</p>` : nothing}
   </div>`;
 }
@@ -88,7 +139,7 @@ export function renderPix(t: Strings, view: PixView): TemplateResult {
     : nothing;
   const copy = html`<div class="copy">
     <label part="label" for="code">${t.codeLabel}</label>
-    <textarea part="code" id="code" class="code" readonly rows="3" spellcheck="false" aria-describedby="code-hint"
+    <textarea part="code" id="code" class="code" readonly rows="4" spellcheck="false" aria-describedby="code-hint"
       .value=${code}></textarea>
     <p class="hint" id="code-hint">${t.codeHint}</p>
     <button type="button" part="button copy-button" class="copy-button" @click=${view.onCopy}>
@@ -103,8 +154,8 @@ export function renderOpenFinancePending(t: Strings, checkout: Checkout): Templa
   return html`<div class="openfinance">
       <h2 part="title" class="title">${t.openFinanceTitle}</h2>
       <p class="hint">${t.openFinanceRedirecting}</p>
-      ${checkout.checkoutUrl
-        ? html`<a part="button" class="button" href=${checkout.checkoutUrl}>${t.openFinanceGoToBank}</a>`
+      ${webUrl(checkout.checkoutUrl)
+        ? html`<a part="button" class="button" href=${checkout.checkoutUrl!}>${t.openFinanceGoToBank}</a>`
         : nothing}
     </div>
     ${renderWaiting(t)}`;

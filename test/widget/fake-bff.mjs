@@ -5,6 +5,7 @@
 //   missing-…  POST → 404 order_not_found          paid-…    POST → 409 order_already_paid
 //   down-…     POST → 503 provider_unavailable     flaky-…   first POST → 503, later ones succeed
 //   badcpf-…   POST → 422 payer_cpf_invalid        nosse-…   the event stream answers 500 (the element must poll)
+//   slow-…     POST answers after 1 s (to look at the loading screen)
 //   blip-…     no stream; GET #1 takes 2.5 s and answers 503, GET #2 drops the connection, later GETs succeed
 // Test-only routes:
 //   POST /__fake/checkouts/:id/state  {"state": "Completed"}  sets the state and pushes it to open streams
@@ -107,6 +108,9 @@ async function handleCreate(ctx) {
       return fail(ctx, 422, 'payer_cpf_invalid', 'CPF do pagador inválido');
     case 'flaky':
       if (log.posts === 1) return fail(ctx, 503, 'provider_unavailable', 'Provedor de pagamentos indisponível');
+      break;
+    case 'slow':
+      await sleep(1000);
   }
   const live = [...checkouts.values()].find((c) => c.orderId === body.orderId && !FINAL.has(c.state));
   if (live) return send(ctx, 200, publicView(live));

@@ -1,4 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { PixCheckout } from '../../widget/index.js';
 import {
   $,
@@ -31,6 +32,26 @@ describe('<pix-checkout> method chooser and payer form', () => {
     await expect(el).to.be.accessible();
     methodButton(el, 'pix').focus();
     expect(el.shadowRoot!.activeElement).to.equal(methodButton(el, 'pix'));
+  });
+
+  it('can be used from the keyboard alone, with a visible focus ring', async () => {
+    const orderId = newOrderId();
+    const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, methods: 'pix openfinance' });
+    await waitForSelector(el, 'fieldset[part="chooser"]');
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Tab' });
+    const focused = el.shadowRoot!.activeElement as HTMLElement;
+    expect(focused).to.equal(methodButton(el, 'openfinance'));
+    expect(focused.matches(':focus-visible')).to.equal(true);
+    expect(getComputedStyle(focused).outlineStyle).to.equal('solid');
+    await sendKeys({ press: 'Enter' });
+    await waitForSelector(el, '#cpf');
+    cpfInput(el).focus();
+    await sendKeys({ type: VALID_CPF });
+    expect(cpfInput(el).value).to.equal('529.982.247-25');
+    await sendKeys({ press: 'Enter' });
+    await waitForText(el, 'Continue no seu banco');
+    expect((await backendLog(orderId)).requests[0]!.body.payer).to.deep.equal({ cpf: VALID_CPF });
   });
 
   it('creates a PIX checkout straight away when PIX is chosen', async () => {

@@ -68,6 +68,15 @@ describe('<pix-checkout> starting and resuming', () => {
     it('reports a missing order-id instead of throwing', async () => {
       const el = await fixture<PixCheckout>(html`<pix-checkout endpoint="/api"></pix-checkout>`);
       await waitForText(el, 'configuração incompleta');
+      await expect(el).to.be.accessible();
+    });
+
+    it('shows an accessible loading screen while the checkout is being created', async () => {
+      const { el } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId('slow') });
+      await waitForText(el, 'Preparando o pagamento');
+      expect($(el, '[part="spinner"]')!.getAttribute('aria-hidden')).to.equal('true');
+      await expect(el).to.be.accessible();
+      await waitForSelector(el, 'svg[part="qr"]');
     });
   });
 

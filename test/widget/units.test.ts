@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { formatAmount } from '../../widget/amount.js';
+import { parseMethods, webUrl } from '../../widget/api.js';
 import { maskCpfInput } from '../../widget/cpf-input.js';
 import { stringsFor, toLocale } from '../../widget/i18n.js';
 import { qrSvg } from '../../widget/qr.js';
@@ -45,6 +46,20 @@ describe('widget helpers', () => {
     input.setSelectionRange(6, 6);
     expect(maskCpfInput(input)).to.equal('529.982.247-25');
     expect(input.selectionStart).to.equal(6);
+  });
+
+  it('reads the methods attribute, defaulting to PIX', () => {
+    expect(['pix', 'openfinance', 'pix openfinance', 'OpenFinance,PIX', 'boleto', ''].map(parseMethods)).to.deep.equal([
+      ['pix'], ['openfinance'], ['pix', 'openfinance'], ['pix', 'openfinance'], ['pix'], ['pix'],
+    ]);
+  });
+
+  it('only follows http(s) checkout URLs', () => {
+    expect(webUrl('https://bank.example/authorize?x=1')).to.equal('https://bank.example/authorize?x=1');
+    expect(webUrl('/sandbox/bank/1')).to.equal('/sandbox/bank/1');
+    expect(webUrl('javascript:alert(1)')).to.equal(undefined);
+    expect(webUrl('data:text/html,hi')).to.equal(undefined);
+    expect(webUrl(undefined)).to.equal(undefined);
   });
 
   it('does not draw a QR for text too long to encode', () => {
