@@ -72,7 +72,7 @@ export const documentBody = (owner: string, extra: object = {}) => ({
 });
 
 /** PUTs raw bytes to an upload address the emulator handed out, in-process. */
-export async function upload(sandbox: Sandbox, address: string, bytes: Uint8Array | string, contentType = 'application/pdf'): Promise<Reply> {
+export async function upload(sandbox: Sandbox, address: string, bytes: Uint8Array<ArrayBuffer> | string, contentType = 'application/pdf'): Promise<Reply> {
   const path = new URL(address).pathname.replace(/^\/sandbox/, '');
   const response = await sandbox.app.request(path, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
   const text = await response.text();
