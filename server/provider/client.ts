@@ -62,7 +62,7 @@ export function createProviderClient(options: ProviderClientOptions) {
           safeToRetry: true,
         }),
       /** Transactions of one order id within a date range of at most one day. */
-      list: (query: s.ListTransactionsQuery) =>
+      list: async (query: s.ListTransactionsQuery) =>
         call({
           method: 'GET',
           path: '/partners-int/accounts/transactions/pix',
@@ -92,7 +92,7 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     receivers: {
-      list: (query: s.ListReceiversQuery) =>
+      list: async (query: s.ListReceiversQuery) =>
         call({
           method: 'GET',
           path: '/partners-int/receivers',
@@ -117,7 +117,7 @@ export function createProviderClient(options: ProviderClientOptions) {
       /** Pays one account of an approved receiver; the request starts Pending and waits for approval. */
       create: (body: s.CreatePaymentRequest) =>
         call({ method: 'POST', path: '/partners-int/accounts/transaction-requests', body, schema: s.paymentRequest }),
-      list: (query: s.ListPaymentRequestsQuery) =>
+      list: async (query: s.ListPaymentRequestsQuery) =>
         call({
           method: 'GET',
           path: '/partners-int/accounts/transaction-requests',
