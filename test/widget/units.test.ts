@@ -62,6 +62,17 @@ describe('widget helpers', () => {
     expect(webUrl(undefined)).to.equal(undefined);
   });
 
+  it('types its events for addEventListener through GlobalEventHandlersEventMap', () => {
+    const el = document.createElement('pix-checkout');
+    let seen = '';
+    el.addEventListener('pix-checkout-completed', (event) => {
+      seen = `${event.detail.checkoutId} ${event.detail.state} ${event.detail.amount}`;
+    });
+    const detail = { checkoutId: 'c1', orderId: 'A-1', state: 'Completed', amount: '10.50' } as const;
+    el.dispatchEvent(new CustomEvent('pix-checkout-completed', { detail }));
+    expect(seen).to.equal('c1 Completed 10.50');
+  });
+
   it('does not draw a QR for text too long to encode', () => {
     expect(qrSvg('x'.repeat(5000), 'QR')).to.equal(undefined);
   });
