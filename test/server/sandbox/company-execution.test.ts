@@ -130,6 +130,17 @@ describe('approving a payment request', () => {
     expect(sandbox.store.get(tx)!.record.webhook.url).toBeNull();
   });
 
+  it('follows a sandbox error simulation of its transaction, which then stays in Error', async () => {
+    const hooks = await receiver();
+    ({ sandbox, api } = await companySandbox({ companyWebhook: { url: hooks.url }, companyPaymentDelaysMs: { register: 10, complete: 200 } }));
+    const id = await createRequest(api);
+    const tx = (await approve(sandbox, id)).body.data.entity.refTransaction;
+    await eventually(() => sandbox.store.get(tx)!.record.transaction.state === 'Registered');
+    expect((await api('POST', `/sandbox/transactions/error/${tx}`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await entity(id)).toMatchObject({ status: 'Approved', executionState: 'Error', executionCompletedDate: null });
+  });
+
   it('carries on after a restart', async () => {
     const dataDir = tempDir();
     const open = (delay: number) =>
