@@ -5,7 +5,7 @@ import type { PageSize } from './api';
 const SIZES: readonly PageSize[] = [5, 10, 20];
 
 export const pageSizeField = (id: string, limit: PageSize, onChange: (limit: PageSize) => void) =>
-  html`<div class="field">
+  html`<div class="field narrow">
     <label for=${id}>Itens por página</label>
     <select id=${id} @change=${(e: Event) => onChange(Number((e.target as HTMLSelectElement).value) as PageSize)}>
       ${SIZES.map((size) => html`<option value=${size} ?selected=${size === limit}>${size}</option>`)}

@@ -7,8 +7,17 @@ export default css`
     color: var(--bo-color-text, #1c2430);
     font: inherit;
   }
-  [hidden] {
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  [hidden],
+  p.error:empty {
     display: none !important;
+  }
+  .nowrap {
+    white-space: nowrap;
   }
   .card {
     background: var(--bo-color-surface, #fff);
@@ -59,11 +68,21 @@ export default css`
   .row {
     display: flex;
     flex-wrap: wrap;
-    gap: 0.75rem;
+    gap: 0 0.75rem;
+    align-items: start;
+  }
+  .row.end {
     align-items: end;
   }
   .row > .field {
-    flex: 1 1 10rem;
+    flex: 1 1 12rem;
+    min-width: 0;
+  }
+  .row > .field.narrow {
+    flex: 0 1 10rem;
+  }
+  .field p {
+    margin: 0.25rem 0 0;
   }
   button {
     font: inherit;
@@ -97,6 +116,8 @@ export default css`
     outline-offset: 2px;
   }
   .table-wrap {
+    /* Positioned, so the screen-reader-only captions stay inside the scroller instead of widening the page. */
+    position: relative;
     overflow-x: auto;
   }
   table {
@@ -127,7 +148,7 @@ export default css`
   }
   code {
     font-size: 0.85em;
-    word-break: break-all;
+    overflow-wrap: anywhere;
   }
   .muted {
     color: var(--bo-color-muted, #4b5565);

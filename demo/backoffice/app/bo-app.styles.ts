@@ -57,6 +57,7 @@ export default css`
   .main,
   .side {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 1rem;
     align-content: start;
     min-width: 0;

@@ -131,7 +131,7 @@ export class BoCashoutForm extends LitElement {
         <h2 id="co-title">Transferência PIX (cash-out)</h2>
         <form @submit=${this.handleSubmit} novalidate>
           <div class="row">
-            <div class="field">
+            <div class="field narrow">
               <label for="co-key-type">Tipo de chave</label>
               <select id="co-key-type" @change=${(e: Event) => (this.keyType = (e.target as HTMLSelectElement).value as PixKeyType)}>
                 ${KEY_TYPES.map((k) => html`<option value=${k.value} ?selected=${k.value === this.keyType}>${k.label}</option>`)}

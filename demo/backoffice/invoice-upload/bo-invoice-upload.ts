@@ -8,6 +8,7 @@ import shared from '../shared.styles';
 
 /** The BFF refuses larger invoices (413); checking first spares the merchant a long upload. */
 const MAX_BYTES = 10 * 1024 * 1024;
+const DOCUMENT_STATUS: Record<string, string> = { Uploaded: 'Enviado', AwaitingUpload: 'Aguardando envio', Expired: 'Expirado' };
 
 /**
  * Attaches the invoice PDF of a payment request, with a progress bar fed by the upload's own progress events, and
@@ -108,9 +109,9 @@ export class BoInvoiceUpload extends LitElement {
           (d) => html`<tr>
             <td>${d.fileName}</td>
             <td>${d.type === 'Invoice' ? 'Nota fiscal' : d.type}</td>
-            <td><span class="pill">${d.status}</span></td>
+            <td><span class="pill" data-tone=${d.status === 'Uploaded' ? 'good' : d.status === 'Expired' ? 'bad' : 'wait'}>${DOCUMENT_STATUS[d.status] ?? d.status}</span></td>
             <td class="num">${formatBytes(d.size)}</td>
-            <td>${formatDate(d.creationDate)}</td>
+            <td class="nowrap">${formatDate(d.creationDate)}</td>
             <td><button class="danger small" type="button" aria-label="Excluir ${d.fileName}" @click=${() => this.handleDelete(d)}>Excluir</button></td>
           </tr>`,
         )}
@@ -124,13 +125,13 @@ export class BoInvoiceUpload extends LitElement {
       <section aria-labelledby="invoice-title">
         <h3 id="invoice-title">Nota fiscal</h3>
         <form @submit=${this.handleSubmit} novalidate>
-          <div class="row">
+          <div class="row end">
             <div class="field">
               <label for="invoice-file">Arquivo PDF (até 10 MiB)</label>
               <input id="invoice-file" type="file" accept="application/pdf,.pdf"
                 aria-invalid=${this.error ? 'true' : 'false'} aria-describedby="invoice-error" />
             </div>
-            <div class="field"><button type="submit" ?disabled=${uploading}>Enviar nota fiscal</button></div>
+            <div class="field narrow"><button type="submit" ?disabled=${uploading}>Enviar nota fiscal</button></div>
           </div>
           <p id="invoice-error" class="error" role="alert">${this.error || nothing}</p>
         </form>

@@ -90,9 +90,9 @@ export class BoReceivers extends LitElement {
   private renderReceiver(r: Receiver) {
     return html`<tr aria-current=${this.open?.id === r.id ? 'true' : 'false'}>
       <td>${r.companyFantasyName}${r.reviewNote ? html`<div class="muted">${r.reviewNote}</div>` : nothing}</td>
-      <td>${formatCnpj(r.companyCNPJ)}</td>
+      <td class="nowrap">${formatCnpj(r.companyCNPJ)}</td>
       <td><span class="pill" data-tone=${toneOf(r.receiverStatus)}>${approvalLabel(r.receiverStatus)}</span></td>
-      <td>${formatDate(r.creationDate)}</td>
+      <td class="nowrap">${formatDate(r.creationDate)}</td>
       <td>
         <button class="secondary small" type="button" @click=${() => this.handleOpen(r)} aria-label="Ver contas de ${r.companyFantasyName}">
           Ver contas
@@ -118,8 +118,8 @@ export class BoReceivers extends LitElement {
                   (a) => html`<tr aria-current=${this.selectedAccountId === a.id ? 'true' : 'false'}>
                     <td>${a.bankCode} · ${a.bankName}</td>
                     <td>${a.accountAgency}</td>
-                    <td>${a.accountNumber}</td>
-                    <td>${a.pixKeyType}: ${a.pixKeyType === 'CNPJ' ? formatCnpj(a.pixKey) : a.pixKey}</td>
+                    <td class="nowrap">${a.accountNumber}</td>
+                    <td class="nowrap">${a.pixKeyType}: ${a.pixKeyType === 'CNPJ' ? formatCnpj(a.pixKey) : a.pixKey}</td>
                     <td>
                       <button class="small" type="button" ?disabled=${!payable}
                         aria-label="Pagar na conta ${a.accountNumber} (${a.bankName})"
