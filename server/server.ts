@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { demoApi, demoOrders } from '../demo/server';
-import { createCheckoutApp } from './checkout/app';
+import { createCheckoutApp, WEBHOOK_HEADER } from './checkout/app';
 import { errorBody } from './checkout/errors';
 import type { OrderResolver } from './checkout/orders';
 import type { Config } from './config';
@@ -65,6 +65,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
         ...(config.sandboxKeys.accessKey ? { accessKey: config.sandboxKeys.accessKey } : {}),
         ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
         ...(options.tuning?.webhookRetryDelaysMs ? { webhookRetry: { delaysMs: options.tuning.webhookRetryDelaysMs } } : {}),
+        // Company-payment executions notify the same receiver, so the demo's webhook log shows them too.
+        companyWebhook: { url: `${publicBaseUrl}/api/webhooks/provider`, customHeaderName: WEBHOOK_HEADER, customHeaderValue: config.webhookSecret },
       });
   const provider = createProviderClient({
     ...(config.provider ?? {

@@ -25,7 +25,8 @@ async function approvedReceiverWithAccount() {
 
 describe('/api/admin', () => {
   it('refuses a missing, wrong or cookie-borne token with 401', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }, { cookie: `token=${TOKEN}` }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }, { cookie: `token=${TOKEN}` }];
+    for (const headers of attempts) {
       const res = await server.json('GET', '/api/admin/balance', undefined, headers);
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('admin_unauthorized');
@@ -87,7 +88,7 @@ describe('/api/admin', () => {
     const upload = await fetch(`${server.url}/api/admin/payment-requests/${request.id}/invoice`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/pdf', 'x-file-name': encodeURIComponent('nota fiscal 43.pdf') },
-      body: PDF,
+      body: new Blob([new Uint8Array(PDF)]),
     });
     expect(upload.status).toBe(201);
     const documents = await admin('GET', `/payment-requests/${request.id}/documents`);
@@ -98,9 +99,9 @@ describe('/api/admin', () => {
   });
 
   it('refuses an invoice that is not a PDF, too large, or without a length', async () => {
-    const put = (headers: Record<string, string>, body?: Buffer) =>
+    const put = (headers: Record<string, string>, body: string) =>
       fetch(`${server.url}/api/admin/payment-requests/x/invoice`, { method: 'PUT', headers: { authorization: `Bearer ${TOKEN}`, ...headers }, body });
-    expect((await put({ 'content-type': 'text/plain' }, Buffer.from('hello'))).status).toBe(415);
+    expect((await put({ 'content-type': 'text/plain' }, 'hello')).status).toBe(415);
     // Announce 11 MiB without sending it: the BFF must refuse on the header, before reading or forwarding a byte.
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(`${server.url}/api/admin/payment-requests/x/invoice`, {
