@@ -49,7 +49,9 @@ export class BoApp extends LitElement {
   }
 
   private apiFor(token: string) {
-    return new AdminApi(token, () => this.signOut('Sessão encerrada: o token de administrador não é mais aceito. Entre de novo.'));
+    return new AdminApi(token, () =>
+      this.signOut({ message: 'Sessão encerrada: o token de administrador não é mais aceito. Entre de novo.', tone: 'error' }),
+    );
   }
 
   private handleSignedIn(event: BoEventMap['bo-signed-in']) {
@@ -58,13 +60,13 @@ export class BoApp extends LitElement {
     this.notice = { message: 'Você entrou no back-office.', tone: 'success' };
   }
 
-  private signOut(message = 'Você saiu do back-office.') {
+  private signOut(notice: BoNoticeDetail = { message: 'Você saiu do back-office.', tone: 'info' }) {
     sessionStorage.removeItem(TOKEN_KEY);
     this.api = undefined;
     this.receiver = undefined;
     this.account = undefined;
     this.currentId = '';
-    this.notice = { message, tone: message.startsWith('Sessão') ? 'error' : 'info' };
+    this.notice = notice;
   }
 
   private async handleAccount(event: BoEventMap['bo-account-selected']) {
