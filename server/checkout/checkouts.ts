@@ -63,7 +63,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
       const stream = checkoutEventStream({
         store,
         hub: options.hub,
-        checkoutId: checkout.id,
+        checkout,
         heartbeatMs: options.heartbeatMs,
         retryMs: options.retryMs,
         ...(Number.isSafeInteger(resume) && resume >= 0 ? { lastEventId: resume } : {}),

@@ -9,7 +9,8 @@ import { isFinal, toView } from './view';
 export interface EventStreamOptions {
   store: Store;
   hub: StatusHub;
-  checkoutId: string;
+  /** The checkout as just read; only its state changes later, and those changes come from its events. */
+  checkout: Checkout;
   /** The client's `Last-Event-ID`: resume after it. Without it, the first event is the current state. */
   lastEventId?: number;
   heartbeatMs: number;
@@ -28,7 +29,7 @@ function viewAt(checkout: Checkout, event: CheckoutEvent) {
 }
 
 export function checkoutEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
-  const { store, hub, checkoutId } = options;
+  const { store, hub, checkout } = options;
   let lastSeq = options.lastEventId ?? -1;
   let closed = false;
   let unsubscribe: (() => void) | undefined;
@@ -63,19 +64,15 @@ export function checkoutEventStream(options: EventStreamOptions): ReadableStream
         }
       };
 
+      // Each wake-up costs one query: the events after the last one sent.
       const pump = async () => {
         if (closed) return;
-        const checkout = await store.getCheckout(checkoutId);
-        if (!checkout) return finish();
-        if (lastSeq < 0) {
-          lastSeq = checkout.seq;
-          write(frame(toView(checkout), checkout.seq));
-        } else {
-          for (const event of await store.eventsAfter(checkoutId, lastSeq)) {
-            lastSeq = event.seq;
-            write(frame(viewAt(checkout, event), event.seq));
-          }
+        for (const event of await store.eventsAfter(checkout.id, lastSeq)) {
+          lastSeq = event.seq;
+          write(frame(viewAt(checkout, event), event.seq));
+          if (isFinal(event.state)) return finish();
         }
+        // A resumed stream of a checkout that had already ended has nothing more to wait for.
         if (isFinal(checkout.state) && lastSeq >= checkout.seq) finish();
       };
       const schedule = () => {
@@ -83,7 +80,12 @@ export function checkoutEventStream(options: EventStreamOptions): ReadableStream
       };
 
       write(`retry: ${options.retryMs}\n\n`);
-      unsubscribe = hub.subscribe(checkoutId, schedule);
+      if (lastSeq < 0) {
+        lastSeq = checkout.seq;
+        write(frame(toView(checkout), checkout.seq));
+      }
+      // Subscribed before the catch-up read, so an event stored in between is read by one or the other.
+      unsubscribe = hub.subscribe(checkout.id, schedule);
       heartbeat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs);
       schedule();
     },
