@@ -1,8 +1,7 @@
 // Widget tests in the system Chromium (never a downloaded one), against a fake BFF served by the runner itself.
 import { fileURLToPath } from 'node:url';
-import commonjs from '@rollup/plugin-commonjs';
+import { build } from 'esbuild';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { fromRollup } from '@web/dev-server-rollup';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { chromiumArgs, findChromium, installHint } from './scripts/find-chromium.mjs';
 import { fakeBff } from './test/widget/fake-bff.mjs';
@@ -13,6 +12,27 @@ if (!executablePath) {
   process.exit(1);
 }
 
+/**
+ * qrcode (and its dependency dijkstrajs) ship CommonJS only, and the browser needs ES modules: serve one esbuild
+ * bundle of its browser entry instead. (A rollup-based CommonJS plugin would pull rollup's per-platform binaries,
+ * which `npm ci` can't always fetch.)
+ */
+function qrcodeAsEsm() {
+  const path = '/__qrcode.js';
+  let bundled;
+  return {
+    name: 'qrcode-as-esm',
+    resolveImport: ({ source }) => (source === 'qrcode' ? path : undefined),
+    async serve(context) {
+      if (context.path !== path) return undefined;
+      bundled ??= build({ entryPoints: ['qrcode'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' }).then(
+        (result) => result.outputFiles[0].text,
+      );
+      return { body: await bundled, type: 'js' };
+    },
+  };
+}
+
 export default {
   files: ['test/widget/**/*.test.ts'],
   nodeResolve: { browser: true },
@@ -21,8 +41,7 @@ export default {
   browsers: [playwrightLauncher({ product: 'chromium', launchOptions: { executablePath, args: chromiumArgs } })],
   middleware: [fakeBff],
   plugins: [
-    // qrcode (and its dependency dijkstrajs) ship CommonJS only; the browser needs ES modules.
-    fromRollup(commonjs)({ requireReturnsDefault: true, include: ['**/node_modules/qrcode/**', '**/node_modules/dijkstrajs/**'] }),
+    qrcodeAsEsm(),
     // tsconfig.json carries experimentalDecorators and useDefineForClassFields: false, which Lit's decorators need.
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }),
   ],
