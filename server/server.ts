@@ -6,8 +6,10 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoApi, demoOrders } from '../demo/server';
 import { createCheckoutApp, WEBHOOK_HEADER } from './checkout/app';
@@ -98,9 +100,14 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   app.get('/healthz', (c) => c.json({ status: 'ok', provider: sandbox ? 'sandbox' : 'remote' }));
   if (sandbox) app.route('/sandbox', sandbox.app);
   app.route('/api', checkout.app);
-  app.use('/widget/*', serveStatic({ root: here('../dist') }));
-  // Built demo scripts (the back-office's Lit elements), under dist/demo/assets.
-  app.use('/assets/*', serveStatic({ root: here('../dist/demo') }));
+  // The built element, and the demo's built scripts (the back-office's Lit elements) under dist/demo/assets.
+  const built = here('../dist');
+  if (existsSync(built)) {
+    app.use('/widget/*', serveStatic({ root: built }));
+    app.use('/assets/*', serveStatic({ root: join(built, 'demo') }));
+  } else {
+    log.warn('dist/ is missing: run `npm run build` to serve the element and the back-office scripts.');
+  }
   app.route('/demo/api', demoApi({ store, provider, clock }));
   app.use('*', async (c, next) => {
     await next();
