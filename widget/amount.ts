@@ -1,5 +1,5 @@
 /** Money display for the element: exact, from the decimal string, never through a binary float. */
-import { parseCents } from '../server/lib/money.js';
+import { formatCents, parseCents } from '../server/lib/money.js';
 
 /**
  * "R$ 1.234,50" (pt-BR) or "R$1,234.50" (en) from "1234.5". The whole part goes through `Intl` as a bigint (exact)
@@ -19,8 +19,4 @@ export function formatAmount(amount: string, currency: string, locale: string): 
     // An unknown currency code makes Intl throw; the plain form is still correct.
     return `${currency} ${formatCents(cents)}`;
   }
-}
-
-function formatCents(cents: bigint): string {
-  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 }

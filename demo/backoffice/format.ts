@@ -2,7 +2,7 @@
  * pt-BR display of what the API returns: money from decimal strings (bigint cents, never binary floats), dates,
  * CNPJ and status names.
  */
-import { parseCents, parseDecimal, rescale } from '../../server/lib/money';
+import { formatCents, parseCents, parseDecimal, rescale } from '../../server/lib/money';
 
 const grouping = new Intl.NumberFormat('pt-BR', { useGrouping: true });
 const symbols: Record<string, string> = { BRL: 'R$' };
@@ -29,7 +29,7 @@ export function normalizeAmount(text: string): string | undefined {
   if (!/^\d+(\.\d{1,2})?$/.test(value)) return undefined;
   const cents = parseCents(value);
   if (cents === undefined || cents <= 0n) return undefined;
-  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
+  return formatCents(cents);
 }
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });

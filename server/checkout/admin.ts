@@ -2,15 +2,15 @@
  * The merchant's back-office API under `/api/admin`: balance, transactions, cash-out and company payments.
  * Only a bearer admin token opens it (no cookies, no CORS), so a storefront page can never reach it.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock';
 import { parseCents } from '../lib/money';
+import { safeEqual } from '../lib/secrets';
 import { approvalFilter, pixKeyType, ProviderError, type ProviderClient } from '../provider';
 import { ApiError, errorBody, fromProviderError } from './errors';
 import type { WebhookTarget } from './service';
-import { parseJson } from './validate';
-import { secretMatches } from './webhooks';
+import { parseJson, parseQuery } from './validate';
 
 /** Largest invoice the BFF streams to the provider. */
 export const MAX_INVOICE_BYTES = 10 * 1024 * 1024;
@@ -52,13 +52,6 @@ function adminError(error: unknown): ApiError {
   return fromProviderError(error);
 }
 
-function query<T extends z.ZodType>(c: Context, schema: T): z.output<T> {
-  const parsed = schema.safeParse(c.req.query());
-  if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((i) => ({ path: '/' + i.path.join('/'), message: i.message }));
-  throw new ApiError(400, 'invalid_request', `Invalid query: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
-}
-
 export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoutesOptions) {
   const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
   const call = <T>(work: Promise<T>) => work.catch((error: unknown) => Promise.reject(adminError(error)));
@@ -67,7 +60,7 @@ export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoute
     .use(async (c, next) => {
       const header = c.req.header('authorization') ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
-      if (!secretMatches(token, adminToken)) {
+      if (!safeEqual(token, adminToken)) {
         return c.json(errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'), 401);
       }
       c.header('cache-control', 'no-store');
@@ -75,7 +68,7 @@ export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoute
     })
     .get('/balance', async (c) => c.json(await call(provider.balance.retrieve())))
     .get('/transactions', async (c) => {
-      const { orderId, date } = query(c, transactionsQuery);
+      const { orderId, date } = parseQuery(c, transactionsQuery);
       // The provider lists at most one day at a time; the day is UTC.
       const day = date ?? clock.now().toISOString().slice(0, 10);
       const startDate = `${day}T00:00:00.000Z`;
@@ -96,7 +89,7 @@ export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoute
       return c.json(created, 201);
     })
     .get('/receivers', async (c) => {
-      const q = query(c, receiversQuery);
+      const q = parseQuery(c, receiversQuery);
       return c.json(
         await call(provider.receivers.list({ 'dataset.limit': q.limit, 'dataset.offset': q.offset, ...(q.status ? { receiverStatus: q.status } : {}) })),
       );
@@ -116,7 +109,7 @@ export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoute
       return c.json(created, 201);
     })
     .get('/payment-requests', async (c) => {
-      const q = query(c, requestsQuery);
+      const q = parseQuery(c, requestsQuery);
       return c.json(
         await call(
           provider.paymentRequests.list({ 'dataset.limit': q.limit, 'dataset.offset': q.offset, status: q.status, startDate: q.startDate, endDate: q.endDate }),

@@ -3,6 +3,7 @@
  * restart. Expiry is read from the emulator clock, so tests move time instead of waiting an hour.
  */
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { safeEqual } from '../lib/secrets';
 import type { MiddlewareHandler } from 'hono';
 import type { Clock } from '../lib/clock';
 import { TOKEN_TTL_SECONDS } from './defaults';
@@ -21,13 +22,8 @@ export interface TokenIssuer {
 export function createTokenIssuer(options: { signingKey: string; clock: Clock; accessKey: string; secret: string }): TokenIssuer {
   const key = Buffer.from(options.signingKey, 'base64url');
   const sign = (input: string) => createHmac('sha256', key).update(input).digest();
-  const same = (a: string, b: string) => {
-    // Hashing first gives equal lengths, so the comparison time does not depend on where the inputs differ.
-    const digest = (s: string) => createHmac('sha256', key).update(s).digest();
-    return timingSafeEqual(digest(a), digest(b));
-  };
   return {
-    accepts: (accessKey, secret) => same(accessKey, options.accessKey) && same(secret, options.secret),
+    accepts: (accessKey, secret) => safeEqual(accessKey, options.accessKey) && safeEqual(secret, options.secret),
     issue(accessKey) {
       const iat = Math.floor(options.clock.now().getTime() / 1000);
       const head = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));

@@ -3,10 +3,10 @@
  * their accounts, review them, approve or reject payment requests, set the company webhook, see everything. Not
  * part of the partner API; when `adminKey` is set every call needs it in `x-sandbox-admin-key`.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { cpfDigits, isValidCnpj } from '../../../lib/cpf';
+import { safeEqual } from '../../../lib/secrets';
 import { webhookConfig } from '../../../provider/schemas';
 import { checkWebhookHeader } from '../../checks';
 import type { SandboxContext } from '../../context';
@@ -32,13 +32,11 @@ const newAccount = z.object({
 const review = z.object({ reviewNote: z.string().max(500).optional() });
 const decision = z.object({ comment: z.string().max(500).optional(), userFullName: z.string().min(1).max(120).optional() });
 
-const hash = (text: string) => createHash('sha256').update(text).digest();
 
 const requireAdminKey =
   (key: string | undefined): MiddlewareHandler =>
   async (c, next) => {
-    // Hashing first gives equal lengths, so the comparison time does not depend on where the keys differ.
-    if (key !== undefined && !timingSafeEqual(hash(c.req.header(ADMIN_KEY_HEADER) ?? ''), hash(key)))
+    if (key !== undefined && !safeEqual(c.req.header(ADMIN_KEY_HEADER), key))
       throw new ApiError(401, {
         name: 'AuthenticationError',
         message: `The ${ADMIN_KEY_HEADER} header is missing or wrong`,
