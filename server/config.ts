@@ -25,11 +25,18 @@ const env = z
     PROVIDER_SECRET: optional(z.string()),
     WEBHOOK_SECRET: optional(z.string().min(32, 'must be at least 32 characters (192 bits of base64)')),
     ADMIN_TOKEN: optional(z.string().min(24, 'must be at least 24 characters')),
+    ORDERS_URL: optional(url),
+    ORDERS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
   })
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',
     path: ['PROVIDER_ACCESS_KEY'],
     // Checked even when other variables are wrong, so one start lists every problem.
+    when: () => true,
+  })
+  .refine((e) => !e.ORDERS_URL || e.ORDERS_TOKEN, {
+    message: 'ORDERS_URL needs ORDERS_TOKEN (the bearer token the BFF sends to the order service)',
+    path: ['ORDERS_TOKEN'],
     when: () => true,
   });
 
@@ -63,6 +70,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       ? { baseUrl: e.PROVIDER_BASE_URL, accessKey: e.PROVIDER_ACCESS_KEY!, secret: e.PROVIDER_SECRET! }
       : undefined,
     sandboxKeys: { accessKey: e.PROVIDER_ACCESS_KEY, secret: e.PROVIDER_SECRET },
+    /** The merchant's order service (`GET <url>/<orderId>`); undefined in library use and in the demo. */
+    orders: e.ORDERS_URL ? { url: e.ORDERS_URL, token: e.ORDERS_TOKEN! } : undefined,
     webhookSecret: e.WEBHOOK_SECRET ?? keptSecret(dataDir, 'webhook-secret'),
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
   };

@@ -1,21 +1,21 @@
-/** `npm start`: read the environment, start everything, stop cleanly on SIGINT/SIGTERM. */
+/**
+ * `npm run serve`: the BFF alone, for production. It talks to the provider of PROVIDER_BASE_URL and prices orders
+ * with the merchant's backend at ORDERS_URL; it refuses to start without either. Stops cleanly on SIGINT/SIGTERM.
+ */
 import { loadConfig } from './config';
 import { startServer } from './server';
 
-let config;
+let running;
 try {
-  config = loadConfig();
+  running = await startServer(loadConfig());
 } catch (error) {
-  console.error((error as Error).message);
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
-const running = await startServer(config);
-console.log(`pix-checkout listening on ${running.url}`);
-console.log(`  demo shop     ${running.url}/`);
-console.log(`  checkout API  ${running.url}/api`);
-console.log(`  back-office   ${running.url}/backoffice.html (admin token: ${process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : `file ${config.dataDir}/admin-token`})`);
-console.log(running.sandbox ? `  sandbox       ${running.url}/sandbox/v1/partners-int` : '  provider      remote');
+console.log(`pix-checkout BFF listening on ${running.url}`);
+console.log(`  checkout API  ${running.publicBaseUrl}/api`);
+console.log(`  element       ${running.publicBaseUrl}/widget/pix-checkout.js`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

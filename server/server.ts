@@ -1,7 +1,6 @@
 /**
- * Composes one process: the sandbox emulator (unless a real provider is configured), the BFF under `/api`,
- * the built element under `/widget`, and the demo. Listens first, so the public address is known even with
- * PORT=0, then builds the app; requests arriving in between get a 503.
+ * The product as one process: the BFF under `/api`, the built element under `/widget`, and `/healthz`. No demo and
+ * no emulator: those are composed on top by `demo/`, which reuses `listen` and `createProduct`.
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
@@ -9,40 +8,44 @@ import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { demoApi, demoOrders } from '../demo/server';
-import { createCheckoutApp, WEBHOOK_HEADER } from './checkout/app';
+import { createCheckoutApp, type CheckoutAppOptions } from './checkout/app';
 import { errorBody } from './checkout/errors';
-import type { OrderResolver } from './checkout/orders';
+import { httpOrders, type OrderResolver } from './checkout/orders';
 import type { Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
-import { createProviderClient } from './provider';
-import { createSandbox } from './sandbox';
-import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from './sandbox/defaults';
+import { createProviderClient, type ProviderClient } from './provider';
 import { openStore } from './store';
+import type { StatusHub, Store } from './store/types';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-/** A strict policy for our pages: the element must work without inline scripts or eval. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+export type Logger = Pick<Console, 'log' | 'warn' | 'error'>;
+
+/** Timing knobs, for tests. */
+export interface Tuning {
+  providerTimeoutMs?: number;
+  heartbeatMs?: number;
+  reconcileIntervalMs?: number;
+  staleAfterMs?: number;
+  webhookRetryDelaysMs?: number[];
+}
 
 export interface StartOptions {
   clock?: Clock;
-  /** Replaces the demo shop's order resolver (a merchant's own pricing). */
+  /** The merchant's pricing in library use; without it the order source of the configuration (`ORDERS_URL`). */
   orders?: OrderResolver;
-  /** Timing knobs for tests. */
-  tuning?: { providerTimeoutMs?: number; heartbeatMs?: number; reconcileIntervalMs?: number; staleAfterMs?: number; webhookRetryDelaysMs?: number[] };
+  tuning?: Tuning;
   /** Don't start the reconciliation loop (tests drive it with `runOnce`). */
   manualReconcile?: boolean;
-  log?: Pick<Console, 'log' | 'warn' | 'error'>;
+  log?: Logger;
 }
 
-export async function startServer(config: Config, options: StartOptions = {}) {
-  const clock = options.clock ?? systemClock;
-  const log = options.log ?? console;
+/**
+ * Binds the port first, so the public address is known even with PORT=0; requests that arrive before `handle` is
+ * given a handler get a 503.
+ */
+export async function listen(config: Config) {
   let handler: ((request: Request) => Response | Promise<Response>) | undefined;
   const server: ServerType = serve({
     fetch: (request) => handler?.(request) ?? Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), { status: 503 }),
@@ -55,87 +58,109 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   });
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl ?? `http://127.0.0.1:${port}`;
-  const allowedOrigins = config.allowedOrigins ?? [new URL(publicBaseUrl).origin];
-
-  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  const sandbox = config.provider
-    ? undefined
-    : createSandbox({
-        dataDir: config.dataDir,
-        publicBaseUrl,
-        clock,
-        ...(config.sandboxKeys.accessKey ? { accessKey: config.sandboxKeys.accessKey } : {}),
-        ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
-        ...(options.tuning?.webhookRetryDelaysMs ? { webhookRetry: { delaysMs: options.tuning.webhookRetryDelaysMs } } : {}),
-        // Company-payment executions notify the same receiver, so the demo's webhook log shows them too.
-        companyWebhook: { url: `${publicBaseUrl}/api/webhooks/provider`, customHeaderName: WEBHOOK_HEADER, customHeaderValue: config.webhookSecret },
-      });
-  const provider = createProviderClient({
-    ...(config.provider ?? {
-      baseUrl: `http://127.0.0.1:${port}/sandbox/v1`,
-      accessKey: config.sandboxKeys.accessKey ?? SANDBOX_ACCESS_KEY,
-      secret: config.sandboxKeys.secret ?? SANDBOX_SECRET,
-    }),
-    ...(options.tuning?.providerTimeoutMs ? { timeoutMs: options.tuning.providerTimeoutMs } : {}),
-  });
-  const checkout = createCheckoutApp({
-    provider,
-    store,
-    hub,
-    orders: options.orders ?? demoOrders(store),
-    clock,
-    apiBaseUrl: `${publicBaseUrl}/api`,
-    webhookSecret: config.webhookSecret,
-    adminToken: config.adminToken,
-    allowedOrigins,
-    ...(options.tuning?.heartbeatMs ? { heartbeatMs: options.tuning.heartbeatMs } : {}),
-    reconcile: {
-      ...(options.tuning?.staleAfterMs ? { staleAfterMs: options.tuning.staleAfterMs } : {}),
-      ...(options.tuning?.reconcileIntervalMs ? { intervalMs: options.tuning.reconcileIntervalMs } : {}),
-    },
-    logger: log,
-  });
-
-  const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok', provider: sandbox ? 'sandbox' : 'remote' }));
-  if (sandbox) app.route('/sandbox', sandbox.app);
-  app.route('/api', checkout.app);
-  // The built element, and the demo's built scripts (the back-office's Lit elements) under dist/demo/assets.
-  const built = here('../dist');
-  if (existsSync(built)) {
-    app.use('/widget/*', serveStatic({ root: built }));
-    app.use('/assets/*', serveStatic({ root: join(built, 'demo') }));
-  } else {
-    log.warn('dist/ is missing: run `npm run build` to serve the element and the back-office scripts.');
-  }
-  app.route('/demo/api', demoApi({ store, provider, clock }));
-  app.use('*', async (c, next) => {
-    await next();
-    if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('content-security-policy', CSP);
-  });
-  app.use('/*', serveStatic({ root: here('../demo/public') }));
-  app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
-
-  handler = app.fetch;
-  if (!options.manualReconcile) checkout.reconciler.start();
-
   return {
+    port,
     /** Where this process listens (loopback). */
     url: `http://127.0.0.1:${port}`,
     /** Where browsers and the provider reach it. */
     publicBaseUrl,
-    port,
+    allowedOrigins: config.allowedOrigins ?? [new URL(publicBaseUrl).origin],
+    handle(app: Hono) {
+      handler = app.fetch;
+    },
+    async close() {
+      (server as Server).closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Listener = Awaited<ReturnType<typeof listen>>;
+
+export interface ProductOptions {
+  config: Config;
+  listener: Listener;
+  provider: ProviderClient;
+  orders: OrderResolver;
+  store: Store;
+  hub: StatusHub;
+  clock: Clock;
+  log: Logger;
+  tuning?: Tuning | undefined;
+  onWebhook?: CheckoutAppOptions['onWebhook'];
+}
+
+/** The BFF wired from the configuration; `mount` adds `/healthz`, `/api` and `/widget` to a root app. */
+export function createProduct({ config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook }: ProductOptions) {
+  const checkout = createCheckoutApp({
+    provider,
+    store,
+    hub,
+    orders,
+    clock,
+    apiBaseUrl: `${listener.publicBaseUrl}/api`,
+    webhookSecret: config.webhookSecret,
+    adminToken: config.adminToken,
+    allowedOrigins: listener.allowedOrigins,
+    ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
+    reconcile: {
+      ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),
+      ...(tuning?.reconcileIntervalMs ? { intervalMs: tuning.reconcileIntervalMs } : {}),
+    },
+    ...(onWebhook ? { onWebhook } : {}),
+    logger: log,
+  });
+
+  function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
+    app.get('/healthz', (c) => c.json({ status: 'ok', provider: providerName }));
+    app.route('/api', checkout.app);
+    const built = here('../dist');
+    if (existsSync(`${built}/widget`)) app.use('/widget/*', serveStatic({ root: built }));
+    else log.warn('dist/widget is missing: run `npm run build` to serve the element.');
+  }
+
+  return { checkout, mount };
+}
+
+/** The standalone BFF (`npm run serve`): a real provider and the merchant's order source, nothing else. */
+export async function startServer(config: Config, options: StartOptions = {}) {
+  const provider = config.provider;
+  const orders = options.orders ?? (config.orders ? httpOrders(config.orders) : undefined);
+  if (!provider || !orders) {
+    throw new Error(
+      'The BFF alone needs a provider and an order source: set PROVIDER_BASE_URL, PROVIDER_ACCESS_KEY, PROVIDER_SECRET ' +
+        'and ORDERS_URL, ORDERS_TOKEN (`npm start` runs the demo on the embedded emulator instead).',
+    );
+  }
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? console;
+  const listener = await listen(config);
+  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch(async (error) => {
+    await listener.close();
+    throw error;
+  });
+  const client = createProviderClient({
+    ...provider,
+    ...(options.tuning?.providerTimeoutMs ? { timeoutMs: options.tuning.providerTimeoutMs } : {}),
+  });
+  const product = createProduct({ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning });
+
+  const app = new Hono();
+  product.mount(app, { provider: 'remote' });
+  app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
+  listener.handle(app);
+  if (!options.manualReconcile) product.checkout.reconciler.start();
+
+  return {
+    ...listener,
     app,
     store,
     hub,
-    provider,
-    sandbox,
-    checkout,
+    provider: client,
+    checkout: product.checkout,
     async close() {
-      checkout.reconciler.stop();
-      (server as Server).closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      sandbox?.close();
+      product.checkout.reconciler.stop();
+      await listener.close();
       await hub.close();
       await store.close();
     },

@@ -1,5 +1,5 @@
 /** Money display for the element: exact, from the decimal string, never through a binary float. */
-import { formatCents, parseCents } from '../server/lib/money.js';
+import { formatCents, parseCents } from '../core/money.js';
 
 /**
  * "R$ 1.234,50" (pt-BR) or "R$1,234.50" (en) from "1234.5". The whole part goes through `Intl` as a bigint (exact)

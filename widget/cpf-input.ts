@@ -1,5 +1,5 @@
 /** The payer form's CPF: the mask as the payer types, and the check before anything is sent. */
-import { cpfDigits, formatCpf, isValidCpf } from '../server/lib/cpf.js';
+import { taxNumberDigits, formatCpf, isValidCpf } from '../core/cpf.js';
 import type { CheckoutMethod } from './api.js';
 
 export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName';
@@ -12,7 +12,7 @@ export interface PayerCheck {
 
 /** Checks the payer form before anything is sent: OpenFinance needs a valid CPF, PIX may go without one. */
 export function checkPayer(method: CheckoutMethod, cpfText: string, nameText: string): PayerCheck {
-  const cpf = cpfDigits(cpfText);
+  const cpf = taxNumberDigits(cpfText);
   const name = nameText.trim();
   if (!cpf && method === 'openfinance') return { problem: 'cpfRequired' };
   if (!cpf && name) return { problem: 'cpfNeededForName' };
@@ -23,14 +23,14 @@ export function checkPayer(method: CheckoutMethod, cpfText: string, nameText: st
 
 /** Flags a wrong CPF as soon as all 11 digits are there, not while the payer is still typing. */
 export function typedCpfProblem(cpfText: string): CpfProblem | undefined {
-  const cpf = cpfDigits(cpfText);
+  const cpf = taxNumberDigits(cpfText);
   return cpf.length === 11 && !isValidCpf(cpf) ? 'cpfInvalid' : undefined;
 }
 
 /** Keeps the caret after the same digit it followed. Reformats `input.value` in place ("12345678909" → "123.456.789-09") and returns the new value. */
 export function maskCpfInput(input: HTMLInputElement): string {
   const caret = input.selectionStart ?? input.value.length;
-  const digitsBeforeCaret = cpfDigits(input.value.slice(0, caret)).length;
+  const digitsBeforeCaret = taxNumberDigits(input.value.slice(0, caret)).length;
   const formatted = formatCpf(input.value);
   if (formatted === input.value) return formatted;
   input.value = formatted;

@@ -2,7 +2,7 @@
  * pt-BR display of what the API returns: money from decimal strings (bigint cents, never binary floats), dates,
  * CNPJ and status names.
  */
-import { formatCents, parseCents, parseDecimal, rescale } from '../../server/lib/money';
+import { formatCents, parseCents, parseDecimal, rescale } from '../../core/money';
 
 const grouping = new Intl.NumberFormat('pt-BR', { useGrouping: true });
 const symbols: Record<string, string> = { BRL: 'R$' };

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock';
-import { parseCents } from '../lib/money';
+import { parseCents } from '../../core/money';
 import { safeEqual } from '../lib/secrets';
 import { approvalFilter, pixKeyType, ProviderError, type ProviderClient } from '../provider';
 import { ApiError, errorBody, fromProviderError } from './errors';
@@ -52,7 +52,7 @@ function adminError(error: unknown): ApiError {
   return fromProviderError(error);
 }
 
-export function adminRoutes({ provider, adminToken, clock, webhook }: AdminRoutesOptions) {
+export function backOfficeRoutes({ provider, adminToken, clock, webhook }: AdminRoutesOptions) {
   const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
   const call = <T>(work: Promise<T>) => work.catch((error: unknown) => Promise.reject(adminError(error)));
 

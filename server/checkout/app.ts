@@ -9,13 +9,13 @@ import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
-import { adminRoutes } from './admin';
+import { backOfficeRoutes } from './admin';
 import { checkoutRoutes } from './checkouts';
 import { ApiError, errorBody, sendError } from './errors';
 import type { OrderResolver } from './orders';
 import { createReconciler } from './reconcile';
 import { createCheckoutService, type WebhookTarget } from './service';
-import { webhookRoutes } from './webhooks';
+import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
 
 export interface CheckoutAppOptions {
   provider: ProviderClient;
@@ -35,6 +35,8 @@ export interface CheckoutAppOptions {
   retryMs?: number;
   creationWaitMs?: number;
   reconcile?: { staleAfterMs?: number; intervalMs?: number };
+  /** Told of every authenticated webhook once it is handled (for a log); it never delays the provider's answer. */
+  onWebhook?: WebhookRoutesOptions['onWebhook'];
   logger?: Pick<Console, 'error' | 'warn'>;
 }
 
@@ -90,14 +92,17 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       retryMs: options.retryMs ?? 3_000,
     }),
   );
-  app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook }));
+  app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook, onWebhook: options.onWebhook, logger }));
   if (options.adminToken) {
-    app.route('/admin', adminRoutes({ provider: options.provider, adminToken: options.adminToken, clock, webhook }));
+    app.route('/admin', backOfficeRoutes({ provider: options.provider, adminToken: options.adminToken, clock, webhook }));
   }
 
   app.notFound((c) => c.json(errorBody('ApiError', 'not_found', 'No such route.'), 404));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return sendError(c, error);
+    if (error instanceof ApiError) {
+      if (error.status >= 500 && error.cause !== undefined) logger.warn(`checkout api: ${error.code}:`, error.cause);
+      return sendError(c, error);
+    }
     if (error instanceof HTTPException) {
       return c.json(errorBody('ApiError', 'bad_request', error.message || 'Bad request.'), error.status);
     }

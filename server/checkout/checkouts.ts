@@ -1,9 +1,11 @@
 /** Public checkout routes used by the element: create (idempotent per order), snapshot, event stream. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { cpfDigits, isValidCpf } from '../lib/cpf';
+import { isValidCpf, taxNumberDigits } from '../../core/cpf';
+import { METHODS } from '../../core/methods';
 import type { StatusHub, Store } from '../store/types';
 import { ApiError } from './errors';
+import { METHOD_ADAPTERS } from './methods';
 import type { CheckoutService } from './service';
 import { checkoutEventStream, SSE_HEADERS } from './stream';
 import { toView } from './view';
@@ -11,7 +13,7 @@ import { parseJson } from './validate';
 
 const createBody = z.object({
   orderId: z.string().trim().min(1).max(64).regex(/^[\w.:-]+$/, 'Letters, digits and . _ : - only'),
-  method: z.enum(['pix', 'openfinance']).default('pix'),
+  method: z.enum(METHODS).default('pix'),
   payer: z.object({ cpf: z.string().max(32), name: z.string().trim().max(120).optional() }).optional(),
   returnUrl: z.url({ protocol: /^https?$/ }).max(2048).optional(),
 });
@@ -38,12 +40,13 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
   return new Hono()
     .post('/', async (c) => {
       const body = await parseJson(c, createBody);
-      const cpf = body.payer ? cpfDigits(body.payer.cpf) : undefined;
+      const cpf = body.payer ? taxNumberDigits(body.payer.cpf) : undefined;
       if (cpf !== undefined && !isValidCpf(cpf)) {
         throw new ApiError(422, 'payer_cpf_invalid', 'This CPF is not valid. Check the digits.');
       }
-      if (body.method === 'openfinance' && !cpf) {
-        throw new ApiError(422, 'payer_required', 'OpenFinance needs the payer CPF.');
+      const adapter = METHOD_ADAPTERS[body.method];
+      if (adapter.payerCpf === 'required' && !cpf) {
+        throw new ApiError(422, 'payer_required', `${adapter.label} needs the payer CPF.`);
       }
       if (body.returnUrl && !options.returnOrigins.includes(new URL(body.returnUrl).origin)) {
         throw new ApiError(400, 'return_url_not_allowed', 'returnUrl must point to the storefront.');

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ProviderConfigError, ProviderError, ProviderNetworkError } from '../provider';
 
+/** A refusal the browser may read. `cause` is for the operator's log only and never leaves the server. */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
@@ -13,8 +14,9 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -1,4 +1,9 @@
-/** The merchant's side of pricing: the BFF asks it for the amount of an order and never trusts a browser's. */
+/**
+ * The merchant's side of pricing: the BFF asks it for the amount of an order and never trusts a browser's.
+ * In a library, pass any `OrderResolver`; the standalone BFF uses `httpOrders`, which asks the merchant's backend.
+ */
+import { z } from 'zod';
+import { ApiError } from './errors';
 
 export interface PricedOrder {
   /** Integer cents, for example 1050 for R$ 10,50. */
@@ -9,4 +14,61 @@ export interface PricedOrder {
 export interface OrderResolver {
   /** The order's amount and description, or undefined when the order does not exist (or may not be paid). */
   resolve(orderId: string): Promise<PricedOrder | undefined>;
+}
+
+/** The order contract's answer: `{ "amountCents": 7980, "description": "Pedido 1001" }`; other fields are ignored. */
+export const PricedOrderSchema = z.object({
+  amountCents: z.int().positive().max(Number.MAX_SAFE_INTEGER),
+  description: z.string().trim().min(1).max(140),
+});
+
+export interface HttpOrdersOptions {
+  /** Base address: the BFF asks `GET <url>/<orderId>`. */
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token: string;
+  /** How long to wait for the merchant's backend. Default 5 s. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/**
+ * Orders from the merchant's backend over HTTP. 404 (or 410) means no such payable order; a 5xx, a refusal or an
+ * answer off the contract is a 502 `orders_unavailable`, and no answer in time a 504 `orders_timeout`, so the
+ * shopper reads "try again" and nothing is created.
+ */
+export function httpOrders({ url, token, timeoutMs = 5_000, fetch: fetchImpl = fetch }: HttpOrdersOptions): OrderResolver {
+  const base = url.replace(/\/+$/, '');
+  const unavailable = (why: string) =>
+    new ApiError(502, 'orders_unavailable', 'The shop could not confirm this order right now. Please try again.', undefined, {
+      cause: why,
+    });
+  return {
+    async resolve(orderId) {
+      let response: Response;
+      try {
+        response = await fetchImpl(`${base}/${encodeURIComponent(orderId)}`, {
+          headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        if (error instanceof Error && error.name === 'TimeoutError') {
+          throw new ApiError(504, 'orders_timeout', 'The shop took too long to confirm this order. Please try again.');
+        }
+        throw unavailable(`order source unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (response.status === 404 || response.status === 410) {
+        await response.body?.cancel();
+        return undefined;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw unavailable(`order source answered HTTP ${response.status}`);
+      }
+      const body: unknown = await response.json().catch(() => undefined);
+      const parsed = PricedOrderSchema.safeParse(body);
+      if (!parsed.success) throw unavailable(`order source answer off the contract: ${parsed.error.issues[0]?.message ?? 'not JSON'}`);
+      return parsed.data;
+    },
+  };
 }

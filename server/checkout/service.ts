@@ -3,13 +3,15 @@
  * (webhook hints, reconciliation). Routes, the webhook receiver and the reconciler all go through here.
  */
 import { randomBytes } from 'node:crypto';
+import type { Method } from '../../core/methods';
+import { formatCents } from '../../core/money';
+import { canMove, fromTransactionState, statesBefore } from '../../core/states';
 import type { Clock } from '../lib/clock';
-import { formatCents } from '../lib/money';
 import type { ProviderClient, TransactionState } from '../provider';
-import type { Activation, Checkout, CheckoutState, EventSource, Store, StatusHub } from '../store/types';
+import type { Activation, Checkout, EventSource, Store, StatusHub } from '../store/types';
 import { ApiError, fromProviderError } from './errors';
-import type { OrderResolver, PricedOrder } from './orders';
-import { isFinal, statesBefore } from './view';
+import { METHOD_ADAPTERS } from './methods';
+import type { OrderResolver } from './orders';
 
 export interface WebhookTarget {
   /** Our receiver's absolute address, given to the provider with every transaction. */
@@ -34,7 +36,7 @@ export interface CheckoutServiceOptions {
 
 export interface CreateCheckoutInput {
   orderId: string;
-  method: 'pix' | 'openfinance';
+  method: Method;
   payer?: { cpf: string; name?: string };
   returnUrl?: string;
 }
@@ -47,29 +49,6 @@ export const newCheckoutId = () => `co_${randomBytes(16).toString('base64url')}`
 export function createCheckoutService(options: CheckoutServiceOptions) {
   const { provider, store, hub, orders, clock, webhook } = options;
   const now = () => clock.now().toISOString();
-
-  async function startWithProvider(checkout: Checkout, order: PricedOrder): Promise<Activation> {
-    const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
-    const value = { original: formatCents(BigInt(order.amountCents)) };
-    const transaction = { orderId: checkout.orderId, orderDescription: order.description };
-    if (checkout.method === 'pix') {
-      const payer = checkout.payerCpf ? { cpf: checkout.payerCpf, ...(checkout.payerName ? { name: checkout.payerName } : {}) } : undefined;
-      const created = await provider.pix.createCashIn({ payment: { ...(payer ? { payer } : {}), value }, transaction, webhook: hook });
-      return {
-        state: asCheckoutState(created.transaction.state) ?? 'Registered',
-        transactionId: created.transaction.id,
-        qrCode: created.payment.qrCode,
-        qrCodeLocation: created.payment.qrCodeLocation,
-      };
-    }
-    const created = await provider.openFinance.createInitiation({
-      payment: { payer: { taxNumber: checkout.payerCpf ?? '' }, value, redirectUrl: checkout.returnUrl ?? options.defaultReturnUrl },
-      transaction,
-      webhook: hook,
-    });
-    // The initiation answer carries no state; an initiation waits for the payer like a registered cash-in.
-    return { state: 'Registered', transactionId: created.transactionId, checkoutUrl: created.checkoutUrl };
-  }
 
   /** Waits while another request is creating this order's checkout; undefined when that creation failed. */
   async function settled(checkout: Checkout): Promise<Checkout | undefined> {
@@ -84,6 +63,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   }
 
   async function create(input: CreateCheckoutInput): Promise<{ created: boolean; checkout: Checkout }> {
+    const adapter = METHOD_ADAPTERS[input.method];
     const order = await orders.resolve(input.orderId);
     if (!order) throw new ApiError(404, 'order_not_found', `Order ${input.orderId} was not found.`);
 
@@ -97,7 +77,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         description: order.description,
         payerCpf: input.payer?.cpf ?? null,
         payerName: input.payer?.name ?? null,
-        returnUrl: input.returnUrl ?? null,
+        details: adapter.draftDetails(input, { returnUrl: options.defaultReturnUrl }),
         createdAt: now(),
       });
       if (!reserved.created) {
@@ -107,7 +87,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       }
       let activation: Activation;
       try {
-        activation = await startWithProvider(reserved.checkout, order);
+        activation = await adapter.start({
+          provider,
+          checkout: reserved.checkout,
+          order,
+          webhook: { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret },
+          value: { original: formatCents(BigInt(order.amountCents)) },
+        });
       } catch (error) {
         await store.discardCheckout(reserved.checkout.id);
         throw fromProviderError(error);
@@ -121,8 +107,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
 
   /** Applies a provider state if it moves the checkout forward; anything else changes nothing. */
   async function advance(checkout: Checkout, providerState: TransactionState, source: EventSource, data: Record<string, unknown>) {
-    const to = asCheckoutState(providerState);
-    if (!to || isFinal(checkout.state) || !statesBefore(to).includes(checkout.state)) return { changed: false as const, checkout };
+    const to = fromTransactionState(providerState);
+    if (!to || !canMove(checkout.state, to)) return { changed: false as const, checkout };
     const result = await store.transition(checkout.id, statesBefore(to), to, source, data, now());
     if (result.changed) hub.publish(checkout.id, result.event.seq);
     return result;
@@ -139,10 +125,4 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   }
 
   return { create, advance, refresh };
-}
-
-const KNOWN: readonly string[] = ['Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed'];
-/** Provider states a checkout can take; Refunded cannot be reached and is ignored. */
-function asCheckoutState(state: TransactionState): Exclude<CheckoutState, 'Creating'> | undefined {
-  return KNOWN.includes(state) ? (state as Exclude<CheckoutState, 'Creating'>) : undefined;
 }

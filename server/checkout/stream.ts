@@ -4,7 +4,8 @@
  * stream lives until a final state or the client leaves, and leaving releases everything (subscription, timer).
  */
 import type { Checkout, CheckoutEvent, StatusHub, Store } from '../store/types';
-import { isFinal, toView } from './view';
+import { isFinal } from '../../core/states';
+import { toView } from './view';
 
 export interface EventStreamOptions {
   store: Store;

@@ -12,15 +12,35 @@ import { ApiError, errorBody } from './errors';
 import type { CheckoutService, WebhookTarget } from './service';
 import { readJson } from './validate';
 
+/** What became of one authenticated webhook, for an observer such as a log (the demo's sandbox panel keeps one). */
+export interface WebhookReceipt {
+  receivedAt: string;
+  transactionId: string | null;
+  checkoutId: string | null;
+  state: string | null;
+  /** `applied`: the re-read moved the checkout; `ignored`: nothing to move; `invalid`: not a webhook event. */
+  outcome: 'applied' | 'ignored' | 'invalid';
+  payload: unknown;
+}
+
 export interface WebhookRoutesOptions {
   service: CheckoutService;
   store: Store;
   clock: Clock;
   webhook: WebhookTarget;
+  /** Told of every authenticated webhook after its outcome is stored and published; never delays the answer. */
+  onWebhook?: ((receipt: WebhookReceipt) => void | Promise<void>) | undefined;
+  logger: Pick<Console, 'error'>;
 }
 
-export function webhookRoutes({ service, store, clock, webhook }: WebhookRoutesOptions) {
+export function webhookRoutes({ service, store, clock, webhook, onWebhook, logger }: WebhookRoutesOptions) {
   const receivedAt = () => clock.now().toISOString();
+  const tell = (receipt: WebhookReceipt) => {
+    if (!onWebhook) return;
+    void Promise.resolve()
+      .then(() => onWebhook(receipt))
+      .catch((error: unknown) => logger.error('webhook observer:', error));
+  };
   const done = (outcome: string) => ({ statusCode: 'Done' as const, data: { outcome } });
 
   return new Hono().post(
@@ -36,14 +56,14 @@ export function webhookRoutes({ service, store, clock, webhook }: WebhookRoutesO
       const payload = await readJson(c);
       const parsed = webhookEvent.safeParse(payload);
       if (!parsed.success) {
-        await store.logWebhook({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });
+        tell({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });
         throw new ApiError(400, 'invalid_webhook', 'The webhook payload does not match the expected event.');
       }
       const event = parsed.data;
       const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
       const checkout = await store.findCheckoutByTransaction(event.id);
       if (!checkout) {
-        await store.logWebhook({ ...entry, checkoutId: null, outcome: 'ignored' });
+        tell({ ...entry, checkoutId: null, outcome: 'ignored' });
         return c.json(done('ignored'));
       }
       await store.markWebhookSeen(checkout.id, entry.receivedAt);
@@ -52,7 +72,7 @@ export function webhookRoutes({ service, store, clock, webhook }: WebhookRoutesO
         throw new ApiError(503, 'provider_unavailable', 'Could not confirm the transaction with the provider.');
       });
       const outcome = result.changed ? 'applied' : 'ignored';
-      await store.logWebhook({ ...entry, checkoutId: checkout.id, outcome });
+      tell({ ...entry, checkoutId: checkout.id, outcome });
       return c.json(done(outcome));
     },
   );

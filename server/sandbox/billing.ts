@@ -1,5 +1,5 @@
 /** Charges of a transaction: the plan's fixed part plus its percentage of the amount, exact to 6 decimals. */
-import { formatDecimal, mulDiv, parseDecimal, rescale } from '../lib/money';
+import { formatDecimal, mulDiv, parseDecimal, rescale } from '../../core/money';
 import type { BillingPlan } from './defaults';
 
 const SCALE = 6;

@@ -1,5 +1,5 @@
 /** Request rules the shared zod schemas cannot express: amount precision and range, custom webhook header. */
-import { parseCents } from '../lib/money';
+import { parseCents } from '../../core/money';
 import type { WebhookConfig } from '../provider/schemas';
 import { MAX_AMOUNT_CENTS } from './defaults';
 import { formatError } from './request';

@@ -2,7 +2,7 @@
  * The checks the provider's counterparty (the banks) makes on tax numbers and PIX keys. Magic CPFs from
  * `MAGIC_CPFS` let integrators provoke the refusals on purpose.
  */
-import { cpfDigits, isValidCpf } from '../lib/cpf';
+import { taxNumberDigits, isValidCpf } from '../../core/cpf';
 import type { PixKeyType } from '../provider/schemas';
 import { MAGIC_CPFS } from './defaults';
 import { operationError } from './errors';
@@ -10,7 +10,7 @@ import { formatError } from './request';
 
 /** Throws the provider's 409 for an invalid, restricted or refused CPF; returns the 11 digits otherwise. */
 export function checkCpf(value: string): string {
-  const digits = cpfDigits(value);
+  const digits = taxNumberDigits(value);
   if (!isValidCpf(value) || (MAGIC_CPFS.restricted as readonly string[]).includes(digits))
     throw operationError('CounterpartyTaxNumberInvalid', `The tax number ${value} is invalid or restricted`, { taxNumber: value });
   if ((MAGIC_CPFS.serviceError as readonly string[]).includes(digits))
@@ -28,7 +28,7 @@ export function checkPixKey(type: PixKeyType, value: string): string {
   switch (type) {
     case 'CPF':
       if (!isValidCpf(value)) throw bad('a valid CPF');
-      return cpfDigits(value);
+      return taxNumberDigits(value);
     case 'EMAIL':
       if (value.length > 77 || !EMAIL.test(value)) throw bad('an e-mail address');
       return value;

@@ -1,6 +1,6 @@
 /**
  * The provider's error envelope and the one exception type every route throws. The root app's `onError` turns an
- * `ApiError` into `{ statusCode: "Error", error: { name, message, code, details } }` with its status.
+ * `EmulatorError` into `{ statusCode: "Error", error: { name, message, code, details } }` with its status.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
@@ -8,7 +8,7 @@ import type { ErrorEnvelope, ValidationDetail } from '../provider/schemas';
 
 type ErrorBody = ErrorEnvelope['error'];
 
-export class ApiError extends Error {
+export class EmulatorError extends Error {
   readonly status: ContentfulStatusCode;
   readonly body: ErrorBody;
   constructor(status: ContentfulStatusCode, body: ErrorBody) {
@@ -22,14 +22,14 @@ export class ApiError extends Error {
 }
 
 export const invalidRequest = (details: ValidationDetail[], message = 'The request is not valid') =>
-  new ApiError(400, { name: 'InvalidRequestFormatError', message, code: 'InvalidRequestFormatError', details });
+  new EmulatorError(400, { name: 'InvalidRequestFormatError', message, code: 'InvalidRequestFormatError', details });
 
 /** 409 of the counterparty and business checks; `reason` is what integrators branch on. */
 export const operationError = (reason: string, message: string, extra: Record<string, unknown> = {}) =>
-  new ApiError(409, { name: 'OperationError', message, code: 'OperationError', details: { reason, ...extra } });
+  new EmulatorError(409, { name: 'OperationError', message, code: 'OperationError', details: { reason, ...extra } });
 
 export const tokenInvalid = () =>
-  new ApiError(401, {
+  new EmulatorError(401, {
     name: 'AuthenticationError',
     message: 'The access token is missing, invalid or expired',
     code: 'AuthenticationError',
@@ -37,7 +37,7 @@ export const tokenInvalid = () =>
   });
 
 export const notFound = (message = 'Resource not found') =>
-  new ApiError(404, { name: 'NotFoundError', message, code: 'NotFound', details: { reason: 'NotFound' } });
+  new EmulatorError(404, { name: 'NotFoundError', message, code: 'NotFound', details: { reason: 'NotFound' } });
 
 /** JSON pointer (RFC 6901) of a path of keys. */
 export const pointer = (path: readonly PropertyKey[]) =>
@@ -99,7 +99,7 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], input: unkn
 
 /** For a known path called with a method it does not support. */
 export const methodNotAllowed = (): never => {
-  throw new ApiError(405, {
+  throw new EmulatorError(405, {
     name: 'MethodNotAllowedError',
     message: 'This operation does not support the HTTP method used',
     code: 'MethodNotAllowed',

@@ -1,5 +1,5 @@
 /** Text for people (the bank page, the receipt): Brazilian money format, masked CPF, HTML escaping. */
-import { parseCents } from '../lib/money';
+import { parseCents } from '../../core/money';
 
 /** "R$ 1.234,50" from "1234.500000", without passing through a binary float. */
 export function formatBrl(amount: string): string {

@@ -7,21 +7,21 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
-import { parseCents } from '../lib/money';
+import { parseCents } from '../../core/money';
 import type { WebhookConfig } from '../provider/schemas';
 import { createAddresses } from './addresses';
 import { createTokenIssuer, newSigningKey } from './auth';
 import { billingCalculator } from './billing';
 import { createCompanyPayments } from './company';
-import { adminRoutes } from './company/routes/admin';
+import { companyAdminRoutes } from './company/routes/admin';
 import { uploadRoutes } from './company/routes/uploads';
 import type { SandboxContext } from './context';
 import { openDatabase, setting } from './db';
 import * as defaults from './defaults';
-import { ApiError, notFound } from './errors';
+import { EmulatorError, notFound } from './errors';
 import { createLifecycle } from './lifecycle';
 import { availableMicros } from './routes/balance';
-import { checkoutRoutes } from './routes/checkout';
+import { bankPageRoutes } from './routes/bank-page';
 import { partnerApi } from './routes/partner-api';
 import { systemRoutes } from './routes/system';
 import { createTransactionStore, type TransactionStore } from './store';
@@ -61,7 +61,7 @@ export interface Sandbox {
 }
 
 const errorBody = (status: ContentfulStatusCode, name: string, message: string) =>
-  new ApiError(status, { name, message, code: name, details: { reason: name } });
+  new EmulatorError(status, { name, message, code: name, details: { reason: name } });
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const clock = options.clock ?? systemClock;
@@ -121,14 +121,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }),
   );
   app.route('/v1/partners-int', partnerApi(ctx));
-  app.route('/v1/system/checkout', checkoutRoutes(ctx));
+  app.route('/v1/system/checkout', bankPageRoutes(ctx));
   app.route('/v1', systemRoutes(ctx));
-  app.route('/admin', adminRoutes(ctx));
+  app.route('/admin', companyAdminRoutes(ctx));
   app.notFound(() => {
     throw notFound('No operation at this address');
   });
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error.envelope(), error.status);
+    if (error instanceof EmulatorError) return c.json(error.envelope(), error.status);
     // Hono's own refusals (for example a malformed form body) keep their 4xx status in our envelope.
     if (error instanceof HTTPException && error.status < 500)
       return c.json(errorBody(error.status as ContentfulStatusCode, 'InvalidRequestError', 'The request could not be read').envelope(), error.status as ContentfulStatusCode);

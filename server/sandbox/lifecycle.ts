@@ -3,10 +3,11 @@
  * on the network (its webhook) between reading and saving, and two simulations must not both win.
  */
 import type { Clock } from '../lib/clock';
-import { isFinalState, type TransactionState } from '../provider/schemas';
+import { isFinalTransactionState } from '../../core/states';
+import type { TransactionState } from '../provider/schemas';
 import type { Addresses } from './addresses';
 import type { ChargesOf } from './billing';
-import { ApiError, notFound, operationError } from './errors';
+import { EmulatorError, notFound, operationError } from './errors';
 import type { StoredTransaction, TransactionKind } from './model';
 import { transition, type Settlement } from './records';
 import type { TransactionStore } from './store';
@@ -54,7 +55,7 @@ export function createLifecycle(options: LifecycleOptions) {
       const tx = store.get(id);
       if (!tx || !kinds.includes(tx.kind)) throw notFound(`Transaction ${id} not found`);
       const state = tx.record.transaction.state;
-      if (isFinalState(state))
+      if (isFinalTransactionState(state))
         throw operationError('TransactionStateInvalid', `Transaction ${id} is already ${state} and cannot change`, { state });
       const next = apply(tx, to, settle?.(tx));
       // Saved before delivering: a receiver that re-reads the transaction while handling the webhook (as a
@@ -64,7 +65,7 @@ export function createLifecycle(options: LifecycleOptions) {
       const delivery = await webhooks.send(next);
       if (!delivery.ok) {
         store.save(tx);
-        throw new ApiError(424, {
+        throw new EmulatorError(424, {
           name: 'OperationError',
           message: `The webhook could not be delivered, so the transaction was not changed: ${delivery.reason}`,
           code: 'OperationError',
@@ -86,7 +87,7 @@ export function createLifecycle(options: LifecycleOptions) {
     const changed = await locked(id, async () => {
       const tx = store.get(id);
       const state = tx?.record.transaction.state;
-      if (!tx || !state || isFinalState(state) || (from && state !== from)) return false;
+      if (!tx || !state || isFinalTransactionState(state) || (from && state !== from)) return false;
       const next = apply(tx, to, settlement);
       next.record.webhook.deliveryStatus = 'Pending';
       store.save(next);

@@ -1,6 +1,6 @@
 /** Building new transaction records and moving them between states; pure functions of their inputs. */
 import { randomBytes } from 'node:crypto';
-import { formatAmount6 } from '../lib/money';
+import { formatAmount6 } from '../../core/money';
 import type { Participant, TransactionRecord, TransactionState, WebhookConfig } from '../provider/schemas';
 import type { Addresses } from './addresses';
 import type { ChargesOf } from './billing';

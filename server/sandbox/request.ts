@@ -1,14 +1,14 @@
-/** Reading and validating request bodies and queries; every refusal is an `ApiError` with the provider's envelope. */
+/** Reading and validating request bodies and queries; every refusal is an `EmulatorError` with the provider's envelope. */
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { ValidationDetail } from '../provider/schemas';
-import { ApiError, invalidRequest, issuesToDetails } from './errors';
+import { EmulatorError, invalidRequest, issuesToDetails } from './errors';
 
 /**
  * Parses the JSON body. An empty body is `{}` when `optional` (the sandbox operations whose body the spec marks
  * optional or absent); otherwise it must be JSON sent as JSON.
  */
-export async function readJson(c: Context, { optional = false } = {}): Promise<unknown> {
+export async function readPartnerJson(c: Context, { optional = false } = {}): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') {
     if (optional) return {};
@@ -16,7 +16,7 @@ export async function readJson(c: Context, { optional = false } = {}): Promise<u
   }
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type))
-    throw new ApiError(415, {
+    throw new EmulatorError(415, {
       name: 'UnsupportedMediaTypeError',
       message: 'Send the body as application/json',
       code: 'UnsupportedMediaType',
@@ -41,4 +41,4 @@ export const formatError = (path: string, message: string, code = 'format', info
   invalidRequest([{ path, code, message, info } satisfies ValidationDetail]);
 
 export const readBody = async <S extends z.ZodType>(c: Context, schema: S, options?: { optional?: boolean }) =>
-  validate(schema, await readJson(c, options));
+  validate(schema, await readPartnerJson(c, options));

@@ -3,8 +3,12 @@
  * A released step never changes: add a new one. Both stores record applied versions in `schema_migrations`.
  *
  * The partial unique index `checkouts_one_per_order` is the idempotency rule itself: at most one checkout per order
- * in Creating/Created/Registered/Completed, whatever process or instance tries to insert a second one.
+ * in a reserving state (Creating, Created, Registered, Completed), whatever process or instance tries to insert a
+ * second one. From step 2 its state list comes from `core/states`; changing that list needs a new step that
+ * recreates the index (the store contract tests pin the behaviour per state).
  */
+import { LIVE_STATES, RESERVING_STATES } from '../../core/states';
+
 export interface Migration {
   version: number;
   name: string;
@@ -122,4 +126,75 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'method fields in one JSON column; states checked in code; demo tables leave the product',
+    // SQLite cannot drop a CHECK: both tables are rebuilt. The new events table references the new checkouts table,
+    // so dropping the old ones cascades nothing; RENAME then updates the reference.
+    sqlite: `
+      CREATE TABLE checkouts_v2 (
+        id TEXT PRIMARY KEY,
+        order_id TEXT NOT NULL,
+        method TEXT NOT NULL,
+        state TEXT NOT NULL,
+        amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+        currency TEXT NOT NULL CHECK (currency = 'BRL'),
+        description TEXT,
+        transaction_id TEXT UNIQUE,
+        payer_cpf TEXT,
+        payer_name TEXT,
+        details TEXT NOT NULL CHECK (json_valid(details)),
+        seq INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_webhook_at TEXT,
+        last_checked_at TEXT
+      ) STRICT;
+      INSERT INTO checkouts_v2
+        SELECT id, order_id, method, state, amount_cents, currency, description, transaction_id, payer_cpf, payer_name,
+          json_patch('{}', json_object('qrCode', qr_code, 'qrCodeLocation', qr_code_location,
+            'checkoutUrl', checkout_url, 'returnUrl', return_url)),
+          seq, created_at, updated_at, last_webhook_at, last_checked_at
+        FROM checkouts;
+      CREATE TABLE checkout_events_v2 (
+        checkout_id TEXT NOT NULL REFERENCES checkouts_v2 (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        source TEXT NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (checkout_id, seq)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO checkout_events_v2 SELECT checkout_id, seq, state, source, at, data FROM checkout_events;
+      DROP TABLE checkout_events;
+      DROP TABLE checkouts;
+      ALTER TABLE checkouts_v2 RENAME TO checkouts;
+      ALTER TABLE checkout_events_v2 RENAME TO checkout_events;
+      CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id) WHERE state IN (${sqlList(RESERVING_STATES)});
+      CREATE INDEX checkouts_by_order ON checkouts (order_id, created_at);
+      CREATE INDEX checkouts_live ON checkouts (created_at) WHERE state IN (${sqlList(LIVE_STATES)});
+      DROP TABLE webhook_log;
+      DROP TABLE orders;
+    `,
+    postgres: `
+      ALTER TABLE checkouts DROP CONSTRAINT checkouts_method_check, DROP CONSTRAINT checkouts_state_check,
+        ADD COLUMN details jsonb NOT NULL DEFAULT '{}'::jsonb;
+      UPDATE checkouts SET details = jsonb_strip_nulls(jsonb_build_object('qrCode', qr_code,
+        'qrCodeLocation', qr_code_location, 'checkoutUrl', checkout_url, 'returnUrl', return_url));
+      ALTER TABLE checkouts DROP COLUMN qr_code, DROP COLUMN qr_code_location, DROP COLUMN checkout_url,
+        DROP COLUMN return_url, ALTER COLUMN details DROP DEFAULT;
+      ALTER TABLE checkout_events DROP CONSTRAINT checkout_events_source_check;
+      DROP INDEX checkouts_one_per_order;
+      CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id) WHERE state IN (${sqlList(RESERVING_STATES)});
+      DROP INDEX checkouts_live;
+      CREATE INDEX checkouts_live ON checkouts (created_at) WHERE state IN (${sqlList(LIVE_STATES)});
+      DROP TABLE webhook_log;
+      DROP TABLE orders;
+    `,
+  },
 ];
+
+/** A SQL list of string literals; only ever given our own constants. */
+export function sqlList(values: readonly string[]): string {
+  return values.map((value) => `'${value}'`).join(', ');
+}

@@ -5,20 +5,10 @@
  * concurrent transition waits for the row lock, re-checks `state`, and changes nothing.
  */
 import pg from 'pg';
-import { migrations } from './migrations';
-import { checkoutFromRow, eventFromRow, orderFromRow, toJson, webhookFromRow, type Row } from './rows';
-import {
-  ActivationSchema,
-  CheckoutStateSchema,
-  EventSourceSchema,
-  InstantSchema,
-  LIVE_STATES,
-  NewCheckoutSchema,
-  NewWebhookLogEntrySchema,
-  OrderSchema,
-  RESERVING_STATES,
-  type Store,
-} from './types';
+import { LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { migrations, sqlList } from './migrations';
+import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
+import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -27,7 +17,6 @@ export interface PostgresStoreOptions {
   onError?: (error: unknown) => void;
 }
 
-const sqlList = (states: readonly string[]) => states.map((state) => `'${state}'`).join(', ');
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
 /** Key of the advisory lock that makes instances starting together apply migrations one at a time. */
@@ -49,6 +38,7 @@ export async function openPostgresStore({
   const one = async (text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
     (await client.query<Row>(text, values)).rows[0];
   const all = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows;
+  const checkoutFromRow = (row: Row) => fromRow(row, 'parsed');
   const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
 
   const insertEvent = `
@@ -63,12 +53,12 @@ export async function openPostgresStore({
       for (let attempt = 0; attempt < 5; attempt++) {
         const inserted = await one(
           `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
-             payer_name, return_url, seq, created_at, updated_at)
-           VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9, 0, $10, $10)
+             payer_name, details, seq, created_at, updated_at)
+           VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9::jsonb, 0, $10, $10)
            ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
            RETURNING *`,
           [draft.id, draft.orderId, draft.method, draft.amountCents, draft.currency, draft.description,
-            draft.payerCpf, draft.payerName, draft.returnUrl, draft.createdAt],
+            draft.payerCpf, draft.payerName, toJson(draft.details), draft.createdAt],
         );
         if (inserted) return { created: true, checkout: checkoutFromRow(inserted) };
         const existing = await one(`SELECT * FROM checkouts WHERE order_id = $1 AND state IN (${RESERVING})`, [draft.orderId]);
@@ -81,11 +71,10 @@ export async function openPostgresStore({
       const at = InstantSchema.parse(atInput);
       return inTransaction(pool, async (client) => {
         const row = await one(
-          `UPDATE checkouts SET state = $2, transaction_id = $3, qr_code = $4, qr_code_location = $5,
-             checkout_url = $6, seq = 1, updated_at = $7
+          `UPDATE checkouts SET state = $2, transaction_id = $3, details = details || $4::jsonb, seq = 1, updated_at = $5
            WHERE id = $1 AND state = 'Creating'
            RETURNING *`,
-          [id, fields.state, fields.transactionId, fields.qrCode, fields.qrCodeLocation, fields.checkoutUrl, at],
+          [id, fields.state, fields.transactionId, toJson(fields.details), at],
           client,
         );
         if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
@@ -151,34 +140,6 @@ export async function openPostgresStore({
         [InstantSchema.parse(before), limit],
       );
       return rows.map(checkoutFromRow);
-    },
-    async logWebhook(input) {
-      const entry = NewWebhookLogEntrySchema.parse(input);
-      const row = await one(
-        `INSERT INTO webhook_log (received_at, transaction_id, checkout_id, state, outcome, payload)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-         RETURNING *`,
-        [entry.receivedAt, entry.transactionId, entry.checkoutId, entry.state, entry.outcome, toJson(entry.payload)],
-      );
-      return webhookFromRow(row!, 'parsed');
-    },
-    async listWebhookLog(afterId, limit) {
-      const rows = await all('SELECT * FROM webhook_log WHERE id > $1 ORDER BY id LIMIT $2', [afterId, limit]);
-      return rows.map((row) => webhookFromRow(row, 'parsed'));
-    },
-    async putOrder(input) {
-      const order = OrderSchema.parse(input);
-      await pool.query(
-        `INSERT INTO orders (order_id, amount_cents, description, items, created_at)
-         VALUES ($1, $2, $3, $4::jsonb, $5)
-         ON CONFLICT (order_id) DO UPDATE SET amount_cents = excluded.amount_cents,
-           description = excluded.description, items = excluded.items, created_at = excluded.created_at`,
-        [order.orderId, order.amountCents, order.description, toJson(order.items), order.createdAt],
-      );
-    },
-    async getOrder(orderId) {
-      const row = await one('SELECT * FROM orders WHERE order_id = $1', [orderId]);
-      return row ? orderFromRow(row, 'parsed') : undefined;
     },
     async close() {
       await pool.end();

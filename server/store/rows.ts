@@ -3,16 +3,7 @@
  * dates as text, `pg` gives jsonb already parsed, timestamptz as Date and bigint as string. Everything is
  * normalised here and then validated by the zod schemas, so both stores return exactly the same shapes.
  */
-import {
-  CheckoutEventSchema,
-  CheckoutSchema,
-  OrderSchema,
-  WebhookLogEntrySchema,
-  type Checkout,
-  type CheckoutEvent,
-  type Order,
-  type WebhookLogEntry,
-} from './types';
+import { CheckoutEventSchema, CheckoutSchema, type Checkout, type CheckoutEvent } from './types';
 
 export type Row = Record<string, unknown>;
 
@@ -26,7 +17,7 @@ const json = (value: unknown, columns: JsonColumns) => (columns === 'text' ? JSO
 /** `undefined` has no JSON form; it is stored as null like JSON.stringify does inside objects. */
 export const toJson = (value: unknown) => JSON.stringify(value ?? null);
 
-export function checkoutFromRow(row: Row): Checkout {
+export function checkoutFromRow(row: Row, columns: JsonColumns): Checkout {
   return CheckoutSchema.parse({
     id: row.id,
     orderId: row.order_id,
@@ -36,12 +27,9 @@ export function checkoutFromRow(row: Row): Checkout {
     currency: row.currency,
     description: row.description,
     transactionId: row.transaction_id,
-    qrCode: row.qr_code,
-    qrCodeLocation: row.qr_code_location,
-    checkoutUrl: row.checkout_url,
     payerCpf: row.payer_cpf,
     payerName: row.payer_name,
-    returnUrl: row.return_url,
+    details: json(row.details, columns),
     seq: row.seq,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
@@ -58,27 +46,5 @@ export function eventFromRow(row: Row, columns: JsonColumns): CheckoutEvent {
     source: row.source,
     at: date(row.at),
     data: json(row.data, columns),
-  });
-}
-
-export function webhookFromRow(row: Row, columns: JsonColumns): WebhookLogEntry {
-  return WebhookLogEntrySchema.parse({
-    id: bigint(row.id),
-    receivedAt: date(row.received_at),
-    transactionId: row.transaction_id,
-    checkoutId: row.checkout_id,
-    state: row.state,
-    outcome: row.outcome,
-    payload: json(row.payload, columns),
-  });
-}
-
-export function orderFromRow(row: Row, columns: JsonColumns): Order {
-  return OrderSchema.parse({
-    orderId: row.order_id,
-    amountCents: bigint(row.amount_cents),
-    description: row.description,
-    items: json(row.items, columns),
-    createdAt: date(row.created_at),
   });
 }

@@ -4,20 +4,10 @@
  * process on the same file waits for the write lock (busy_timeout) instead of failing or reading a stale row.
  */
 import Database from 'better-sqlite3';
-import { migrations } from './migrations';
-import { checkoutFromRow, eventFromRow, orderFromRow, toJson, webhookFromRow, type Row } from './rows';
-import {
-  ActivationSchema,
-  EventSourceSchema,
-  CheckoutStateSchema,
-  InstantSchema,
-  NewCheckoutSchema,
-  NewWebhookLogEntrySchema,
-  OrderSchema,
-  LIVE_STATES,
-  RESERVING_STATES,
-  type Store,
-} from './types';
+import { LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { migrations, sqlList } from './migrations';
+import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
+import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
 
 export interface SqliteStoreOptions {
   file: string;
@@ -25,7 +15,6 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-const sqlList = (states: readonly string[]) => states.map((state) => `'${state}'`).join(', ');
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
 
@@ -40,15 +29,15 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   const sql = {
     reserve: db.prepare(`
       INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf, payer_name,
-        return_url, seq, created_at, updated_at)
+        details, seq, created_at, updated_at)
       VALUES (@id, @orderId, @method, 'Creating', @amountCents, @currency, @description, @payerCpf, @payerName,
-        @returnUrl, 0, @createdAt, @createdAt)
+        @details, 0, @createdAt, @createdAt)
       ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
       RETURNING *`),
     reserving: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? AND state IN (${RESERVING})`),
     activate: db.prepare(`
-      UPDATE checkouts SET state = @state, transaction_id = @transactionId, qr_code = @qrCode,
-        qr_code_location = @qrCodeLocation, checkout_url = @checkoutUrl, seq = 1, updated_at = @at
+      UPDATE checkouts SET state = @state, transaction_id = @transactionId, details = json_patch(details, @details),
+        seq = 1, updated_at = @at
       WHERE id = @id AND state = 'Creating'
       RETURNING *`),
     discard: db.prepare(`DELETE FROM checkouts WHERE id = ? AND state = 'Creating'`),
@@ -73,23 +62,14 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         AND (last_checked_at IS NULL OR last_checked_at < @before)
       ORDER BY last_checked_at NULLS FIRST, created_at, id
       LIMIT @limit`),
-    logWebhook: db.prepare(`
-      INSERT INTO webhook_log (received_at, transaction_id, checkout_id, state, outcome, payload)
-      VALUES (@receivedAt, @transactionId, @checkoutId, @state, @outcome, @payload)
-      RETURNING *`),
-    webhookLog: db.prepare(`SELECT * FROM webhook_log WHERE id > ? ORDER BY id LIMIT ?`),
-    putOrder: db.prepare(`
-      INSERT INTO orders (order_id, amount_cents, description, items, created_at)
-      VALUES (@orderId, @amountCents, @description, @items, @createdAt)
-      ON CONFLICT (order_id) DO UPDATE SET amount_cents = excluded.amount_cents,
-        description = excluded.description, items = excluded.items, created_at = excluded.created_at`),
-    getOrder: db.prepare(`SELECT * FROM orders WHERE order_id = ?`),
   };
   const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
 
+  const checkoutFromRow = (row: Row) => fromRow(row, 'text');
+
   const reserve = db.transaction((draft: ReturnType<typeof NewCheckoutSchema.parse>) => {
-    const inserted = one(sql.reserve, draft);
+    const inserted = one(sql.reserve, { ...draft, details: toJson(draft.details) });
     if (inserted) return { created: true as const, checkout: checkoutFromRow(inserted) };
     const existing = one(sql.reserving, draft.orderId);
     if (!existing) throw new Error(`order ${draft.orderId} conflicted but has no reserving checkout`);
@@ -97,7 +77,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   });
 
   const activate = db.transaction((id: string, fields: ReturnType<typeof ActivationSchema.parse>, at: string) => {
-    const row = one(sql.activate, { id, at, ...fields });
+    const row = one(sql.activate, { id, at, ...fields, details: toJson(fields.details) });
     if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
     const checkout = checkoutFromRow(row);
     const data = { transactionId: fields.transactionId };
@@ -156,21 +136,6 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     },
     async listStaleCheckouts(before, limit) {
       return all(sql.stale, { before: InstantSchema.parse(before), limit }).map(checkoutFromRow);
-    },
-    async logWebhook(entry) {
-      const parsed = NewWebhookLogEntrySchema.parse(entry);
-      return webhookFromRow(one(sql.logWebhook, { ...parsed, payload: toJson(parsed.payload) })!, 'text');
-    },
-    async listWebhookLog(afterId, limit) {
-      return all(sql.webhookLog, afterId, limit).map((row) => webhookFromRow(row, 'text'));
-    },
-    async putOrder(order) {
-      const parsed = OrderSchema.parse(order);
-      sql.putOrder.run({ ...parsed, items: toJson(parsed.items) });
-    },
-    async getOrder(orderId) {
-      const row = one(sql.getOrder, orderId);
-      return row ? orderFromRow(row, 'text') : undefined;
     },
     async close() {
       db.close();

@@ -10,23 +10,20 @@
  * so SQLite can compare them as text.
  */
 import { z } from 'zod';
+import { METHODS } from '../../core/methods';
+import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 
 /** A date-time with `Z` or an offset, stored and returned as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
-export const CheckoutMethodSchema = z.enum(['pix', 'openfinance']);
+export const CheckoutMethodSchema = z.enum(METHODS);
 export type CheckoutMethod = z.infer<typeof CheckoutMethodSchema>;
 
-/** `Creating` exists only between our reservation and the provider's answer; the rest are the provider's states. */
-export const CheckoutStateSchema = z.enum(['Creating', 'Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed']);
+/** The states of `core/states`: `Creating` between our reservation and the provider's answer, then the provider's. */
+export const CheckoutStateSchema = z.enum(STORED_STATES);
 export type CheckoutState = z.infer<typeof CheckoutStateSchema>;
 
-/** States in which an order already has its checkout: a new one would charge the payer twice. */
-export const RESERVING_STATES = ['Creating', 'Created', 'Registered', 'Completed'] as const satisfies readonly CheckoutState[];
-/** States the reconciliation loop re-reads from the provider. */
-export const LIVE_STATES = ['Created', 'Registered'] as const satisfies readonly CheckoutState[];
-
-export const EventSourceSchema = z.enum(['create', 'webhook', 'reconcile', 'poll']);
+export const EventSourceSchema = z.enum(['create', 'webhook', 'reconcile']);
 export type EventSource = z.infer<typeof EventSourceSchema>;
 
 const cents = z.int().positive();
@@ -40,12 +37,13 @@ export const CheckoutSchema = z.object({
   currency: z.literal('BRL'),
   description: z.string().nullable(),
   transactionId: z.string().nullable(),
-  qrCode: z.string().nullable(),
-  qrCodeLocation: z.string().nullable(),
-  checkoutUrl: z.string().nullable(),
   payerCpf: z.string().nullable(),
   payerName: z.string().nullable(),
-  returnUrl: z.string().nullable(),
+  /**
+   * The method's own fields (a PIX code, a bank address, a return address…), in one JSON column so a new method
+   * needs no new columns. Each method's adapter in `server/checkout/methods` reads and writes its own.
+   */
+  details: z.record(z.string(), z.unknown()),
   /** Seq of the last stored event; 0 while `Creating`. */
   seq: z.int().nonnegative(),
   createdAt: InstantSchema,
@@ -65,18 +63,18 @@ export const NewCheckoutSchema = z.object({
   description: z.string().nullable().default(null),
   payerCpf: z.string().nullable().default(null),
   payerName: z.string().nullable().default(null),
-  returnUrl: z.string().nullable().default(null),
+  /** What the method knows before the provider call, for example OpenFinance's return address. */
+  details: z.record(z.string(), z.unknown()).default({}),
   createdAt: InstantSchema,
 });
 export type NewCheckout = z.input<typeof NewCheckoutSchema>;
 
 /** The provider's answer that turns a reservation into a real checkout. */
 export const ActivationSchema = z.object({
-  state: CheckoutStateSchema.exclude(['Creating']),
+  state: z.enum(CHECKOUT_STATES),
   transactionId: z.string().min(1),
-  qrCode: z.string().nullable().default(null),
-  qrCodeLocation: z.string().nullable().default(null),
-  checkoutUrl: z.string().nullable().default(null),
+  /** Merged over the reservation's details. */
+  details: z.record(z.string(), z.unknown()).default({}),
 });
 export type Activation = z.input<typeof ActivationSchema>;
 
@@ -91,35 +89,10 @@ export const CheckoutEventSchema = z.object({
 });
 export type CheckoutEvent = z.infer<typeof CheckoutEventSchema>;
 
-export const WebhookOutcomeSchema = z.enum(['applied', 'ignored', 'refused', 'invalid']);
-
-export const WebhookLogEntrySchema = z.object({
-  id: z.int().positive(),
-  receivedAt: InstantSchema,
-  transactionId: z.string().nullable(),
-  checkoutId: z.string().nullable(),
-  state: z.string().nullable(),
-  outcome: WebhookOutcomeSchema,
-  payload: z.unknown(),
-});
-export type WebhookLogEntry = z.infer<typeof WebhookLogEntrySchema>;
-export const NewWebhookLogEntrySchema = WebhookLogEntrySchema.omit({ id: true });
-export type NewWebhookLogEntry = z.input<typeof NewWebhookLogEntrySchema>;
-
-/** An order of the demo shop: the server-side source of the amount, so the browser never sets it. */
-export const OrderSchema = z.object({
-  orderId: z.string().min(1),
-  amountCents: cents,
-  description: z.string(),
-  items: z.unknown(),
-  createdAt: InstantSchema,
-});
-export type Order = z.infer<typeof OrderSchema>;
-
 export type ReserveResult = { created: true; checkout: Checkout } | { created: false; checkout: Checkout };
 export type TransitionResult = { changed: true; checkout: Checkout; event: CheckoutEvent } | { changed: false; checkout: Checkout };
 
-/** Persistence of checkouts, their events, the webhook log and the demo orders. Methods reject on database errors. */
+/** Persistence of checkouts and their events. Methods reject on database errors. */
 export interface Store {
   /**
    * Atomically returns the order's checkout when one is `Creating`, `Created`, `Registered` or `Completed`, else
@@ -148,12 +121,6 @@ export interface Store {
   markChecked(id: string, at: string): Promise<void>;
   /** `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than `before`; never-checked first. */
   listStaleCheckouts(before: string, limit: number): Promise<Checkout[]>;
-  logWebhook(entry: NewWebhookLogEntry): Promise<WebhookLogEntry>;
-  /** Entries with id greater than `afterId`, oldest first. */
-  listWebhookLog(afterId: number, limit: number): Promise<WebhookLogEntry[]>;
-  /** Inserts or replaces the order. */
-  putOrder(order: Order): Promise<void>;
-  getOrder(orderId: string): Promise<Order | undefined>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { isValidCpf } from '../../../server/lib/cpf';
+import { isValidCpf } from '../../../core/cpf';
 import type { PixKeyType } from '../../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';

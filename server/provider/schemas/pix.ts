@@ -1,15 +1,13 @@
 /** PIX cash-in/out, OpenFinance initiation, transaction record, webhook payload, listing, balance, sandbox. */
 import { z } from 'zod';
+import { TRANSACTION_STATES, type TransactionState } from '../../../core/states';
 import { decimalString, isoDate, page, webhookConfig } from './common';
 
 /** Every spelling the provider uses; `Canceled` and `Reverted` are read as `Cancelled` and `Reversed`. */
 export const transactionState = z
-  .enum(['Created', 'Registered', 'Completed', 'Cancelled', 'Canceled', 'Reversed', 'Reverted', 'Error', 'Refunded'])
-  .transform((s) => (s === 'Canceled' ? 'Cancelled' : s === 'Reverted' ? 'Reversed' : s));
-export type TransactionState = z.output<typeof transactionState>;
-
-export const FINAL_STATES = ['Completed', 'Cancelled', 'Reversed', 'Error', 'Refunded'] as const;
-export const isFinalState = (state: TransactionState) => (FINAL_STATES as readonly string[]).includes(state);
+  .enum([...TRANSACTION_STATES, 'Canceled', 'Reverted'])
+  .transform((s): TransactionState => (s === 'Canceled' ? 'Cancelled' : s === 'Reverted' ? 'Reversed' : s));
+export type { TransactionState };
 
 export const pixKeyType = z.enum(['CPF', 'EMAIL', 'PHONE', 'EVP']);
 export type PixKeyType = z.infer<typeof pixKeyType>;

@@ -3,7 +3,7 @@
  * approves or rejects. Approving creates the Debit transaction that pays the receiver and starts its execution.
  */
 import type { Clock } from '../../lib/clock';
-import { formatAmount6, formatCents, parseCents, parseDecimal, rescale } from '../../lib/money';
+import { formatAmount6, formatCents, parseCents, parseDecimal, rescale } from '../../../core/money';
 import type { CreatePaymentRequest } from '../../provider/schemas';
 import type { ChargesOf } from '../billing';
 import { checkAmount } from '../checks';

@@ -1,5 +1,5 @@
 /** The partner API's shapes of a payment request, built from the stored request and its transaction. */
-import { formatAmount6, parseCents } from '../../lib/money';
+import { formatAmount6, parseCents } from '../../../core/money';
 import type { PaymentRequest, PaymentRequestDetail } from '../../provider/schemas';
 import type { TransactionStore } from '../store';
 import type { CompanyStore, StoredRequest } from './store';

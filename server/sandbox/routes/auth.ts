@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { loginRequest } from '../../provider/schemas';
 import type { SandboxContext } from '../context';
-import { ApiError, methodNotAllowed } from '../errors';
+import { EmulatorError, methodNotAllowed } from '../errors';
 import { readBody } from '../request';
 
 export function authRoutes(ctx: SandboxContext) {
@@ -10,7 +10,7 @@ export function authRoutes(ctx: SandboxContext) {
     .post('/login', async (c) => {
       const { accessKey, secret } = await readBody(c, loginRequest);
       if (!ctx.tokens.accepts(accessKey, secret))
-        throw new ApiError(401, {
+        throw new EmulatorError(401, {
           name: 'AuthenticationError',
           message: 'The access key is invalid, pending or expired',
           code: 'AuthenticationError',

@@ -3,7 +3,7 @@
  * parts it is made of. Opening balance + completed credits − completed debits − charges of completed transactions.
  */
 import { Hono } from 'hono';
-import { formatDecimal, parseDecimal, rescale } from '../../lib/money';
+import { formatDecimal, parseDecimal, rescale } from '../../../core/money';
 import type { SandboxContext } from '../context';
 import { methodNotAllowed } from '../errors';
 import { formatError } from '../request';

@@ -1,7 +1,7 @@
 /** `POST /accounts/payment-initiation`: an OpenFinance cash-in; the payer approves it on the bank page. */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { formatAmount6 } from '../../lib/money';
+import { formatAmount6 } from '../../../core/money';
 import { initiationRequest } from '../../provider/schemas';
 import { checkAmount, checkWebhookHeader } from '../checks';
 import type { SandboxContext } from '../context';

@@ -1,7 +1,7 @@
 /** PIX cash-in (QR code, starts Registered) and cash-out (to a PIX key, starts Created). */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { formatAmount6, formatCents, parseDecimal, rescale } from '../../lib/money';
+import { formatAmount6, formatCents, parseDecimal, rescale } from '../../../core/money';
 import { cashInRequest, cashOutRequest } from '../../provider/schemas';
 import { encodeBrCode } from '../brcode';
 import { checkAmount, checkWebhookHeader } from '../checks';

@@ -3,8 +3,8 @@
  * the spec states both). OpenFinance: complete, error (POST). Each succeeds only if its webhook is delivered.
  */
 import { Hono, type Context } from 'hono';
-import { cpfDigits, isValidCnpj, isValidCpf } from '../../lib/cpf';
-import { parseCents } from '../../lib/money';
+import { taxNumberDigits, isValidCnpj, isValidCpf } from '../../../core/cpf';
+import { parseCents } from '../../../core/money';
 import { decimalString, sandboxCompleteRequest, type TransactionState } from '../../provider/schemas';
 import { checkAmount } from '../checks';
 import type { SandboxContext } from '../context';
@@ -12,7 +12,7 @@ import { DEFAULT_ANONYMOUS_PAYER } from '../defaults';
 import { methodNotAllowed, operationError } from '../errors';
 import type { StoredTransaction, TransactionKind } from '../model';
 import type { Settlement } from '../records';
-import { formatError, readBody, readJson } from '../request';
+import { formatError, readBody, readPartnerJson } from '../request';
 
 /** The spec's body plus `amount`, our addition for editable-value cash-ins (what the payer chose to pay). */
 const completeBody = sandboxCompleteRequest.extend({ amount: decimalString.optional() });
@@ -52,14 +52,14 @@ export function simulationRoutes(ctx: SandboxContext) {
     const body = await readBody(c, completeBody, { optional: true });
     if (body.taxNumber !== undefined && !isValidCpf(body.taxNumber) && !isValidCnpj(body.taxNumber))
       throw formatError('/taxNumber', 'must be a valid CPF or CNPJ');
-    const normalized = { ...body, ...(body.taxNumber !== undefined ? { taxNumber: cpfDigits(body.taxNumber) } : {}) };
+    const normalized = { ...body, ...(body.taxNumber !== undefined ? { taxNumber: taxNumberDigits(body.taxNumber) } : {}) };
     const amountCents = body.amount === undefined ? undefined : checkAmount(body.amount, '/amount');
     const id = c.req.param('transactionId')!;
     return respond(c, await lifecycle.simulate({ id, to: 'Completed', kinds, settle: settlementFor(normalized, amountCents) }));
   };
   // These operations take no body; one sent anyway is read (so a malformed one gets its 400) and ignored.
   const plain = (to: TransactionState, kinds: readonly TransactionKind[]) => async (c: Context) => {
-    await readJson(c, { optional: true });
+    await readPartnerJson(c, { optional: true });
     return respond(c, await lifecycle.simulate({ id: c.req.param('transactionId')!, to, kinds }));
   };
 

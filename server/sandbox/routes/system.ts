@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import QRCode from 'qrcode';
-import { formatCents, parseCents } from '../../lib/money';
+import { formatCents, parseCents } from '../../../core/money';
 import type { SandboxContext } from '../context';
 import { methodNotAllowed, notFound } from '../errors';
 import { receiptPdf } from '../receipt-pdf';

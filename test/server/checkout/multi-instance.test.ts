@@ -3,7 +3,8 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../sto
 import { openSse } from '../helpers/sse';
 import { startTestServer, type TestServer } from '../helpers/server';
 
-// Two BFF instances share one PostgreSQL database; the second talks to the first one's emulator.
+// Two BFF instances share one PostgreSQL database. The second is the standalone BFF: it talks to the first one's
+// emulator as its provider and prices orders through the demo's order contract, as it would a merchant's backend.
 describe.skipIf(!TEST_DATABASE_URL)('two instances on PostgreSQL', () => {
   let database: TestDatabase;
   let a: TestServer;
@@ -19,6 +20,8 @@ describe.skipIf(!TEST_DATABASE_URL)('two instances on PostgreSQL', () => {
         PROVIDER_ACCESS_KEY: 'sandbox-access-key',
         PROVIDER_SECRET: 'sandbox-secret',
         WEBHOOK_SECRET: a.config.webhookSecret,
+        ORDERS_URL: `${a.url}/demo/api/priced-orders`,
+        ORDERS_TOKEN: a.ordersToken!,
       },
     });
   });

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startRecordingServer } from '../helpers/http';
 import { openSse } from '../helpers/sse';
-import { startTestServer, tempDir, type TestServer } from '../helpers/server';
+import { startTestBff, startTestServer, tempDir, type TestServer } from '../helpers/server';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -89,10 +89,11 @@ describe('provider failures', () => {
       });
     });
     open.push(provider);
-    const server = await start({
+    const server = await startTestBff({
       env: { PROVIDER_BASE_URL: `${provider.url}/v1`, PROVIDER_ACCESS_KEY: 'key', PROVIDER_SECRET: 'secret' },
       start: { tuning: { providerTimeoutMs: 300 } },
     });
+    open.push(server);
     return { server, provider };
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isFinalState, sandboxResult, transactionRecord, webhookEvent } from '../../../server/provider/schemas';
+import { isFinalTransactionState } from '../../../core/states';
+import { sandboxResult, transactionRecord, webhookEvent } from '../../../server/provider/schemas';
 import { cashIn, cashOut, client, DEAD_URL, initiation, makeSandbox, startReceiver, VALID_CPF, type Api } from './helpers';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -225,7 +226,7 @@ describe('webhook delivery failure', () => {
     expect(failed.status).toBe(424);
     expect(failed.body.error).toMatchObject({ name: 'OperationError', details: { reason: 'WebhookDeliveryFailed' } });
     expect(await record(id)).toEqual(before);
-    expect(isFinalState(before.transaction.state)).toBe(false);
+    expect(isFinalTransactionState(before.transaction.state)).toBe(false);
     receiver.answer(200);
     if (url() === receiver.url) expect((await simulate('complete', id)).status).toBe(200);
   });

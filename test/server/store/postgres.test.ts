@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHub, HUB_APPLICATION_NAME } from '../../../server/store/hub';
+import { migrations } from '../../../server/store/migrations';
 import { openPostgresStore } from '../../../server/store/postgres';
 import type { StatusHub } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
@@ -36,7 +37,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
   describeStoreContract('PostgreSQL', async () => {
     const store = await openPostgresStore({ connectionString: db.url });
     // DELETE, not TRUNCATE: on tables this small it skips TRUNCATE's file rewrites and is several times faster.
-    await db.query('DELETE FROM checkout_events; DELETE FROM checkouts; DELETE FROM webhook_log; DELETE FROM orders');
+    await db.query('DELETE FROM checkout_events; DELETE FROM checkouts');
     return { store, teardown: () => store.close() };
   });
 
@@ -46,7 +47,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
       try {
         const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ connectionString: fresh.url })));
         await Promise.all(stores.map((store) => store.close()));
-        expect((await fresh.query('SELECT version FROM schema_migrations')).rows).toEqual([{ version: 1 }]);
+        expect((await fresh.query('SELECT version FROM schema_migrations')).rows).toEqual(migrations.map((m) => ({ version: m.version })));
       } finally {
         await fresh.drop();
       }
@@ -66,11 +67,33 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
       const store = await openPostgresStore({ connectionString: db.url });
       await store.reserveCheckout(draftFor('raw-order'));
       await store.close();
-      const insert = `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, created_at, updated_at)
-        VALUES ($1, 'raw-order', 'pix', $2, 100, 'BRL', now(), now())`;
+      const insert = `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, details, created_at, updated_at)
+        VALUES ($1, 'raw-order', 'pix', $2, 100, 'BRL', '{}', now(), now())`;
       await expect(db.query(insert, ['other-live', 'Registered'])).rejects.toThrow(/checkouts_one_per_order/);
       await expect(db.query(insert, ['old-cancelled', 'Cancelled'])).resolves.toBeDefined();
     });
+  });
+
+  it('schema step 2 moves the method fields of existing checkouts into details and keeps their events', async () => {
+    const old = await createTestDatabase(TEST_DATABASE_URL!);
+    try {
+      await old.query(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      await old.query(migrations[0]!.postgres);
+      await old.query(`INSERT INTO schema_migrations (version, name) VALUES (1, 'v1')`);
+      await old.query(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, qr_code, qr_code_location,
+          checkout_url, return_url, transaction_id, seq, created_at, updated_at)
+        VALUES ('co-pix', 'A-1', 'pix', 'Created', 100, 'BRL', '000201', 'https://qr/1', NULL, NULL, 'tx-1', 1, now(), now()),
+               ('co-of', 'A-2', 'openfinance', 'Registered', 100, 'BRL', NULL, NULL, 'https://bank/2', 'https://shop/2', 'tx-2', 1, now(), now())`);
+      await old.query(`INSERT INTO checkout_events VALUES ('co-pix', 1, 'Created', 'create', now(), '{"transactionId":"tx-1"}')`);
+      const store = await openPostgresStore({ connectionString: old.url });
+      expect((await store.getCheckout('co-pix'))!.details).toEqual({ qrCode: '000201', qrCodeLocation: 'https://qr/1' });
+      expect((await store.getCheckout('co-of'))!.details).toEqual({ checkoutUrl: 'https://bank/2', returnUrl: 'https://shop/2' });
+      expect(await store.eventsAfter('co-pix', 0)).toHaveLength(1);
+      expect((await store.reserveCheckout(draftFor('A-1'))).created).toBe(false);
+      await store.close();
+    } finally {
+      await old.drop();
+    }
   });
 
   describe('createPostgresHub', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../server/store/migrations';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import { at, describeStoreContract, draftFor } from './store-contract';
 
@@ -24,20 +25,16 @@ describe('SQLite store file', () => {
     const first = openSqliteStore({ file });
     const { checkout } = await first.reserveCheckout(draftFor('A-1'));
     const { event } = await first.activateCheckout(checkout.id, { state: 'Created', transactionId: 'tx-1' }, at(1));
-    const entry = await first.logWebhook({ receivedAt: at(2), transactionId: 'tx-1', checkoutId: checkout.id, state: 'Created', outcome: 'ignored', payload: { a: 1 } });
-    await first.putOrder({ orderId: 'A-1', amountCents: 100, description: 'x', items: [], createdAt: at(0) });
     await first.close();
 
     const second = openSqliteStore({ file });
     expect(await second.getCheckout(checkout.id)).toMatchObject({ state: 'Created', transactionId: 'tx-1', seq: 1 });
     expect(await second.eventsAfter(checkout.id, 0)).toEqual([event]);
-    expect(await second.listWebhookLog(0, 10)).toEqual([entry]);
-    expect(await second.getOrder('A-1')).toMatchObject({ amountCents: 100 });
     expect((await second.reserveCheckout(draftFor('A-1'))).created).toBe(false);
     await second.close();
 
     const raw = new Database(file, { readonly: true });
-    expect(raw.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual([1]);
+    expect(raw.prepare('SELECT version FROM schema_migrations').pluck().all()).toEqual(migrations.map((m) => m.version));
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     raw.close();
   });
@@ -51,6 +48,29 @@ describe('SQLite store file', () => {
     expect(raw.prepare('SELECT typeof(amount_cents) FROM checkouts WHERE id = ?').pluck().get(checkout.id)).toBe('integer');
     expect(() => raw.prepare(`UPDATE checkouts SET amount_cents = 10.5 WHERE id = ?`).run(checkout.id)).toThrow(/cannot store REAL/);
     raw.close();
+  });
+});
+
+describe('SQLite schema step 2', () => {
+  it('moves the method fields of existing checkouts into details and keeps their events', async () => {
+    const file = freshFile();
+    const v1 = new Database(file);
+    v1.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+    v1.exec(migrations[0]!.sqlite);
+    v1.prepare(`INSERT INTO schema_migrations VALUES (1, 'v1', ?)`).run(at(0));
+    const insert = v1.prepare(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, qr_code, qr_code_location,
+      checkout_url, return_url, transaction_id, seq, created_at, updated_at) VALUES (?, ?, ?, ?, 100, 'BRL', ?, ?, ?, ?, ?, 1, ?, ?)`);
+    insert.run('co-pix', 'A-1', 'pix', 'Created', '000201', 'https://qr/1', null, null, 'tx-1', at(0), at(0));
+    insert.run('co-of', 'A-2', 'openfinance', 'Registered', null, null, 'https://bank/2', 'https://shop/2', 'tx-2', at(0), at(0));
+    v1.prepare(`INSERT INTO checkout_events VALUES ('co-pix', 1, 'Created', 'create', ?, '{"transactionId":"tx-1"}')`).run(at(0));
+    v1.close();
+
+    const store = openSqliteStore({ file });
+    expect((await store.getCheckout('co-pix'))!.details).toEqual({ qrCode: '000201', qrCodeLocation: 'https://qr/1' });
+    expect((await store.getCheckout('co-of'))!.details).toEqual({ checkoutUrl: 'https://bank/2', returnUrl: 'https://shop/2' });
+    expect(await store.eventsAfter('co-pix', 0)).toHaveLength(1);
+    expect((await store.reserveCheckout(draftFor('A-1'))).created).toBe(false);
+    await store.close();
   });
 });
 
@@ -71,8 +91,8 @@ describe('two SQLite connections on one file', () => {
     await store.reserveCheckout(draftFor('A-1'));
     await store.close();
     const raw = new Database(file);
-    const insert = raw.prepare(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, created_at, updated_at)
-      VALUES (?, 'A-1', 'pix', ?, 100, 'BRL', '', '')`);
+    const insert = raw.prepare(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, details, created_at, updated_at)
+      VALUES (?, 'A-1', 'pix', ?, 100, 'BRL', '{}', '', '')`);
     expect(() => insert.run('other-live', 'Created')).toThrow(/UNIQUE constraint failed/);
     expect(() => insert.run('old-error', 'Error')).not.toThrow();
     raw.close();

@@ -87,12 +87,24 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('moves Creating to the provider state and stores event 1 from create', async () => {
         const { checkout } = await store.reserveCheckout(draftFor('A-1'));
         const result = await store.activateCheckout(
-          checkout.id, { state: 'Created', transactionId: 'tx-1', qrCode: '000201…', qrCodeLocation: 'https://qr/1' }, at(1),
+          checkout.id, { state: 'Created', transactionId: 'tx-1', details: { qrCode: '000201…', qrCodeLocation: 'https://qr/1' } }, at(1),
         );
-        expect(result.checkout).toMatchObject({ state: 'Created', transactionId: 'tx-1', qrCode: '000201…', seq: 1, updatedAt: at(1) });
+        expect(result.checkout).toMatchObject({
+          state: 'Created', transactionId: 'tx-1', details: { qrCode: '000201…', qrCodeLocation: 'https://qr/1' }, seq: 1, updatedAt: at(1),
+        });
         expect(result.event).toEqual({ checkoutId: checkout.id, seq: 1, state: 'Created', source: 'create', at: at(1), data: { transactionId: 'tx-1' } });
         expect(await store.eventsAfter(checkout.id, 0)).toEqual([result.event]);
         expect(await store.findCheckoutByTransaction('tx-1')).toEqual(result.checkout);
+      });
+
+      it('merges the provider details over the details of the reservation', async () => {
+        const { checkout } = await store.reserveCheckout(draftFor('A-1', { method: 'openfinance', details: { returnUrl: 'https://shop/x', keep: [1, 'two'] } }));
+        expect(checkout.details).toEqual({ returnUrl: 'https://shop/x', keep: [1, 'two'] });
+        const { checkout: live } = await store.activateCheckout(
+          checkout.id, { state: 'Registered', transactionId: 'tx-1', details: { checkoutUrl: 'https://bank/1', keep: 'replaced' } }, at(1),
+        );
+        expect(live.details).toEqual({ returnUrl: 'https://shop/x', checkoutUrl: 'https://bank/1', keep: 'replaced' });
+        expect((await store.getCheckout(checkout.id))!.details).toEqual(live.details);
       });
 
       it('refuses to activate a checkout twice', async () => {
@@ -148,12 +160,12 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
     it('lists events after a seq in seq order', async () => {
       const created = await checkoutIn('Created');
-      await store.transition(created.id, ['Created'], 'Registered', 'poll', { n: 2 }, at(1));
+      await store.transition(created.id, ['Created'], 'Registered', 'reconcile', { n: 2 }, at(1));
       await store.transition(created.id, ['Registered'], 'Completed', 'webhook', { n: 3 }, at(2));
       await store.transition(created.id, ['Completed'], 'Reversed', 'reconcile', { n: 4 }, at(3));
       const events = await store.eventsAfter(created.id, 1);
       expect(events.map((event) => [event.seq, event.state, event.source, event.data])).toEqual([
-        [2, 'Registered', 'poll', { n: 2 }],
+        [2, 'Registered', 'reconcile', { n: 2 }],
         [3, 'Completed', 'webhook', { n: 3 }],
         [4, 'Reversed', 'reconcile', { n: 4 }],
       ]);
@@ -189,31 +201,6 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect((await store.listStaleCheckouts(at(10), 1)).map((checkout) => checkout.id)).toEqual([quiet.id]);
         expect(stale[1]!.id).toBe(registered.id);
       });
-    });
-
-    it('logs webhooks with increasing ids and pages through them', async () => {
-      const payloads = [{ event: 'Completed', nested: { amount: '10.00' } }, 'not json object', null];
-      const logged = [];
-      for (const [i, payload] of payloads.entries()) {
-        logged.push(await store.logWebhook({
-          receivedAt: at(i), transactionId: i === 0 ? 'tx-1' : null, checkoutId: null, state: i === 0 ? 'Completed' : null,
-          outcome: i === 0 ? 'applied' : 'invalid', payload,
-        }));
-      }
-      expect(logged[0]!.id).toBeLessThan(logged[1]!.id);
-      expect(logged[1]!.id).toBeLessThan(logged[2]!.id);
-      expect(logged.map((entry) => entry.payload)).toEqual(payloads);
-      expect(await store.listWebhookLog(0, 2)).toEqual(logged.slice(0, 2));
-      expect(await store.listWebhookLog(logged[1]!.id, 10)).toEqual([logged[2]]);
-    });
-
-    it('stores, replaces and reads orders', async () => {
-      const order = { orderId: 'A-1001', amountCents: 4_990, description: 'Coffee', items: [{ sku: 'c', qty: 2 }], createdAt: at(0) };
-      expect(await store.getOrder('A-1001')).toBeUndefined();
-      await store.putOrder(order);
-      expect(await store.getOrder('A-1001')).toEqual(order);
-      await store.putOrder({ ...order, amountCents: 5_990 });
-      expect(await store.getOrder('A-1001')).toMatchObject({ amountCents: 5_990 });
     });
   });
 }

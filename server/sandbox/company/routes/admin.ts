@@ -5,13 +5,13 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { cpfDigits, isValidCnpj } from '../../../lib/cpf';
+import { taxNumberDigits, isValidCnpj } from '../../../../core/cpf';
 import { safeEqual } from '../../../lib/secrets';
 import { webhookConfig } from '../../../provider/schemas';
 import { checkWebhookHeader } from '../../checks';
 import type { SandboxContext } from '../../context';
 import { SANDBOX_REVIEWER } from '../../defaults';
-import { ApiError, methodNotAllowed, notFound } from '../../errors';
+import { EmulatorError, methodNotAllowed, notFound } from '../../errors';
 import { newId } from '../../records';
 import { formatError, readBody } from '../../request';
 import type { Decider } from '../requests';
@@ -37,7 +37,7 @@ const requireAdminKey =
   (key: string | undefined): MiddlewareHandler =>
   async (c, next) => {
     if (key !== undefined && !safeEqual(c.req.header(ADMIN_KEY_HEADER), key))
-      throw new ApiError(401, {
+      throw new EmulatorError(401, {
         name: 'AuthenticationError',
         message: `The ${ADMIN_KEY_HEADER} header is missing or wrong`,
         code: 'AuthenticationError',
@@ -49,10 +49,10 @@ const requireAdminKey =
 function cnpjAt(value: string | undefined, path: string): string | undefined {
   if (value === undefined) return undefined;
   if (!isValidCnpj(value)) throw formatError(path, 'must be a valid CNPJ');
-  return cpfDigits(value);
+  return taxNumberDigits(value);
 }
 
-export function adminRoutes(ctx: SandboxContext) {
+export function companyAdminRoutes(ctx: SandboxContext) {
   const { store, documents, requests, webhook } = ctx.company;
   const receiverOr404 = (id: string) => {
     const receiver = store.receiver(id);

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { createPaymentRequest, listPaymentRequestsQuery } from '../../../provider/schemas';
 import type { SandboxContext } from '../../context';
 import { methodNotAllowed } from '../../errors';
-import { formatError, readBody, readJson, validate } from '../../request';
+import { formatError, readBody, readPartnerJson, validate } from '../../request';
 import { detailView, executedView, requestView } from '../views';
 import { partnerUser, queryInput } from './query';
 
@@ -26,7 +26,7 @@ export function transactionRequestRoutes(ctx: SandboxContext) {
     })
     .put('/cancel/:trId', async (c) => {
       // No body is defined; one sent anyway must still be JSON, like the sandbox operations.
-      await readJson(c, { optional: true });
+      await readPartnerJson(c, { optional: true });
       requests.cancel(c.req.param('trId'), { ...partnerUser(c), comment: 'Cancelled by the partner' });
       return c.json({ statusCode: 'Done' });
     })

@@ -7,10 +7,10 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { SandboxContext } from '../../context';
 import { MAX_UPLOAD_BYTES } from '../../defaults';
-import { ApiError, invalidRequest, methodNotAllowed, notFound } from '../../errors';
+import { EmulatorError, invalidRequest, methodNotAllowed, notFound } from '../../errors';
 
 const uploadError = (status: 409 | 410 | 413, name: string, reason: string, message: string) =>
-  new ApiError(status, { name, message, code: name, details: { reason } });
+  new EmulatorError(status, { name, message, code: name, details: { reason } });
 
 export function uploadRoutes(ctx: SandboxContext) {
   const { documents } = ctx.company;

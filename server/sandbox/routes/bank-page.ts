@@ -9,7 +9,7 @@ import { DEFAULT_ANONYMOUS_PAYER } from '../defaults';
 import { methodNotAllowed } from '../errors';
 import type { StoredTransaction } from '../model';
 import { formatError } from '../request';
-import { isFinalState } from '../../provider/schemas';
+import { isFinalTransactionState } from '../../../core/states';
 
 /** No script may run, styles come only from our stylesheet, and the form may only lead back to the store. */
 function secure(c: Context, tx?: StoredTransaction) {
@@ -24,7 +24,7 @@ function secure(c: Context, tx?: StoredTransaction) {
   c.header('cache-control', 'no-store');
 }
 
-export function checkoutRoutes(ctx: SandboxContext) {
+export function bankPageRoutes(ctx: SandboxContext) {
   /** The transaction behind the address, only when both the uuid and the id match an OpenFinance initiation. */
   const find = (c: Context) => {
     const tx = ctx.store.get(c.req.param('transactionId') ?? '');
@@ -37,7 +37,7 @@ export function checkoutRoutes(ctx: SandboxContext) {
       const tx = find(c);
       secure(c, tx);
       if (!tx) return c.html(notFoundPage(), 404);
-      return c.html(isFinalState(tx.record.transaction.state) ? finishedPage(tx) : approvalPage(tx));
+      return c.html(isFinalTransactionState(tx.record.transaction.state) ? finishedPage(tx) : approvalPage(tx));
     })
     .post('/init/:uuid/:transactionId', async (c) => {
       const tx = find(c);
@@ -47,7 +47,7 @@ export function checkoutRoutes(ctx: SandboxContext) {
       const decision = form['decision'];
       if (decision !== 'approve' && decision !== 'fail')
         throw formatError('/decision', 'must be approve or fail', 'enum', { allowedValues: ['approve', 'fail'] });
-      if (isFinalState(tx.record.transaction.state)) return c.html(finishedPage(tx), 409);
+      if (isFinalTransactionState(tx.record.transaction.state)) return c.html(finishedPage(tx), 409);
       const taxNumber = tx.record.payment.payer?.cpf ?? DEFAULT_ANONYMOUS_PAYER.taxNumber;
       const after =
         decision === 'approve'

@@ -1,0 +1,127 @@
+/**
+ * The demo's API under `/demo/api`: the shop (products, server-priced orders), the order contract the BFF prices
+ * with (the same one a merchant's backend answers at ORDERS_URL), and the sandbox panel's API (drive outcomes at the
+ * emulator, read the webhook log). Mounted only when the embedded emulator is the provider.
+ */
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { isMethod, type Method } from '../core/methods';
+import { formatCents } from '../core/money';
+import { ApiError, errorBody, sendError } from '../server/checkout/errors';
+import type { OrderResolver } from '../server/checkout/orders';
+import { parseJson } from '../server/checkout/validate';
+import type { Clock } from '../server/lib/clock';
+import { safeEqual } from '../server/lib/secrets';
+import type { ProviderClient } from '../server/provider';
+import type { Store } from '../server/store/types';
+import { PRODUCTS } from './catalog';
+import type { DemoStore } from './store';
+
+const orderBody = z.object({
+  items: z
+    .array(z.object({ sku: z.string().max(64), quantity: z.int().min(1).max(20) }))
+    .min(1)
+    .max(20),
+});
+
+/** What the sandbox panel may make happen to a payment of each method. */
+const OUTCOMES: Record<Method, readonly string[]> = {
+  pix: ['complete', 'error', 'cancel', 'reverse'],
+  openfinance: ['complete', 'error'],
+};
+
+/** The demo shop's pricing for the BFF: the amount was computed on the server when the order was placed. */
+export function demoOrders(demo: DemoStore): OrderResolver {
+  return {
+    async resolve(orderId) {
+      const order = demo.getOrder(orderId);
+      return order && { amountCents: order.amountCents, description: order.description };
+    },
+  };
+}
+
+export interface DemoApiOptions {
+  store: Store;
+  demo: DemoStore;
+  orders: OrderResolver;
+  /** Bearer token of the order contract route. */
+  ordersToken: string;
+  provider: ProviderClient;
+  clock: Clock;
+}
+
+export function demoApi({ store, demo, orders, ordersToken, provider, clock }: DemoApiOptions) {
+  return (
+    new Hono()
+      // Mounted outside the BFF, so its error handler does not apply here: without this an unknown order is a 500.
+      .onError((error, c) => {
+        if (error instanceof ApiError) return sendError(c, error);
+        throw error;
+      })
+      .get('/products', (c) =>
+        c.json({ items: PRODUCTS.map(({ priceCents, ...p }) => ({ ...p, price: formatCents(BigInt(priceCents)) })) }),
+      )
+      .post('/orders', async (c) => {
+        const { items } = await parseJson(c, orderBody);
+        let amountCents = 0;
+        const lines = items.map(({ sku, quantity }) => {
+          const product = PRODUCTS.find((p) => p.sku === sku);
+          if (!product) throw new ApiError(400, 'unknown_product', `Unknown product ${sku}.`);
+          amountCents += product.priceCents * quantity;
+          return { sku, name: product.name, quantity, unitPrice: formatCents(BigInt(product.priceCents)) };
+        });
+        const orderId = `A-${randomBytes(5).toString('hex').toUpperCase()}`;
+        const description = lines
+          .map((l) => `${l.quantity}× ${l.name}`)
+          .join(', ')
+          .slice(0, 140);
+        demo.putOrder({ orderId, amountCents, description, items: lines, createdAt: clock.now().toISOString() });
+        return c.json({ orderId, amount: formatCents(BigInt(amountCents)), description, items: lines }, 201);
+      })
+      .get('/orders/:orderId', async (c) => {
+        const order = demo.getOrder(c.req.param('orderId'));
+        if (!order) throw new ApiError(404, 'order_not_found', 'Order not found.');
+        const checkouts = await store.findCheckoutsByOrder(order.orderId);
+        return c.json({
+          orderId: order.orderId,
+          amount: formatCents(BigInt(order.amountCents)),
+          description: order.description,
+          items: order.items,
+          checkouts: checkouts.map((k) => ({ id: k.id, state: k.state, method: k.method, transactionId: k.transactionId })),
+        });
+      })
+      // The order contract (`GET <ORDERS_URL>/<orderId>`), so a standalone BFF can price the demo's orders too.
+      .get('/priced-orders/:orderId', async (c) => {
+        const header = c.req.header('authorization') ?? '';
+        if (!safeEqual(header.startsWith('Bearer ') ? header.slice(7) : undefined, ordersToken)) {
+          return c.json(errorBody('AuthenticationError', 'orders_unauthorized', 'A valid order-source token is required.'), 401);
+        }
+        const order = await orders.resolve(c.req.param('orderId'));
+        if (!order) throw new ApiError(404, 'order_not_found', 'Order not found.');
+        return c.json(order);
+      })
+      .get('/webhooks', (c) => {
+        const after = Number(c.req.query('after') ?? 0);
+        return c.json({ items: demo.listWebhookLog(Number.isSafeInteger(after) && after > 0 ? after : 0, 100) });
+      })
+      .post('/sandbox/:method/:operation/:transactionId', async (c) => {
+        const { method, operation, transactionId } = c.req.param();
+        if (!isMethod(method) || !OUTCOMES[method].includes(operation)) {
+          throw new ApiError(404, 'not_found', 'Unknown sandbox operation.');
+        }
+        const operations: Record<Method, Record<string, (id: string) => Promise<unknown>>> = {
+          pix: provider.sandbox.pix,
+          openfinance: provider.sandbox.openFinance,
+        };
+        const run = operations[method][operation]!;
+        try {
+          return c.json({ statusCode: 'Done', data: await run(transactionId) });
+        } catch (error) {
+          const status = (error as { status?: number }).status;
+          const message = error instanceof Error ? error.message : 'Sandbox operation failed.';
+          return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
+        }
+      })
+  );
+}

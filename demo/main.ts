@@ -1,0 +1,31 @@
+/** `npm start`: the demo shop on the embedded emulator. Reads the environment; stops cleanly on SIGINT/SIGTERM. */
+import { loadConfig } from '../server/config';
+import { startDemo } from './start';
+
+let config;
+let running;
+try {
+  config = loadConfig();
+  running = await startDemo(config);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+
+const { url } = running;
+if (running.sandbox) {
+  const token = process.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : `file ${config.dataDir}/admin-token`;
+  console.log(`pix-checkout demo listening on ${url}`);
+  console.log(`  demo shop     ${url}/`);
+  console.log(`  checkout API  ${url}/api`);
+  console.log(`  back-office   ${url}/backoffice.html (admin token: ${token})`);
+  console.log(`  sandbox       ${url}/sandbox/v1/partners-int`);
+} else {
+  console.log(`pix-checkout BFF listening on ${url} (provider ${config.provider?.baseUrl})`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void running.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The demo as one process (`npm start`): the product (BFF, element) on the embedded sandbox emulator, plus the
+ * shop, the sandbox panel and the back-office page. With PROVIDER_BASE_URL set nothing of the demo or the emulator
+ * is mounted: this starts the standalone BFF instead, exactly as `npm run serve` does.
+ */
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WEBHOOK_HEADER } from '../server/checkout/app';
+import { errorBody } from '../server/checkout/errors';
+import { keptSecret, type Config } from '../server/config';
+import { systemClock } from '../server/lib/clock';
+import { createProviderClient } from '../server/provider';
+import { createSandbox } from '../server/sandbox';
+import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
+import { createProduct, listen, startServer, type StartOptions } from '../server/server';
+import { openStore } from '../server/store';
+import { demoApi, demoOrders } from './api';
+import { openDemoStore } from './store';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** A strict policy for our pages: the element must work without inline scripts or eval. */
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+
+export async function startDemo(config: Config, options: StartOptions = {}) {
+  const log = options.log ?? console;
+  if (config.provider) {
+    log.warn('PROVIDER_BASE_URL is set: the demo and the emulator stay off; starting the BFF alone (as `npm run serve`).');
+    return { ...(await startServer(config, options)), sandbox: undefined, demo: undefined, ordersToken: undefined };
+  }
+  const clock = options.clock ?? systemClock;
+  const tuning = options.tuning;
+  const listener = await listen(config);
+  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const sandbox = createSandbox({
+    dataDir: config.dataDir,
+    publicBaseUrl: listener.publicBaseUrl,
+    clock,
+    ...(config.sandboxKeys.accessKey ? { accessKey: config.sandboxKeys.accessKey } : {}),
+    ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
+    ...(tuning?.webhookRetryDelaysMs ? { webhookRetry: { delaysMs: tuning.webhookRetryDelaysMs } } : {}),
+    // Company-payment executions notify the same receiver, so the webhook log shows them too.
+    companyWebhook: {
+      url: `${listener.publicBaseUrl}/api/webhooks/provider`,
+      customHeaderName: WEBHOOK_HEADER,
+      customHeaderValue: config.webhookSecret,
+    },
+  });
+  const provider = createProviderClient({
+    baseUrl: `${listener.url}/sandbox/v1`,
+    accessKey: config.sandboxKeys.accessKey ?? SANDBOX_ACCESS_KEY,
+    secret: config.sandboxKeys.secret ?? SANDBOX_SECRET,
+    ...(tuning?.providerTimeoutMs ? { timeoutMs: tuning.providerTimeoutMs } : {}),
+  });
+  const demo = openDemoStore(join(config.dataDir, 'demo.sqlite'));
+  const orders = options.orders ?? demoOrders(demo);
+  const ordersToken = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
+  const product = createProduct({
+    config,
+    listener,
+    provider,
+    orders,
+    store,
+    hub,
+    clock,
+    log,
+    tuning,
+    onWebhook: (receipt) => demo.logWebhook(receipt),
+  });
+
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('content-security-policy', CSP);
+  });
+  product.mount(app, { provider: 'sandbox' });
+  app.route('/sandbox', sandbox.app);
+  app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock }));
+  // The demo pages' built scripts (shop, checkout, sandbox panel, back-office) under dist/demo/assets.
+  const assets = here('../dist/demo');
+  if (existsSync(assets)) app.use('/assets/*', serveStatic({ root: assets }));
+  else log.warn('dist/demo is missing: run `npm run build` to serve the demo pages\' scripts.');
+  app.use('/*', serveStatic({ root: here('public') }));
+  app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
+  listener.handle(app);
+  if (!options.manualReconcile) product.checkout.reconciler.start();
+
+  return {
+    ...listener,
+    app,
+    store,
+    hub,
+    provider,
+    sandbox,
+    demo,
+    /** Bearer token of the demo's order contract route (`/demo/api/priced-orders`). */
+    ordersToken,
+    checkout: product.checkout,
+    async close() {
+      product.checkout.reconciler.stop();
+      await listener.close();
+      sandbox.close();
+      await hub.close();
+      await store.close();
+      demo.close();
+    },
+  };
+}
+
+export type RunningDemo = Awaited<ReturnType<typeof startDemo>>;

@@ -1,0 +1,91 @@
+/**
+ * The demo's own tables: the shop's orders (priced when placed, so the browser never sets an amount) and the log of
+ * webhooks the BFF received, for the sandbox panel. A SQLite file of its own in DATA_DIR; the product's store knows
+ * nothing of either.
+ */
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { WebhookReceipt } from '../server/checkout/webhooks';
+
+export const DemoOrderSchema = z.object({
+  orderId: z.string().min(1),
+  amountCents: z.int().positive(),
+  description: z.string(),
+  items: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.int(), unitPrice: z.string() })),
+  createdAt: z.string(),
+});
+export type DemoOrder = z.infer<typeof DemoOrderSchema>;
+
+export interface WebhookLogEntry extends WebhookReceipt {
+  id: number;
+}
+
+type Row = Record<string, unknown>;
+
+export function openDemoStore(file: string) {
+  const db = new Database(file, { timeout: 5_000 });
+  db.pragma('journal_mode = WAL');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS demo_orders (
+      order_id TEXT PRIMARY KEY,
+      amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+      description TEXT NOT NULL,
+      items TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS demo_webhook_log (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      received_at TEXT NOT NULL,
+      transaction_id TEXT,
+      checkout_id TEXT,
+      state TEXT,
+      outcome TEXT NOT NULL,
+      payload TEXT NOT NULL
+    ) STRICT;`);
+  const sql = {
+    putOrder: db.prepare(`INSERT INTO demo_orders (order_id, amount_cents, description, items, created_at)
+      VALUES (@orderId, @amountCents, @description, @items, @createdAt)`),
+    getOrder: db.prepare(`SELECT * FROM demo_orders WHERE order_id = ?`),
+    logWebhook: db.prepare(`INSERT INTO demo_webhook_log (received_at, transaction_id, checkout_id, state, outcome, payload)
+      VALUES (@receivedAt, @transactionId, @checkoutId, @state, @outcome, @payload)`),
+    webhookLog: db.prepare(`SELECT * FROM demo_webhook_log WHERE id > ? ORDER BY id LIMIT ?`),
+  };
+
+  return {
+    putOrder(order: DemoOrder): void {
+      sql.putOrder.run({ ...order, items: JSON.stringify(order.items) });
+    },
+    getOrder(orderId: string): DemoOrder | undefined {
+      const row = sql.getOrder.get(orderId) as Row | undefined;
+      return row
+        ? DemoOrderSchema.parse({
+            orderId: row.order_id,
+            amountCents: row.amount_cents,
+            description: row.description,
+            items: JSON.parse(row.items as string),
+            createdAt: row.created_at,
+          })
+        : undefined;
+    },
+    logWebhook(receipt: WebhookReceipt): void {
+      sql.logWebhook.run({ ...receipt, payload: JSON.stringify(receipt.payload ?? null) });
+    },
+    /** Entries with id greater than `afterId`, oldest first. */
+    listWebhookLog(afterId: number, limit: number): WebhookLogEntry[] {
+      return (sql.webhookLog.all(afterId, limit) as Row[]).map((row) => ({
+        id: Number(row.id),
+        receivedAt: row.received_at as string,
+        transactionId: row.transaction_id as string | null,
+        checkoutId: row.checkout_id as string | null,
+        state: row.state as string | null,
+        outcome: row.outcome as WebhookLogEntry['outcome'],
+        payload: JSON.parse(row.payload as string) as unknown,
+      }));
+    },
+    close(): void {
+      db.close();
+    },
+  };
+}
+
+export type DemoStore = ReturnType<typeof openDemoStore>;

@@ -1,0 +1,28 @@
+/** PIX: a BR Code the payer scans or pastes in their bank's app. Payer optional (an identified PIX when given). */
+import { fromTransactionState } from '../../../core/states';
+import type { MethodAdapter } from './adapter';
+
+const text = (value: unknown) => (typeof value === 'string' ? value : null);
+
+export const pix: MethodAdapter = {
+  method: 'pix',
+  label: 'PIX',
+  payerCpf: 'optional',
+  draftDetails: () => ({}),
+  async start({ provider, checkout, order, webhook, value }) {
+    const payer = checkout.payerCpf
+      ? { cpf: checkout.payerCpf, ...(checkout.payerName ? { name: checkout.payerName } : {}) }
+      : undefined;
+    const created = await provider.pix.createCashIn({
+      payment: { ...(payer ? { payer } : {}), value },
+      transaction: { orderId: checkout.orderId, orderDescription: order.description },
+      webhook,
+    });
+    return {
+      state: fromTransactionState(created.transaction.state) ?? 'Registered',
+      transactionId: created.transaction.id,
+      details: { qrCode: created.payment.qrCode, qrCodeLocation: created.payment.qrCodeLocation },
+    };
+  },
+  view: (details) => ({ qrCode: text(details.qrCode), qrCodeLocation: text(details.qrCodeLocation) }),
+};
