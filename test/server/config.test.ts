@@ -30,6 +30,12 @@ describe('loadConfig', () => {
     expect(config.allowedOrigins).toEqual(['https://shop.example', 'https://www.shop.example']);
   });
 
+  it('reads the order service address and its token', () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), ORDERS_URL: 'https://shop.example/internal/orders', ORDERS_TOKEN: 'a-token-of-16-chars' });
+    expect(config.orders).toEqual({ url: 'https://shop.example/internal/orders', token: 'a-token-of-16-chars' });
+    expect(loadConfig({ DATA_DIR: tempDir() }).orders).toBeUndefined();
+  });
+
   it('fails fast with one message naming every bad variable', () => {
     const attempt = () =>
       loadConfig({
@@ -39,6 +45,7 @@ describe('loadConfig', () => {
         WEBHOOK_SECRET: 'short',
         DATABASE_URL: 'mysql://nope',
         ALLOWED_ORIGINS: 'not a url',
+        ORDERS_URL: 'https://shop.example/internal/orders',
       });
     expect(attempt).toThrowError(/Invalid configuration/);
     const message = (() => {
@@ -49,6 +56,6 @@ describe('loadConfig', () => {
         return (error as Error).message;
       }
     })();
-    for (const name of ['PORT', 'WEBHOOK_SECRET', 'DATABASE_URL', 'ALLOWED_ORIGINS', 'PROVIDER_ACCESS_KEY']) expect(message).toContain(name);
+    for (const name of ['PORT', 'WEBHOOK_SECRET', 'DATABASE_URL', 'ALLOWED_ORIGINS', 'PROVIDER_ACCESS_KEY', 'ORDERS_TOKEN']) expect(message).toContain(name);
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * The standalone BFF (`npm run serve`) as a real process: a real provider (here the emulator of a demo process, as a
+ * merchant's provider would be), orders from a stub order service over HTTP, and nothing of the demo or emulator of
+ * its own.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson, startRecordingServer } from './helpers/http';
+import { jsonClient, startTestServer, tempDir, type TestServer } from './helpers/server';
+import { openSse } from './helpers/sse';
+
+const ORDERS_TOKEN = 'orders-token-for-the-serve-test';
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Runs `npm run serve` with `env`; resolves with its output and exit code once it exits. */
+function serve(env: Record<string, string>) {
+  const child = spawn('npm', ['run', '--silent', 'serve'], {
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+function stop(child: ChildProcess) {
+  // npm starts a shell and tsx; the whole group goes.
+  if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+}
+
+describe('npm run serve', () => {
+  it('refuses to start without a provider and an order source, saying what to set', async () => {
+    const run = serve({ PORT: '0', DATA_DIR: tempDir(), PROVIDER_BASE_URL: '', ORDERS_URL: '' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(/PROVIDER_BASE_URL.*ORDERS_URL/s);
+  });
+
+  describe('with a provider and ORDERS_URL', () => {
+    let provider: TestServer;
+    let orders: Awaited<ReturnType<typeof startRecordingServer>>;
+    let bff: ReturnType<typeof serve>;
+    let url: string;
+
+    beforeAll(async () => {
+      provider = await startTestServer();
+      orders = await startRecordingServer((req, res) => {
+        if (req.headers.authorization !== `Bearer ${ORDERS_TOKEN}`) return sendJson(res, 401, { error: 'no' });
+        if (req.url === '/orders/A-100') return sendJson(res, 200, { amountCents: 7_980, description: 'Pedido A-100', extra: 'ignored' });
+        if (req.url === '/orders/BROKEN') return sendJson(res, 500, { error: 'database down' });
+        sendJson(res, 404, { error: 'not found' });
+      });
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      bff = serve({
+        PORT: String(port),
+        DATA_DIR: tempDir(),
+        PROVIDER_BASE_URL: `${provider.url}/sandbox/v1`,
+        PROVIDER_ACCESS_KEY: 'sandbox-access-key',
+        PROVIDER_SECRET: 'sandbox-secret',
+        ORDERS_URL: `${orders.url}/orders`,
+        ORDERS_TOKEN,
+        DATABASE_URL: '',
+      });
+      const deadline = Date.now() + 30_000;
+      while (!bff.output().includes('listening')) {
+        if (bff.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start:\n${bff.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }, 40_000);
+    afterAll(async () => {
+      if (bff) {
+        stop(bff.child);
+        await bff.exited;
+      }
+      await orders?.close();
+      await provider?.close();
+    });
+
+    it('completes a PIX checkout end to end, priced by the order service', async () => {
+      const json = jsonClient(url);
+      const created = await json('POST', '/api/checkouts', { orderId: 'A-100', method: 'pix' });
+      expect(created).toMatchObject({ status: 201, body: { orderId: 'A-100', amount: '79.80', description: 'Pedido A-100', state: 'Registered' } });
+      expect(created.body.qrCode).toMatch(/^000201/);
+      expect(orders.requests.at(-1)).toMatchObject({ method: 'GET', url: '/orders/A-100' });
+
+      const stream = await openSse(`${url}/api/checkouts/${created.body.id}/events`);
+      const first = await stream.next();
+      const initial = first?.retry !== undefined ? await stream.next() : first;
+      expect(JSON.parse(initial!.data)).toMatchObject({ state: 'Registered' });
+
+      await provider.provider.sandbox.pix.complete(created.body.transactionId);
+      const completed = await stream.next(10_000);
+      expect(JSON.parse(completed!.data)).toMatchObject({ state: 'Completed' });
+      stream.close();
+      expect((await json('GET', `/api/checkouts/${created.body.id}`)).body.state).toBe('Completed');
+    });
+
+    it('maps the order service answers to clear errors', async () => {
+      const json = jsonClient(url);
+      expect(await json('POST', '/api/checkouts', { orderId: 'NOPE', method: 'pix' })).toMatchObject({
+        status: 404,
+        body: { statusCode: 'Error', error: { code: 'order_not_found' } },
+      });
+      const broken = await json('POST', '/api/checkouts', { orderId: 'BROKEN', method: 'pix' });
+      expect(broken).toMatchObject({ status: 502, body: { statusCode: 'Error', error: { code: 'orders_unavailable' } } });
+      expect(broken.text).not.toContain('database down');
+    });
+
+    it('mounts nothing of the demo or the emulator', async () => {
+      const json = jsonClient(url);
+      expect((await json('GET', '/healthz')).body).toEqual({ status: 'ok', provider: 'remote' });
+      for (const path of ['/demo/api/webhooks', '/demo/api/products', '/sandbox/v1/partners-int/login', '/sandbox/admin/company-webhook', '/', '/backoffice.html']) {
+        expect((await json('GET', path)).status, path).toBe(404);
+      }
+      expect((await json('POST', '/demo/api/sandbox/pix/complete/tx-1')).status).toBe(404);
+    });
+  });
+});
