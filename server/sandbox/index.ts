@@ -60,7 +60,7 @@ export interface Sandbox {
   close(): void;
 }
 
-const errorBody = (status: ContentfulStatusCode, name: string, message: string) =>
+const namedError = (status: ContentfulStatusCode, name: string, message: string) =>
   new EmulatorError(status, { name, message, code: name, details: { reason: name } });
 
 export function createSandbox(options: SandboxOptions): Sandbox {
@@ -116,7 +116,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     bodyLimit({
       maxSize: defaults.MAX_BODY_BYTES,
       onError: () => {
-        throw errorBody(413, 'PayloadTooLargeError', `The request body is larger than ${defaults.MAX_BODY_BYTES} bytes`);
+        throw namedError(413, 'PayloadTooLargeError', `The request body is larger than ${defaults.MAX_BODY_BYTES} bytes`);
       },
     }),
   );
@@ -131,9 +131,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (error instanceof EmulatorError) return c.json(error.envelope(), error.status);
     // Hono's own refusals (for example a malformed form body) keep their 4xx status in our envelope.
     if (error instanceof HTTPException && error.status < 500)
-      return c.json(errorBody(error.status as ContentfulStatusCode, 'InvalidRequestError', 'The request could not be read').envelope(), error.status as ContentfulStatusCode);
+      return c.json(namedError(error.status as ContentfulStatusCode, 'InvalidRequestError', 'The request could not be read').envelope(), error.status as ContentfulStatusCode);
     console.error('sandbox: unexpected error on', c.req.method, c.req.path, error);
-    return c.json(errorBody(500, 'InternalServerError', 'Unexpected error in the sandbox').envelope(), 500);
+    return c.json(namedError(500, 'InternalServerError', 'Unexpected error in the sandbox').envelope(), 500);
   });
 
   lifecycle.resume();
