@@ -15,7 +15,7 @@ const out = join(root, 'docs/screenshots');
 async function startServer() {
   if (!existsSync(join(root, 'dist/widget/pix-checkout.js'))) throw new Error('No element bundle: run npm run build first.');
   const dataDir = mkdtempSync(join(tmpdir(), 'pix-screenshot-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
