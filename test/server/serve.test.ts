@@ -4,21 +4,12 @@
  * its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendJson, startRecordingServer } from './helpers/http';
+import { freePort, sendJson, startRecordingServer } from './helpers/http';
 import { jsonClient, startTestServer, tempDir, type TestServer } from './helpers/server';
 import { openSse } from './helpers/sse';
 
 const ORDERS_TOKEN = 'orders-token-for-the-serve-test';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Runs `npm run serve` with `env`; resolves with its output and exit code once it exits. */
 function serve(env: Record<string, string>) {

@@ -28,3 +28,9 @@ export interface MethodAdapter {
   /** The method's fields of a checkout as a browser sees them. */
   view(details: Checkout['details']): Record<string, string | null>;
 }
+
+/** A string field of `details`, or null: details are JSON from the store, so a field may be missing or mistyped. */
+export const textField = (details: Checkout['details'], name: string): string | null => {
+  const value = details[name];
+  return typeof value === 'string' ? value : null;
+};

@@ -1,8 +1,6 @@
 /** PIX: a BR Code the payer scans or pastes in their bank's app. Payer optional (an identified PIX when given). */
 import { fromTransactionState } from '../../../core/states';
-import type { MethodAdapter } from './adapter';
-
-const text = (value: unknown) => (typeof value === 'string' ? value : null);
+import { textField, type MethodAdapter } from './adapter';
 
 export const pix: MethodAdapter = {
   method: 'pix',
@@ -24,5 +22,5 @@ export const pix: MethodAdapter = {
       details: { qrCode: created.payment.qrCode, qrCodeLocation: created.payment.qrCodeLocation },
     };
   },
-  view: (details) => ({ qrCode: text(details.qrCode), qrCodeLocation: text(details.qrCodeLocation) }),
+  view: (details) => ({ qrCode: textField(details, 'qrCode'), qrCodeLocation: textField(details, 'qrCodeLocation') }),
 };

@@ -1,6 +1,5 @@
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendJson, startRecordingServer } from '../helpers/http';
+import { freePort, sendJson, startRecordingServer } from '../helpers/http';
 import { openSse } from '../helpers/sse';
 import { startTestBff, startTestServer, tempDir, type TestServer } from '../helpers/server';
 
@@ -12,14 +11,6 @@ async function start(...args: Parameters<typeof startTestServer>) {
   const server = await startTestServer(...args);
   open.push(server);
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function pixCheckout(server: TestServer) {

@@ -1,6 +1,6 @@
 /** Small real-socket helpers for tests: every server listens on 127.0.0.1 with an OS-chosen port. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
   method: string;
@@ -37,4 +37,13 @@ export async function startRecordingServer(handler: Handler) {
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/** A port free on 127.0.0.1 right now, for a process that must be told its port before it starts. */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
