@@ -1,13 +1,15 @@
 /** The element's only wire to the merchant's backend-for-frontend (BFF): create and read checkouts. */
+import { METHODS, isMethod, type Method } from '../core/methods.js';
+import { isCheckoutState, type CheckoutState } from '../core/states.js';
 
-export type CheckoutMethod = 'pix' | 'openfinance';
-export type CheckoutState = 'Created' | 'Registered' | 'Completed' | 'Error' | 'Cancelled' | 'Reversed';
+// The element's public names for core's types (re-exported by the package entry).
+export type { Method as CheckoutMethod, CheckoutState };
 
 /** A checkout as the BFF returns it. */
 export interface Checkout {
   id: string;
   orderId: string;
-  method: CheckoutMethod;
+  method: Method;
   state: CheckoutState;
   /** Decimal string, for example "10.50". */
   amount: string;
@@ -25,24 +27,16 @@ export interface Checkout {
 
 export interface CreateCheckoutInput {
   orderId: string;
-  method: CheckoutMethod;
+  method: Method;
   payer?: { cpf: string; name?: string };
   returnUrl?: string;
 }
 
-const METHODS: readonly CheckoutMethod[] = ['pix', 'openfinance'];
-
 /** The `methods` attribute ("pix", "openfinance", "pix openfinance") as a list; PIX when it names none. */
-export function parseMethods(text: string): CheckoutMethod[] {
+export function parseMethods(text: string): Method[] {
   const asked = text.toLowerCase().split(/[\s,]+/);
   const offered = METHODS.filter((method) => asked.includes(method));
   return offered.length ? offered : ['pix'];
-}
-
-const FINAL_STATES: ReadonlySet<string> = new Set(['Completed', 'Error', 'Cancelled', 'Reversed']);
-
-export function isFinal(state: CheckoutState): boolean {
-  return FINAL_STATES.has(state);
 }
 
 /**
@@ -60,13 +54,14 @@ export class CheckoutApiError extends Error {
   }
 }
 
-const STATES: ReadonlySet<string> = new Set(['Created', 'Registered', ...FINAL_STATES]);
-
-/** The few fields the element relies on; anything else in the body is passed through untouched. */
+/**
+ * The few fields the element relies on; anything else in the body is passed through untouched. A method or state
+ * this element does not know (a newer backend) is refused here rather than half-rendered.
+ */
 export function isCheckout(value: unknown): value is Checkout {
   if (typeof value !== 'object' || value === null) return false;
   const c = value as Record<string, unknown>;
-  return typeof c.id === 'string' && typeof c.amount === 'string' && typeof c.state === 'string' && STATES.has(c.state);
+  return typeof c.id === 'string' && typeof c.amount === 'string' && isMethod(c.method) && isCheckoutState(c.state);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The payer form's CPF: the mask as the payer types, and the check before anything is sent. */
 import { taxNumberDigits, formatCpf, isValidCpf } from '../core/cpf.js';
-import type { CheckoutMethod } from './api.js';
+import { PAYER_CPF, type Method } from '../core/methods.js';
 
 export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName';
 
@@ -10,11 +10,14 @@ export interface PayerCheck {
   payer?: { cpf: string; name?: string };
 }
 
-/** Checks the payer form before anything is sent: OpenFinance needs a valid CPF, PIX may go without one. */
-export function checkPayer(method: CheckoutMethod, cpfText: string, nameText: string): PayerCheck {
+/**
+ * Checks the payer form before anything is sent: a method whose `PAYER_CPF` is 'required' (OpenFinance) needs a
+ * valid CPF, the others (PIX) may go without one.
+ */
+export function checkPayer(method: Method, cpfText: string, nameText: string): PayerCheck {
   const cpf = taxNumberDigits(cpfText);
   const name = nameText.trim();
-  if (!cpf && method === 'openfinance') return { problem: 'cpfRequired' };
+  if (!cpf && PAYER_CPF[method] === 'required') return { problem: 'cpfRequired' };
   if (!cpf && name) return { problem: 'cpfNeededForName' };
   if (!cpf) return {};
   if (!isValidCpf(cpf)) return { problem: 'cpfInvalid' };

@@ -1,20 +1,14 @@
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import {
-  CheckoutApiError,
-  createCheckout,
-  getCheckout,
-  isFinal,
-  parseMethods,
-  webUrl,
-  type Checkout,
-  type CheckoutMethod,
-  type CreateCheckoutInput,
-} from './api.js';
+import { PAYER_CPF, type Method } from '../core/methods.js';
+import { isFinal } from '../core/states.js';
+import { CheckoutApiError, createCheckout, getCheckout, parseMethods, webUrl } from './api.js';
+import type { Checkout, CreateCheckoutInput } from './api.js';
 import { copyText } from './copy.js';
 import { checkPayer, maskCpfInput, typedCpfProblem } from './cpf-input.js';
 import { checkoutDetail, emit } from './events.js';
 import { stringsFor, toLocale, type Strings } from './i18n.js';
+import { METHOD_UI } from './methods.js';
 import styles from './pix-checkout.styles.js';
 import { forgetCheckout, rememberCheckout, rememberedCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
@@ -160,29 +154,29 @@ export class PixCheckout extends LitElement {
 
   private offerMethods(): void {
     const methods = parseMethods(this.methods);
-    if (methods.length > 1) this.screen = { name: 'choose' };
+    if (methods.length > 1) this.screen = { name: 'choose', methods };
     else this.choose(methods[0]!);
   }
 
-  private choose(method: CheckoutMethod): void {
-    if (method === 'openfinance' || this.collectPayer) this.screen = { name: 'payer', method };
+  private choose(method: Method): void {
+    if (PAYER_CPF[method] === 'required' || this.collectPayer) this.screen = { name: 'payer', method };
     else void this.start(method);
   }
 
-  private async start(method: CheckoutMethod, payer?: CreateCheckoutInput['payer']): Promise<void> {
+  private async start(method: Method, payer?: CreateCheckoutInput['payer']): Promise<void> {
     const run = this.run;
     this.screen = { name: 'loading' };
     this.retryStart = () => void this.start(method, payer);
     const input: CreateCheckoutInput = { orderId: this.orderId, method };
     if (payer) input.payer = payer;
-    if (method === 'openfinance') input.returnUrl = this.returnUrl || window.location.href;
+    if (METHOD_UI[method].goesToBank) input.returnUrl = this.returnUrl || window.location.href;
     try {
       const checkout = await createCheckout(this.endpoint, input);
       if (run !== this.run) return;
       rememberCheckout(this.endpoint, this.orderId, checkout.id);
       emit(this, 'pix-checkout-created', checkoutDetail(checkout));
       this.follow(checkout);
-      if (method === 'openfinance' && !isFinal(checkout.state)) this.redirect(checkout);
+      if (METHOD_UI[method].goesToBank && !isFinal(checkout.state)) this.redirect(checkout);
     } catch (error) {
       if (run !== this.run) return;
       if (error instanceof CheckoutApiError && error.code === 'payer_cpf_invalid') {

@@ -1,7 +1,8 @@
 /**
  * Follows one checkout until it reaches a final state: Server-Sent Events first, polling when the stream fails.
  */
-import { apiUrl, getCheckout, isCheckout, isFinal, type Checkout } from './api.js';
+import { isFinal } from '../core/states.js';
+import { apiUrl, getCheckout, isCheckout, type Checkout } from './api.js';
 
 export interface WatchCheckoutOptions {
   endpoint: string;

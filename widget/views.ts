@@ -1,9 +1,12 @@
 /** The screens of `<pix-checkout>` as pure render functions: data and callbacks in, template out. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { isFinal, webUrl, type Checkout, type CheckoutApiError, type CheckoutMethod, type CheckoutState } from './api.js';
-import { formatAmount } from './amount.js';
+import { PAYER_CPF, unreachable, type Method } from '../core/methods.js';
+import { formatMoney } from '../core/money.js';
+import { isFinal, type CheckoutState, type FinalCheckoutState } from '../core/states.js';
+import { webUrl, type Checkout, type CheckoutApiError } from './api.js';
 import type { CpfProblem } from './cpf-input.js';
 import type { Locale, Strings } from './i18n.js';
+import { METHOD_UI } from './methods.js';
 import { qrSvg } from './qr.js';
 
 export type CopyResult = 'idle' | 'copied' | 'failed';
@@ -12,8 +15,8 @@ export type { CpfProblem };
 /** Which screen the element shows; the checkout screens depend on the checkout's method and state. */
 export type Screen =
   | { name: 'idle' }
-  | { name: 'choose' }
-  | { name: 'payer'; method: CheckoutMethod }
+  | { name: 'choose'; methods: readonly Method[] }
+  | { name: 'payer'; method: Method }
   | { name: 'loading' }
   | { name: 'checkout' }
   | { name: 'start-failed'; error: CheckoutApiError };
@@ -24,7 +27,7 @@ export interface ScreenView {
   locale: Locale;
   pix: Omit<PixView, 'checkout'>;
   payer: Omit<PayerFormView, 'method'>;
-  onChoose: (method: CheckoutMethod) => void;
+  onChoose: (method: Method) => void;
   onTryAgain: () => void;
   onRetry: () => void;
 }
@@ -33,7 +36,7 @@ export function renderScreen(t: Strings, view: ScreenView): TemplateResult | typ
   const { screen, checkout } = view;
   switch (screen.name) {
     case 'choose':
-      return renderChooser(t, view.onChoose);
+      return renderChooser(t, screen.methods, view.onChoose);
     case 'payer':
       return renderPayerForm(t, { ...view.payer, method: screen.method });
     case 'loading':
@@ -44,13 +47,24 @@ export function renderScreen(t: Strings, view: ScreenView): TemplateResult | typ
       if (!checkout) return nothing;
       const body = isFinal(checkout.state)
         ? renderFinal(t, checkout.state, view.onTryAgain)
-        : checkout.method === 'openfinance'
-          ? renderOpenFinancePending(t, checkout)
-          : renderPix(t, { ...view.pix, checkout });
+        : renderPending(t, checkout, view.pix);
       return html`${renderAmount(t, checkout, view.locale)}${body}`;
     }
     default:
       return nothing;
+  }
+}
+
+/** The screen of a checkout that waits for the payer: one case per method, checked exhaustively by the compiler. */
+export function renderPending(t: Strings, checkout: Checkout, pix: Omit<PixView, 'checkout'>): TemplateResult {
+  const { method } = checkout;
+  switch (method) {
+    case 'pix':
+      return renderPix(t, { ...pix, checkout });
+    case 'openfinance':
+      return renderOpenFinancePending(t, checkout);
+    default:
+      return unreachable(method);
   }
 }
 
@@ -64,19 +78,24 @@ export function renderLoading(t: Strings): TemplateResult {
     ${t.loading}</p>`;
 }
 
-export function renderChooser(t: Strings, onChoose: (method: CheckoutMethod) => void): TemplateResult {
-  const option = (method: CheckoutMethod, name: string, hint: string) =>
+/** One button per offered method, in the order given. */
+export function renderChooser(
+  t: Strings,
+  methods: readonly Method[],
+  onChoose: (method: Method) => void,
+): TemplateResult {
+  const option = (method: Method) =>
     html`<button type="button" part="method-button" class="method" data-method=${method}
-      @click=${() => onChoose(method)}><span class="method-name">${name}</span>
-      <span class="method-hint">${hint}</span></button>`;
+      @click=${() => onChoose(method)}><span class="method-name">${t[METHOD_UI[method].name]}</span>
+      <span class="method-hint">${t[METHOD_UI[method].hint]}</span></button>`;
   return html`<fieldset part="chooser" class="chooser">
     <legend part="title" class="title">${t.chooseMethod}</legend>
-    ${option('pix', t.methodPix, t.methodPixHint)} ${option('openfinance', t.methodOpenFinance, t.methodOpenFinanceHint)}
+    ${methods.map(option)}
   </fieldset>`;
 }
 
 export interface PayerFormView {
-  method: CheckoutMethod;
+  method: Method;
   cpf: string;
   name: string;
   problem?: CpfProblem | undefined;
@@ -88,14 +107,15 @@ export interface PayerFormView {
 }
 
 export function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult {
-  const openFinance = view.method === 'openfinance';
+  const ui = METHOD_UI[view.method];
+  const cpfRequired = PAYER_CPF[view.method] === 'required';
   return html`<form part="form" class="form" novalidate aria-labelledby="payer-title" @submit=${view.onSubmit}>
-    <h2 part="title" class="title" id="payer-title">${openFinance ? t.payerTitleOpenFinance : t.payerTitlePix}</h2>
-    <p class="hint">${openFinance ? t.payerIntroOpenFinance : t.payerIntroPix}</p>
+    <h2 part="title" class="title" id="payer-title">${t[ui.payerTitle]}</h2>
+    <p class="hint">${t[ui.payerIntro]}</p>
     <div class="field">
-      <label part="label" for="cpf">${openFinance ? t.cpfLabel : t.cpfOptionalLabel}</label>
+      <label part="label" for="cpf">${cpfRequired ? t.cpfLabel : t.cpfOptionalLabel}</label>
       <input part="input" id="cpf" name="cpf" inputmode="numeric" autocomplete="off" maxlength="14"
-        ?required=${openFinance} aria-invalid=${view.problem ? 'true' : 'false'}
+        ?required=${cpfRequired} aria-invalid=${view.problem ? 'true' : 'false'}
         aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${view.onCpfInput} />
       ${view.problem
         ? html`<p part="field-error" class="field-error" id="cpf-error" role="alert">${t[view.problem]}</p>`
@@ -110,7 +130,7 @@ export function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult
         ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onBack}>
             ${t.back}</button>`
         : nothing}
-      <button type="submit" part="button">${openFinance ? t.submitOpenFinance : t.submitPix}</button>
+      <button type="submit" part="button">${t[ui.submit]}</button>
     </div>
   </form>`;
 }
@@ -118,7 +138,7 @@ export function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult
 export function renderAmount(t: Strings, checkout: Checkout, locale: Locale): TemplateResult {
   return html`<div class="summary">
     <p part="amount" class="amount"><span class="visually-hidden">${t.amountLabel}: </span>
-      ${formatAmount(checkout.amount, checkout.currency || 'BRL', locale)}</p>
+      ${formatMoney(checkout.amount, { locale, currency: checkout.currency || 'BRL' })}</p>
     ${checkout.description ? html`<p part="description" class="description">${checkout.description}</p>` : nothing}
   </div>`;
 }
@@ -166,7 +186,7 @@ function renderWaiting(t: Strings): TemplateResult {
     ${t.awaitingPayment}</p>`;
 }
 
-const FINAL_TEXT: Record<Exclude<CheckoutState, 'Created' | 'Registered'>, [keyof Strings, keyof Strings]> = {
+const FINAL_TEXT: Record<FinalCheckoutState, [title: keyof Strings, text: keyof Strings]> = {
   Completed: ['completedTitle', 'completedText'],
   Error: ['errorTitle', 'errorText'],
   Cancelled: ['cancelledTitle', 'cancelledText'],
@@ -175,11 +195,10 @@ const FINAL_TEXT: Record<Exclude<CheckoutState, 'Created' | 'Registered'>, [keyo
 
 /** Headline of a state, also what the live region announces. */
 export function stateTitle(t: Strings, state: CheckoutState): string {
-  return state === 'Created' || state === 'Registered' ? t.awaitingPayment : t[FINAL_TEXT[state][0]];
+  return isFinal(state) ? t[FINAL_TEXT[state][0]] : t.awaitingPayment;
 }
 
-export function renderFinal(t: Strings, state: CheckoutState, onTryAgain: () => void): TemplateResult {
-  if (state === 'Created' || state === 'Registered') return html``;
+export function renderFinal(t: Strings, state: FinalCheckoutState, onTryAgain: () => void): TemplateResult {
   const [title, text] = FINAL_TEXT[state];
   const success = state === 'Completed';
   return html`<div part="result" class="result ${success ? 'success' : 'failure'}" data-state=${state}>

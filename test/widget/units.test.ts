@@ -1,12 +1,13 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { formatAmount } from '../../widget/amount.js';
-import { parseMethods, webUrl } from '../../widget/api.js';
+import { formatMoney } from '../../core/money.js';
+import { isCheckout, parseMethods, webUrl } from '../../widget/api.js';
 import { maskCpfInput } from '../../widget/cpf-input.js';
 import { stringsFor, toLocale } from '../../widget/i18n.js';
 import { qrSvg } from '../../widget/qr.js';
 
 describe('widget helpers', () => {
-  describe('formatAmount', () => {
+  // The element shows amounts through core's formatMoney; this checks it in the browser's own Intl.
+  describe('formatMoney in the browser', () => {
     const cases: [string, string, string][] = [
       ['10.50', 'pt-BR', 'R$\u00a010,50'],
       ['10.5', 'en', 'R$10.50'],
@@ -18,12 +19,12 @@ describe('widget helpers', () => {
     ];
     for (const [amount, locale, shown] of cases) {
       it(`shows ${amount} in ${locale} as ${shown}`, () => {
-        expect(formatAmount(amount, 'BRL', locale)).to.equal(shown);
+        expect(formatMoney(amount, { locale, currency: 'BRL' })).to.equal(shown);
       });
     }
 
-    it('shows an amount it cannot parse as given, with the currency', () => {
-      expect(formatAmount('abc', 'BRL', 'pt-BR')).to.equal('BRL abc');
+    it('shows an amount it cannot parse as given', () => {
+      expect(formatMoney('abc', { locale: 'pt-BR', currency: 'BRL' })).to.equal('abc');
     });
   });
 
@@ -52,6 +53,15 @@ describe('widget helpers', () => {
     expect(['pix', 'openfinance', 'pix openfinance', 'OpenFinance,PIX', 'boleto', ''].map(parseMethods)).to.deep.equal([
       ['pix'], ['openfinance'], ['pix', 'openfinance'], ['pix', 'openfinance'], ['pix'], ['pix'],
     ]);
+  });
+
+  it('accepts only checkouts of a method and state it knows', () => {
+    const checkout = { id: 'c1', orderId: 'A-1', method: 'pix', state: 'Registered', amount: '10.50' };
+    expect(isCheckout(checkout)).to.equal(true);
+    expect(isCheckout({ ...checkout, method: 'boleto' })).to.equal(false);
+    expect(isCheckout({ ...checkout, method: undefined })).to.equal(false);
+    expect(isCheckout({ ...checkout, state: 'Creating' })).to.equal(false);
+    expect(isCheckout({ ...checkout, state: 'Refunded' })).to.equal(false);
   });
 
   it('only follows http(s) checkout URLs', () => {
