@@ -27,10 +27,10 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Spawns `server/main.ts` as `npm start` does (the bundle was built by `npm run test:e2e`), on a free port. */
+/** Spawns `demo/main.ts` as `npm start` does (the bundles were built by `npm run test:e2e`), on a free port. */
 export async function startApp(): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pix-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,7 +41,7 @@ export async function startApp(): Promise<RunningApp> {
     const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${output}`)), 30_000);
     child.stdout!.on('data', (chunk) => {
       output += chunk;
-      const match = /pix-checkout listening on (http:\/\/\S+)/.exec(output);
+      const match = /pix-checkout demo listening on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

@@ -1,0 +1,65 @@
+/**
+ * The checkout page (`checkout.html`): reads the order named in the address, shows its summary, adds
+ * <pix-checkout> for it and starts the sandbox panel beside it.
+ */
+import { METHODS } from '../../core/methods';
+import { byId, cents, formatAmount, formatCents, h, messageOf, RequestError, requestJson, type ShopOrder } from './common';
+import { startSandboxPanel } from './sandbox-panel';
+
+function showProblem(text: string): void {
+  const status = byId('order-status');
+  status.classList.add('notice-error');
+  status.replaceChildren(text, ' ', h('a', { href: './' }, 'Voltar para a loja'));
+}
+
+function renderSummary(order: ShopOrder): void {
+  byId('order-id').textContent = order.orderId;
+  byId('order-amount').textContent = formatAmount(order.amount);
+  byId('order-lines').replaceChildren(
+    ...order.items.map((item) =>
+      h(
+        'li',
+        { class: 'order-line' },
+        h('span', { class: 'order-line-quantity' }, `${item.quantity}×`),
+        h('span', { class: 'order-line-name' }, item.name),
+        h('span', { class: 'order-line-total' }, formatCents(cents(item.unitPrice) * BigInt(item.quantity))),
+      ),
+    ),
+  );
+}
+
+function createElement(orderId: string): HTMLElement {
+  const element = document.createElement('pix-checkout');
+  element.setAttribute('endpoint', '/api');
+  element.setAttribute('methods', METHODS.join(' '));
+  element.setAttribute('lang', 'pt-BR');
+  element.setAttribute('order-id', orderId);
+  // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
+  element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
+  return element;
+}
+
+async function main(): Promise<void> {
+  const orderId = new URLSearchParams(location.search).get('order');
+  if (!orderId) {
+    showProblem('Nenhum pedido informado no endereço.');
+    return;
+  }
+  let order: ShopOrder;
+  try {
+    order = await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(orderId)}`);
+  } catch (error) {
+    const notFound = error instanceof RequestError && error.status === 404;
+    showProblem(notFound ? 'Pedido não encontrado.' : `Não foi possível carregar o pedido: ${messageOf(error)}.`);
+    return;
+  }
+  renderSummary(order);
+  byId('order-status').hidden = true;
+  byId('checkout-content').hidden = false;
+  const element = createElement(order.orderId);
+  // The panel listens before the element is connected, so it sees the element's very first event.
+  startSandboxPanel({ orderId: order.orderId, element, checkouts: order.checkouts });
+  byId('payment-slot').replaceChildren(element);
+}
+
+void main();

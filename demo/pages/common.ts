@@ -1,0 +1,131 @@
+/**
+ * Helpers shared by the demo pages (shop, checkout, sandbox panel): the shapes the demo server answers with, money
+ * display through core/money (bigint cents, never a binary float), JSON calls, and a tiny element builder.
+ */
+import type { Method } from '../../core/methods';
+import { centsOf, formatMoneyCents } from '../../core/money';
+import type { CheckoutState } from '../../core/states';
+
+/** A product as `/demo/api/products` lists it; `price` is a decimal string such as "39.90". */
+export interface ShopProduct {
+  sku: string;
+  name: string;
+  description: string;
+  price: string;
+  emoji: string;
+}
+
+/** One of an order's checkouts as `/demo/api/orders/:id` lists them, oldest first. */
+export interface OrderCheckout {
+  id: string;
+  state: CheckoutState;
+  method: Method;
+  transactionId: string | null;
+}
+
+/** An order as the demo server priced it; `amount` and `unitPrice` are decimal strings. */
+export interface ShopOrder {
+  orderId: string;
+  amount: string;
+  description: string;
+  items: { sku: string; name: string; quantity: number; unitPrice: string }[];
+  checkouts: OrderCheckout[];
+}
+
+/** A checkout as the BFF's `GET /api/checkouts/:id` returns it (the fields the panel reads). */
+export interface CheckoutInfo {
+  id: string;
+  state: CheckoutState;
+  method: Method;
+  transactionId: string;
+  checkoutUrl?: string;
+}
+
+/** One webhook the BFF received, as `/demo/api/webhooks` lists them. */
+export interface WebhookLogEntry {
+  id: number;
+  receivedAt: string;
+  transactionId: string | null;
+  checkoutId: string | null;
+  state: string | null;
+  outcome: string;
+}
+
+/** Integer cents of a decimal string from the demo server ("39.90" → 3990n); throws on anything else. */
+export function cents(decimal: string): bigint {
+  const value = centsOf(decimal);
+  if (value === undefined) throw new Error(`Not an amount: ${decimal}`);
+  return value;
+}
+
+/** "R$ 39,90" from integer cents. */
+export const formatCents = (value: bigint): string => formatMoneyCents(value, { locale: 'pt-BR', currency: 'BRL' });
+
+/** "R$ 39,90" from a decimal string ("39.90"). */
+export const formatAmount = (decimal: string): string => formatCents(cents(decimal));
+
+/** A failed request, with the HTTP status (0 when there was no answer). */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The message of anything caught, for a line of text on the page. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+interface ErrorEnvelope {
+  error?: { message?: string };
+  message?: string;
+}
+
+/** Fetches JSON; a non-2xx answer throws a RequestError with the server's own message from the error envelope when there is one. */
+export async function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(url, {
+    ...init,
+    headers: {
+      accept: 'application/json',
+      ...(init.body ? { 'content-type': 'application/json' } : {}),
+      ...(init.headers as Record<string, string> | undefined),
+    },
+  });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const envelope = (body ?? {}) as ErrorEnvelope;
+    throw new RequestError(envelope.error?.message ?? envelope.message ?? `HTTP ${response.status}`, response.status);
+  }
+  return body as T;
+}
+
+type AttributeValue = string | number | boolean | null | undefined | ((event: Event) => void);
+type Child = Node | string | null | undefined | false;
+
+/** Builds an element with attributes and children; strings become text nodes, so data is never parsed as HTML. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, AttributeValue> = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === undefined || value === null) continue;
+    if (typeof value === 'function') {
+      if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
+      continue;
+    }
+    element.setAttribute(name, value === true ? '' : String(value));
+  }
+  const nodes = children.flat().filter((child): child is Node | string => child !== undefined && child !== null && child !== false);
+  element.append(...nodes);
+  return element;
+}
+
+/** The element with this id; throws when the page lacks it (a page and its script out of step). */
+export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`The page has no #${id}.`);
+  return element as T;
+}
