@@ -1,7 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { formatMoney } from '../../../core/money';
 import type { AdminApi } from '../api';
-import { formatDate, formatMoney } from '../format';
+import { formatDate } from '../format';
 import shared from '../shared.styles';
 
 type Balance = Awaited<ReturnType<AdminApi['balance']>>;
@@ -71,13 +72,13 @@ export class BoBalance extends LitElement {
         </div>
         ${b
           ? html`
-              <p class="amount" data-testid="balance">${formatMoney(b.balance, b.currency)}</p>
+              <p class="amount" data-testid="balance">${formatMoney(b.balance, { currency: b.currency })}</p>
               <p class="muted">Atualizado em ${formatDate(b.date)}</p>
               ${b.credits || b.debits || b.charges
                 ? html`<dl>
-                    ${b.credits ? html`<dt>Entradas</dt><dd>${formatMoney(b.credits, b.currency)}</dd>` : nothing}
-                    ${b.debits ? html`<dt>Saídas</dt><dd>${formatMoney(b.debits, b.currency)}</dd>` : nothing}
-                    ${b.charges ? html`<dt>Tarifas</dt><dd>${formatMoney(b.charges, b.currency)}</dd>` : nothing}
+                    ${b.credits ? html`<dt>Entradas</dt><dd>${formatMoney(b.credits, { currency: b.currency })}</dd>` : nothing}
+                    ${b.debits ? html`<dt>Saídas</dt><dd>${formatMoney(b.debits, { currency: b.currency })}</dd>` : nothing}
+                    ${b.charges ? html`<dt>Tarifas</dt><dd>${formatMoney(b.charges, { currency: b.currency })}</dd>` : nothing}
                   </dl>`
                 : nothing}
             `

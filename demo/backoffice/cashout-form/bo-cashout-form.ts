@@ -1,10 +1,12 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { isValidCpf } from '../../../core/cpf';
+import { formatMoney, parseTypedAmount } from '../../../core/money';
+import { isFinalTransactionState } from '../../../core/states';
 import type { PixKeyType } from '../../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
-import { executionLabel, FINAL_EXECUTION, formatDate, formatMoney, normalizeAmount, toneOf } from '../format';
+import { executionLabel, formatDate, toneOf } from '../format';
 import shared from '../shared.styles';
 
 const KEY_TYPES: { value: PixKeyType; label: string; hint: string }[] = [
@@ -67,7 +69,7 @@ export class BoCashoutForm extends LitElement {
       } catch {
         // The created state stays on screen; following is a convenience.
       }
-      if (this.sent?.orderId === orderId && !FINAL_EXECUTION.has(this.sent.state) && left > 1) this.follow(orderId, left - 1);
+      if (this.sent?.orderId === orderId && !isFinalTransactionState(this.sent.state) && left > 1) this.follow(orderId, left - 1);
     }, POLL_MS);
   }
 
@@ -75,7 +77,7 @@ export class BoCashoutForm extends LitElement {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const data = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v).trim()]));
-    const amount = normalizeAmount(data.amount ?? '');
+    const amount = parseTypedAmount(data.amount ?? '');
     const keyValue = this.keyType === 'CPF' ? (data.keyValue ?? '').replace(/\D/g, '') : (data.keyValue ?? '');
     this.errors = {
       ...(keyValue ? {} : { keyValue: 'Informe a chave PIX.' }),

@@ -1,9 +1,10 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { formatCnpj } from '../../../core/cpf';
+import { formatMoney, parseTypedAmount } from '../../../core/money';
 import type { Receiver, ReceiverAccount } from '../../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
-import { formatCnpj, formatMoney, normalizeAmount } from '../format';
 import shared from '../shared.styles';
 
 /**
@@ -43,7 +44,7 @@ export class BoPaymentRequestForm extends LitElement {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const data = new FormData(form);
-    const amount = normalizeAmount(String(data.get('amount') ?? ''));
+    const amount = parseTypedAmount(String(data.get('amount') ?? ''));
     const description = String(data.get('description') ?? '').trim();
     this.amountError = amount ? '' : 'Informe um valor maior que zero, com até 2 casas decimais (por exemplo 150,00).';
     this.descriptionError = description ? '' : 'Informe uma descrição.';

@@ -1,6 +1,6 @@
 /** Where a payment request stands, read from its detail. */
+import { isFinalTransactionState } from '../../../core/states';
 import type { PaymentRequestDetail } from '../../../server/provider/schemas';
-import { FINAL_EXECUTION } from '../format';
 
 /**
  * The approval status to show: a cancelled request is Rejected with a last flow step that says Cancelled (the
@@ -15,5 +15,5 @@ export function displayStatus(detail: PaymentRequestDetail): string {
 export function isSettled({ entity }: PaymentRequestDetail): boolean {
   if (entity.status === 'Pending') return false;
   if (entity.status === 'Rejected') return true;
-  return !!entity.executionState && FINAL_EXECUTION.has(entity.executionState);
+  return !!entity.executionState && isFinalTransactionState(entity.executionState);
 }

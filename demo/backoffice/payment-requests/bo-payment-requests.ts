@@ -1,9 +1,10 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { formatMoney } from '../../../core/money';
 import type { ApprovalFilter, PaymentRequest, PaymentRequestPage } from '../../../server/provider/schemas';
 import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
-import { approvalLabel, executionLabel, formatMoney, toneOf } from '../format';
+import { approvalLabel, executionLabel, toneOf } from '../format';
 import { pager, pageSizeField } from '../pager';
 import shared from '../shared.styles';
 

@@ -1,9 +1,10 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { formatCnpj } from '../../../core/cpf';
 import type { ApprovalFilter, Receiver, ReceiverAccount, ReceiverPage } from '../../../server/provider/schemas';
 import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
-import { approvalLabel, formatCnpj, formatDate, toneOf } from '../format';
+import { approvalLabel, formatDate, toneOf } from '../format';
 import { pager, pageSizeField } from '../pager';
 import shared from '../shared.styles';
 
