@@ -6,7 +6,8 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['test/server/**/*.test.ts'],
+          // Unit tests sit next to the code they pin (core/, server/); integration tests stay under test/server.
+          include: ['test/server/**/*.test.ts', 'core/**/*.test.ts', 'server/**/*.test.ts'],
           environment: 'node',
           // The SSE leak test measures the heap after a full collection.
           execArgv: ['--expose-gc'],

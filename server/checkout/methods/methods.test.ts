@@ -36,12 +36,12 @@ function pixProvider(answer: Partial<CashInResponse['transaction']> = {}) {
   const calls: CashInRequest[] = [];
   const provider = {
     pix: {
-      createCashIn: async (body: CashInRequest): Promise<CashInResponse> => {
+      createCashIn: (body: CashInRequest): Promise<CashInResponse> => {
         calls.push(body);
-        return {
+        return Promise.resolve({
           transaction: { id: 'tx-pix-1', orderId: 'order-1001', date: '2026-01-01T10:00:01.000Z', state: 'Created', amount: '1234.500000', ...answer },
           payment: { qrCode: '00020126580014br.gov.bcb.pix…6304ABCD', qrCodeLocation: 'https://pix.example/qr/tx-pix-1' },
-        };
+        });
       },
     },
   };
@@ -53,9 +53,9 @@ function openFinanceProvider() {
   const calls: InitiationRequest[] = [];
   const provider = {
     openFinance: {
-      createInitiation: async (body: InitiationRequest): Promise<InitiationResponse> => {
+      createInitiation: (body: InitiationRequest): Promise<InitiationResponse> => {
         calls.push(body);
-        return { transactionId: 'tx-of-1', checkoutUrl: 'https://bank.example/authorise/tx-of-1' };
+        return Promise.resolve({ transactionId: 'tx-of-1', checkoutUrl: 'https://bank.example/authorise/tx-of-1' });
       },
     },
   };
