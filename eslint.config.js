@@ -1,0 +1,94 @@
+// ESLint flat config. Prettier owns formatting, so no stylistic rule is turned on here; these rules look for bugs.
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import lit from 'eslint-plugin-lit';
+import wc from 'eslint-plugin-wc';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const BROWSER = ['widget/**', 'demo/backoffice/**', 'demo/pages/**', 'demo/public/**', 'test/widget/**'];
+const NODE = [
+  'server/**',
+  'scripts/**',
+  'bench/**',
+  'test/server/**',
+  'test/e2e/**',
+  'demo/*.ts',
+  'test/widget/fake-bff.mjs',
+  'core/**/*.test.ts',
+  // The config files at the root.
+  '*.{js,mjs,cjs,ts}',
+];
+const ELEMENTS = ['widget/**/*.ts', 'demo/backoffice/**/*.ts'];
+const TESTS = ['test/**', '**/*.test.ts'];
+
+export default defineConfig([
+  globalIgnores(['**/node_modules/', '**/dist/', 'data/', '.data/', 'coverage/', 'docs/screenshots/']),
+
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `_`-prefixed names are deliberate placeholders (unused parameters of a fixed signature, skipped tuple items).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // `async` without `await` is deliberate: it fulfils a Promise-returning interface (SQLite store, fakes) and turns throws into rejections.
+      '@typescript-eslint/require-await': 'off',
+      // `interface GlobalEventHandlersEventMap extends XEventMap {}` is how the typed event maps are merged into the DOM's.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
+    },
+  },
+  // tsconfig.json covers .ts only (no allowJs): the .js/.mjs scripts get the rules that need no type information.
+  { files: ['**/*.{js,mjs,cjs}'], extends: [tseslint.configs.disableTypeChecked] },
+
+  // core/ runs in the browser and in Node: only the globals both have.
+  { files: ['core/**'], languageOptions: { globals: globals['shared-node-browser'] } },
+  // (test/widget/fake-bff.mjs is the runner's Node middleware, not page code.)
+  { files: BROWSER, ignores: ['test/widget/fake-bff.mjs'], languageOptions: { globals: globals.browser } },
+  { files: NODE, languageOptions: { globals: globals.node } },
+  { files: ['test/widget/**/*.ts'], languageOptions: { globals: globals.mocha } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+  // The callbacks given to Playwright's page.evaluate run in the page.
+  { files: ['scripts/screenshot.mjs'], languageOptions: { globals: globals.browser } },
+
+  {
+    files: TESTS,
+    rules: {
+      // Tests read response bodies as untyped JSON on purpose: the assertion that follows is what checks their shape.
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['test/widget/**/*.ts'],
+    rules: {
+      // @open-wc/semantic-dom-diff types chai's `equal` as returning a Promise; `expect(x).to.equal(y)` is synchronous.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', name: 'Equal', package: 'chai' }] },
+      ],
+    },
+  },
+
+  // The Lit elements (and the templates the widget tests render): template and custom-element rules.
+  {
+    files: [...ELEMENTS, 'test/widget/**/*.ts'],
+    extends: [lit.configs['flat/recommended'], wc.configs['flat/recommended']],
+  },
+  {
+    files: ELEMENTS,
+    rules: {
+      // Lit calls `@event=${this.handler}` listeners with the element as `this`, so passing a method unbound is correct there.
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+]);
