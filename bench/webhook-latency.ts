@@ -19,7 +19,10 @@ export async function webhookLatency() {
     for (let i = 0; i < RUNS; i++) {
       const { orderId } = await server.order();
       let t = performance.now();
-      const checkout = (await server.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as { id: string; transactionId: string };
+      const checkout = (await server.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as {
+        id: string;
+        transactionId: string;
+      };
       create.push(performance.now() - t);
       t = performance.now();
       await server.json('GET', `/api/checkouts/${checkout.id}`);

@@ -24,5 +24,4 @@ export const chromiumArgs = [
   '--no-first-run',
 ];
 
-export const installHint =
-  'No Chromium found: install it (Debian: sudo apt-get install -y chromium) or set CHROME_PATH to its executable.';
+export const installHint = 'No Chromium found: install it (Debian: sudo apt-get install -y chromium) or set CHROME_PATH to its executable.';
