@@ -1,9 +1,107 @@
-// `npm test`: every check in order (types, lint and layer rules, server, element, end to end); stops at the first failure.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every check in order (types, lint and layer rules, server, element, end to end); stops at the first
+// failure. `npm test -- test:server` (or any of the steps) runs only those, with the same setup.
+//
+// It first gets what the steps need and the machine lacks:
+// - the system Chromium for test:widget and test:e2e (scripts/require-chromium.mjs: installed with apt-get when we
+//   may, otherwise one line saying what to install);
+// - a PostgreSQL for test:server: TEST_DATABASE_URL when it is set, else a throw-away cluster
+//   (scripts/throwaway-postgres.mjs) when a server is installed, stopped and deleted at the end whatever happens
+//   (failure, Ctrl-C), else one line saying the PostgreSQL suites skip themselves.
+import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
+import { ensureChromium } from './require-chromium.mjs';
+import { findPostgresBin, missingServerHint, startThrowawayPostgres } from './throwaway-postgres.mjs';
 
-const steps = ['typecheck', 'lint', 'test:server', 'test:widget', 'test:e2e'];
-for (const step of steps) {
-  console.log(`\n> npm run ${step}`);
-  const { status } = spawnSync('npm', ['run', '--silent', step], { stdio: 'inherit' });
-  if (status !== 0) process.exit(status ?? 1);
+const ALL = ['typecheck', 'lint', 'test:server', 'test:widget', 'test:e2e'];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((step) => !ALL.includes(step));
+if (unknown.length > 0) {
+  console.error(`test: no step ${unknown.join(', ')}; the steps are ${ALL.join(', ')}`);
+  process.exit(2);
 }
+const steps = asked.length > 0 ? asked : ALL;
+const say = (line) => console.error(`test: ${line}`);
+
+const cleanups = [];
+const cleanUp = () => {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      cleanup();
+    } catch (error) {
+      say(`clean-up failed: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+};
+// Last resort when something calls process.exit on the way: the cluster still goes.
+process.on('exit', cleanUp);
+
+// Each step runs in a process group of its own, and a signal that reaches us (Ctrl-C, kill) goes to that whole
+// group: npm's `sh -c` would not pass it on to the test runner. The step ends, no further step starts, and the
+// clean-up below runs.
+let child;
+let interrupted;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    interrupted ??= signal;
+    if (child?.pid) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The step has just ended.
+      }
+    }
+  });
+}
+
+const run = (step) =>
+  new Promise((resolve) => {
+    child = spawn('npm', ['run', '--silent', step], { stdio: 'inherit', detached: true });
+    child.once('error', (error) => {
+      say(`could not start npm: ${error.message}`);
+      resolve(1);
+    });
+    child.once('exit', (code) => resolve(code ?? 1));
+  }).finally(() => (child = undefined));
+
+async function setUp() {
+  // Browser tests use the system Chromium; no tool may fetch its own.
+  process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+  if (steps.includes('test:widget') || steps.includes('test:e2e')) ensureChromium({ log: say });
+
+  if (!steps.includes('test:server')) return;
+  if (process.env.TEST_DATABASE_URL) {
+    say('PostgreSQL suites use TEST_DATABASE_URL');
+    return;
+  }
+  const bin = findPostgresBin();
+  if (!bin) {
+    say(missingServerHint);
+    return;
+  }
+  const cluster = await startThrowawayPostgres({ bin, log: say }).catch((error) => {
+    throw new Error(`test: no throw-away PostgreSQL (${error.message}); set TEST_DATABASE_URL to use another server`);
+  });
+  cleanups.push(() => {
+    cluster.stop();
+    say('throw-away PostgreSQL stopped and deleted');
+  });
+  process.env.TEST_DATABASE_URL = cluster.url;
+  say(`throw-away PostgreSQL for this run: ${cluster.version}, 127.0.0.1:${cluster.port}, data in ${cluster.dir}`);
+}
+
+let status = 0;
+try {
+  await setUp();
+  for (const step of steps) {
+    if (interrupted) break;
+    console.log(`\n> npm run ${step}`);
+    status = await run(step);
+    if (status !== 0) break;
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  status = 1;
+} finally {
+  cleanUp();
+}
+process.exitCode = interrupted ? 128 + constants.signals[interrupted] : status;
