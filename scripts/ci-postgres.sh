@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Makes a PostgreSQL server available on 127.0.0.1 for the store tests and prints its URL on the last line of stdout:
+# A lasting PostgreSQL for the store tests, for when you want one that outlives a run (npm test and .ci/run need
+# none: with TEST_DATABASE_URL unset, npm test makes a throw-away cluster itself, scripts/throwaway-postgres.mjs).
+# Makes a PostgreSQL server available on 127.0.0.1 and prints its URL on the last line of stdout:
 #   export TEST_DATABASE_URL="$(bash scripts/ci-postgres.sh | tail -n 1)"
 # Idempotent: installs Debian's `postgresql` only when no server is installed, creates a cluster only when none
 # exists, starts it only when it is down, and creates or refreshes the test role and database.
