@@ -5,8 +5,9 @@
 // - the system Chromium for test:widget and test:e2e (scripts/require-chromium.mjs: installed with apt-get when we
 //   may, otherwise one line saying what to install);
 // - a PostgreSQL for test:server: TEST_DATABASE_URL when it is set, else a throw-away cluster
-//   (scripts/throwaway-postgres.mjs) when a server is installed, stopped and deleted at the end whatever happens
-//   (failure, Ctrl-C), else one line saying the PostgreSQL suites skip themselves.
+//   (scripts/throwaway-postgres.mjs) when a server is installed, started just before the step and stopped and
+//   deleted right after it whatever happens (failure, Ctrl-C), else one line saying the PostgreSQL suites skip
+//   themselves.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { ensureChromium } from './require-chromium.mjs';
@@ -63,39 +64,51 @@ const run = (step) =>
     child.once('exit', (code) => resolve(code ?? 1));
   }).finally(() => (child = undefined));
 
-async function setUp() {
+function setUpBrowser() {
   // Browser tests use the system Chromium; no tool may fetch its own.
   process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
   if (steps.includes('test:widget') || steps.includes('test:e2e')) ensureChromium({ log: say });
+}
 
-  if (!steps.includes('test:server')) return;
+/** Just before test:server: the database it needs, and what undoes it (run right after the step, or on the way out). */
+async function setUpPostgres() {
   if (process.env.TEST_DATABASE_URL) {
     say('PostgreSQL suites use TEST_DATABASE_URL');
-    return;
+    return () => undefined;
   }
   const bin = findPostgresBin();
   if (!bin) {
     say(missingServerHint);
-    return;
+    return () => undefined;
   }
   const cluster = await startThrowawayPostgres({ bin, log: say }).catch((error) => {
     throw new Error(`test: no throw-away PostgreSQL (${error.message}); set TEST_DATABASE_URL to use another server`);
   });
-  cleanups.push(() => {
+  const tearDown = () => {
     cluster.stop();
+    delete process.env.TEST_DATABASE_URL;
     say('throw-away PostgreSQL stopped and deleted');
-  });
+  };
+  cleanups.push(tearDown);
   process.env.TEST_DATABASE_URL = cluster.url;
   say(`throw-away PostgreSQL for this run: ${cluster.version}, 127.0.0.1:${cluster.port}, data in ${cluster.dir}`);
+  return () => {
+    cleanups.splice(cleanups.indexOf(tearDown), 1);
+    tearDown();
+  };
 }
 
 let status = 0;
 try {
-  await setUp();
+  // Chromium first: when it is missing and can't be installed, say so before minutes of other steps.
+  setUpBrowser();
   for (const step of steps) {
+    if (interrupted) break;
+    const tearDown = step === 'test:server' ? await setUpPostgres() : () => undefined;
     if (interrupted) break;
     console.log(`\n> npm run ${step}`);
     status = await run(step);
+    tearDown();
     if (status !== 0) break;
   }
 } catch (error) {
