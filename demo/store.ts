@@ -62,7 +62,7 @@ export function openDemoStore(file: string) {
             orderId: row.order_id,
             amountCents: row.amount_cents,
             description: row.description,
-            items: JSON.parse(row.items as string),
+            items: JSON.parse(row.items as string) as unknown,
             createdAt: row.created_at,
           })
         : undefined;

@@ -48,9 +48,9 @@ export function watchCheckout({ endpoint, checkoutId, onCheckout }: WatchCheckou
       } catch {
         // A network blip or a 5xx is not a payment failure: keep waiting for the next poll.
       }
-      if (!stopped) timer = setTimeout(tick, pollDelay(Date.now() - startedAt));
+      if (!stopped) timer = setTimeout(() => void tick(), pollDelay(Date.now() - startedAt));
     };
-    timer = setTimeout(tick, pollDelay(0));
+    timer = setTimeout(() => void tick(), pollDelay(0));
   };
 
   if (typeof EventSource === 'undefined') {

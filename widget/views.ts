@@ -102,7 +102,8 @@ export interface PayerFormView {
   canGoBack: boolean;
   onCpfInput: (event: InputEvent) => void;
   onNameInput: (event: InputEvent) => void;
-  onSubmit: (event: SubmitEvent) => void;
+  /** May be async: Lit ignores the promise, and the handler deals with its own failures. */
+  onSubmit: (event: SubmitEvent) => void | Promise<void>;
   onBack: () => void;
 }
 
@@ -148,7 +149,8 @@ export interface PixView {
   /** Phones and tablets: the payer cannot scan their own screen, so copy-and-paste comes first. */
   touch: boolean;
   copyResult: CopyResult;
-  onCopy: () => void;
+  /** May be async, like `onSubmit`. */
+  onCopy: () => void | Promise<void>;
 }
 
 export function renderPix(t: Strings, view: PixView): TemplateResult {

@@ -132,8 +132,8 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
 }
 
 interface WebhookLogOptions {
-  belongsToOrder(entry: WebhookLogEntry): boolean;
-  onEntries(entries: WebhookLogEntry[]): Promise<void>;
+  belongsToOrder: (entry: WebhookLogEntry) => boolean;
+  onEntries: (entries: WebhookLogEntry[]) => Promise<void>;
 }
 
 function startWebhookLog({ belongsToOrder, onEntries }: WebhookLogOptions): void {

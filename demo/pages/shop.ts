@@ -20,7 +20,7 @@ function loadCart(): Cart {
   try {
     const saved: unknown = JSON.parse(localStorage.getItem(CART_KEY) ?? '{}');
     if (!saved || typeof saved !== 'object') return {};
-    return Object.fromEntries(Object.entries(saved).filter(([, quantity]) => isQuantity(quantity))) as Cart;
+    return Object.fromEntries(Object.entries(saved).filter((entry): entry is [string, number] => isQuantity(entry[1])));
   } catch {
     return {};
   }

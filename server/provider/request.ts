@@ -80,7 +80,7 @@ export class Requester {
         signal: AbortSignal.timeout(timeoutMs * 4),
         // Node's fetch needs this to send a stream body.
         ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-      } as RequestInit);
+      });
       text = await response.text();
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';

@@ -131,7 +131,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (error instanceof EmulatorError) return c.json(error.envelope(), error.status);
     // Hono's own refusals (for example a malformed form body) keep their 4xx status in our envelope.
     if (error instanceof HTTPException && error.status < 500)
-      return c.json(namedError(error.status as ContentfulStatusCode, 'InvalidRequestError', 'The request could not be read').envelope(), error.status as ContentfulStatusCode);
+      return c.json(namedError(error.status, 'InvalidRequestError', 'The request could not be read').envelope(), error.status);
     console.error('sandbox: unexpected error on', c.req.method, c.req.path, error);
     return c.json(namedError(500, 'InternalServerError', 'Unexpected error in the sandbox').envelope(), 500);
   });

@@ -46,7 +46,7 @@ export function createTransactionStore(db: Database.Database): TransactionStore 
   const byState = db.prepare('SELECT body FROM transactions WHERE state = ? ORDER BY created_at');
   const pending = db.prepare("SELECT body FROM transactions WHERE delivery_status = 'Pending' ORDER BY created_at");
   // Parsing on the way out keeps a hand-edited or corrupted row from reaching a response half-formed.
-  const parse = (row: Row | undefined) => (row ? (storedTransaction.parse(JSON.parse(row.body)) as StoredTransaction) : undefined);
+  const parse = (row: Row | undefined) => (row ? (storedTransaction.parse(JSON.parse(row.body))) : undefined);
   const parseAll = (rows: unknown[]) => (rows as Row[]).map((row) => parse(row)!);
 
   return {

@@ -32,7 +32,7 @@ function createRegistry(onError: ErrorReporter) {
   };
 
   return {
-    subscribe(checkoutId: string, listener: Listener): () => void {
+    subscribe: (checkoutId: string, listener: Listener): (() => void) => {
       const subscription = { listener };
       let set = byCheckout.get(checkoutId);
       if (!set) byCheckout.set(checkoutId, (set = new Set()));
@@ -45,15 +45,15 @@ function createRegistry(onError: ErrorReporter) {
         if (current.size === 0) byCheckout.delete(checkoutId);
       };
     },
-    dispatch(checkoutId: string, seq: number): void {
+    dispatch: (checkoutId: string, seq: number): void => {
       const set = byCheckout.get(checkoutId);
       if (set) for (const subscription of [...set]) call(subscription, seq);
     },
-    wakeAll(): void {
+    wakeAll: (): void => {
       for (const set of [...byCheckout.values()]) for (const subscription of [...set]) call(subscription, 0);
     },
     count: () => count,
-    clear(): void {
+    clear: (): void => {
       byCheckout.clear();
       count = 0;
     },

@@ -12,7 +12,7 @@ const bigint = (value: unknown) => (typeof value === 'string' ? Number(value) : 
 
 /** Stored text is JSON in SQLite; `pg` already parsed jsonb, where a JSON string comes back as a JS string. */
 export type JsonColumns = 'text' | 'parsed';
-const json = (value: unknown, columns: JsonColumns) => (columns === 'text' ? JSON.parse(value as string) : value);
+const json = (value: unknown, columns: JsonColumns): unknown => (columns === 'text' ? (JSON.parse(value as string) as unknown) : value);
 
 /** `undefined` has no JSON form; it is stored as null like JSON.stringify does inside objects. */
 export const toJson = (value: unknown) => JSON.stringify(value ?? null);

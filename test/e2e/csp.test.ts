@@ -11,7 +11,7 @@ describe('the demo pages under their strict CSP', () => {
   it('notices an inline script blocked by the policy (the collector itself works)', async () => {
     const page = await e2e.newPage();
     await page.goto(`${e2e.app.url}/`);
-    const header = await (await page.request.get(`${e2e.app.url}/`)).headersArray();
+    const header = (await page.request.get(`${e2e.app.url}/`)).headersArray();
     expect(header.find((h) => h.name.toLowerCase() === 'content-security-policy')?.value).toContain("script-src 'self'");
 
     await page.evaluate(() => {

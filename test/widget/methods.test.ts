@@ -34,7 +34,7 @@ describe('per-method views', () => {
     const el = await fixture<HTMLElement>(html`<div>${renderChooser(t, METHODS, (method) => chosen.push(method))}</div>`);
     const buttons = [...el.querySelectorAll<HTMLButtonElement>('[part="method-button"]')];
     expect(buttons.map((button) => button.dataset.method)).to.deep.equal([...METHODS]);
-    const names = buttons.map((button) => button.querySelector('.method-name')!.textContent!.trim());
+    const names = buttons.map((button) => button.querySelector('.method-name')!.textContent.trim());
     expect(new Set(names).size).to.equal(METHODS.length);
     expect(names.every(Boolean)).to.equal(true);
     for (const button of buttons) button.click();

@@ -74,7 +74,7 @@ describe('<pix-checkout> PIX', () => {
     const { el } = await awaitingPixCheckout({ lang: 'en' });
     expect($(el, '[part="amount"]')!.textContent).to.contain('R$1,234.50');
     expect(visibleText(el)).to.contain('Waiting for your payment');
-    expect(copyButton(el).textContent!.trim()).to.equal('Copy code');
+    expect(copyButton(el).textContent.trim()).to.equal('Copy code');
     expect($(el, '.base')!.getAttribute('lang')).to.equal('en');
     await expect(el).to.be.accessible();
   });
@@ -91,7 +91,7 @@ describe('<pix-checkout> PIX', () => {
     ]);
     expect(events[3]!.detail).to.deep.equal({ checkoutId, orderId: el.orderId, state: 'Completed', amount: '1234.50' });
     expect(events[3]!.bubbles && events[3]!.composed).to.equal(true);
-    expect(liveRegion(el).textContent!.trim()).to.equal('Pagamento confirmado');
+    expect(liveRegion(el).textContent.trim()).to.equal('Pagamento confirmado');
     expect($(el, '[part="result"]')!.dataset.state).to.equal('Completed');
     expect($(el, 'button')).to.equal(null);
     await expect(el).to.be.accessible();
@@ -109,7 +109,7 @@ describe('<pix-checkout> PIX', () => {
       const failed = events.filter((event) => event.type === 'pix-checkout-failed');
       expect(failed.map((event) => event.detail.state)).to.deep.equal([state]);
       expect(events.some((event) => event.type === 'pix-checkout-completed')).to.equal(false);
-      expect(liveRegion(el).textContent!.trim()).to.equal(title);
+      expect(liveRegion(el).textContent.trim()).to.equal(title);
       await expect(el).to.be.accessible();
     });
   }
@@ -158,11 +158,11 @@ describe('<pix-checkout> PIX', () => {
       try {
         copyButton(el).click();
         await el.updateComplete;
-        expect(copyButton(el).textContent!.trim()).to.equal('Copiar código');
+        expect(copyButton(el).textContent.trim()).to.equal('Copiar código');
         finish();
-        await waitUntil(() => copyButton(el).textContent!.trim() === 'Código copiado');
+        await waitUntil(() => copyButton(el).textContent.trim() === 'Código copiado');
         expect(written).to.deep.equal([codeField(el).value]);
-        expect(liveRegion(el).textContent!.trim()).to.equal('Código copiado');
+        expect(liveRegion(el).textContent.trim()).to.equal('Código copiado');
         await expect(el).to.be.accessible();
       } finally {
         restore();
@@ -175,7 +175,7 @@ describe('<pix-checkout> PIX', () => {
       const exec = stubExecCommand(true);
       try {
         copyButton(el).click();
-        await waitUntil(() => copyButton(el).textContent!.trim() === 'Código copiado');
+        await waitUntil(() => copyButton(el).textContent.trim() === 'Código copiado');
         expect(exec.commands).to.deep.equal(['copy']);
       } finally {
         restoreClipboard();
@@ -193,7 +193,7 @@ describe('<pix-checkout> PIX', () => {
         const field = codeField(el);
         expect(el.shadowRoot!.activeElement).to.equal(field);
         expect([field.selectionStart, field.selectionEnd]).to.deep.equal([0, field.value.length]);
-        expect(copyButton(el).textContent!.trim()).to.equal('Copiar código');
+        expect(copyButton(el).textContent.trim()).to.equal('Copiar código');
         expect(liveRegion(el).textContent).to.contain('Não foi possível copiar');
         await expect(el).to.be.accessible();
       } finally {

@@ -38,7 +38,7 @@ describe('<pix-checkout> starting and resuming', () => {
         message: `Pedido ${orderId} não encontrado`,
       });
       expect(liveRegion(el).textContent).to.contain('Não foi possível iniciar o pagamento');
-      expect(retryButton(el).textContent!.trim()).to.equal('Tentar novamente');
+      expect(retryButton(el).textContent.trim()).to.equal('Tentar novamente');
       await expect(el).to.be.accessible();
     });
 

@@ -65,7 +65,7 @@ describe('<pix-checkout> status updates', () => {
       'pix-checkout-created',
       'pix-checkout-completed',
     ]);
-    expect(liveRegion(el).textContent!.trim()).to.equal('Payment confirmed');
+    expect(liveRegion(el).textContent.trim()).to.equal('Payment confirmed');
   });
 
   it('polls every 2 s during the first minute, then every 10 s', () => {

@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
 import type { Receiver, ReceiverAccount } from '../../../server/provider/schemas';
 import { AdminApi } from '../api';

@@ -62,21 +62,23 @@ export class BoCashoutForm extends LitElement {
   }
 
   private follow(orderId: string, left: number) {
-    this.timer = setTimeout(async () => {
-      try {
-        const found = (await this.api!.transactions(orderId)).items.find((i) => i.transaction.id === this.sent?.id);
-        if (found && this.sent?.orderId === orderId) this.sent = { ...this.sent, state: found.transaction.state };
-      } catch {
-        // The created state stays on screen; following is a convenience.
-      }
-      if (this.sent?.orderId === orderId && !isFinalTransactionState(this.sent.state) && left > 1) this.follow(orderId, left - 1);
-    }, POLL_MS);
+    this.timer = setTimeout(() => void this.refreshSent(orderId, left), POLL_MS);
+  }
+
+  private async refreshSent(orderId: string, left: number) {
+    try {
+      const found = (await this.api!.transactions(orderId)).items.find((i) => i.transaction.id === this.sent?.id);
+      if (found && this.sent?.orderId === orderId) this.sent = { ...this.sent, state: found.transaction.state };
+    } catch {
+      // The created state stays on screen; following is a convenience.
+    }
+    if (this.sent?.orderId === orderId && !isFinalTransactionState(this.sent.state) && left > 1) this.follow(orderId, left - 1);
   }
 
   private async handleSubmit(event: SubmitEvent) {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
-    const data = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v).trim()]));
+    const data = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, typeof v === 'string' ? v.trim() : '']));
     const amount = parseTypedAmount(data.amount ?? '');
     const keyValue = this.keyType === 'CPF' ? (data.keyValue ?? '').replace(/\D/g, '') : (data.keyValue ?? '');
     this.errors = {

@@ -44,8 +44,12 @@ export class BoPaymentRequestForm extends LitElement {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const data = new FormData(form);
-    const amount = parseTypedAmount(String(data.get('amount') ?? ''));
-    const description = String(data.get('description') ?? '').trim();
+    const field = (name: string) => {
+      const value = data.get(name);
+      return typeof value === 'string' ? value : '';
+    };
+    const amount = parseTypedAmount(field('amount'));
+    const description = field('description').trim();
     this.amountError = amount ? '' : 'Informe um valor maior que zero, com até 2 casas decimais (por exemplo 150,00).';
     this.descriptionError = description ? '' : 'Informe uma descrição.';
     if (!amount || !description || !this.receiver || !this.account || !this.api) {

@@ -43,8 +43,8 @@ export function bankPageRoutes(ctx: SandboxContext) {
       const tx = find(c);
       secure(c, tx);
       if (!tx) return c.html(notFoundPage(), 404);
-      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      const decision = form['decision'];
+      const form: Record<string, unknown> = await c.req.parseBody().catch(() => ({}));
+      const decision = form.decision;
       if (decision !== 'approve' && decision !== 'fail')
         throw formatError('/decision', 'must be approve or fail', 'enum', { allowedValues: ['approve', 'fail'] });
       if (isFinalTransactionState(tx.record.transaction.state)) return c.html(finishedPage(tx), 409);

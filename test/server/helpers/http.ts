@@ -14,13 +14,14 @@ export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Prom
 /** Starts a plain HTTP server that records every request and answers through `handler`. */
 export async function startRecordingServer(handler: Handler) {
   const requests: RecordedRequest[] = [];
-  const server: Server = createServer(async (req, res) => {
+  const record = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
     requests.push(recorded);
     await handler(recorded, res);
-  });
+  };
+  const server: Server = createServer((req, res) => void record(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -10,15 +10,16 @@ import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defa
 import { tempDir } from './server';
 
 export async function startSandbox(options: Partial<SandboxOptions> = {}) {
-  let fetchHandler: ((request: Request) => Response | Promise<Response>) | undefined;
-  const server = serve({ fetch: (request) => fetchHandler!(request), port: 0, hostname: '127.0.0.1' }) as Server;
+  // The port must be known before the sandbox is built (its public address), so the handler is set after listening.
+  const handler: { fetch?: (request: Request) => Response | Promise<Response> } = {};
+  const server = serve({ fetch: (request) => handler.fetch!(request), port: 0, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clock = new ManualClock(new Date());
   const dataDir = options.dataDir ?? tempDir('sandbox-');
   const sandbox = createSandbox({ dataDir, clock, publicBaseUrl: url, webhookRetry: { delaysMs: [50, 100] }, ...options });
   const root = new Hono().route('/sandbox', sandbox.app);
-  fetchHandler = root.fetch;
+  handler.fetch = root.fetch;
 
   const client = (extra: Partial<ProviderClientOptions> = {}) =>
     createProviderClient({ baseUrl: `${url}/sandbox/v1`, accessKey: SANDBOX_ACCESS_KEY, secret: SANDBOX_SECRET, retryBaseMs: 5, ...extra });

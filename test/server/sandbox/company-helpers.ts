@@ -52,14 +52,14 @@ export const listRequests = (api: Api, status: string, extra: Record<string, str
   api(
     'GET',
     '/accounts/transaction-requests?' +
-      new URLSearchParams({
+      String(new URLSearchParams({
         'dataset.limit': '20',
         'dataset.offset': '0',
         status,
         startDate: '2026-01-01T00:00:00.000Z',
         endDate: '2026-12-31T23:59:59.999Z',
         ...extra,
-      }),
+      })),
   );
 
 export const documentBody = (owner: string, extra: object = {}) => ({

@@ -57,7 +57,7 @@ describe("the spec's 400 examples", () => {
 
   it('reports every problem of a body at once', async () => {
     const details = await expect400('/accounts/pix/cashin', { payment: { payer: {} } });
-    expect(details.map((d) => `${d.path}:${d.info.missingProperty}`).sort()).toEqual(['/payment/payer:cpf', '/payment:value', ':webhook'].sort());
+    expect(details.map((d) => `${d.path}:${String(d.info.missingProperty)}`).sort()).toEqual(['/payment/payer:cpf', '/payment:value', ':webhook'].sort());
   });
 });
 

@@ -15,6 +15,7 @@ import { formatError, readBody, validate } from '../../request';
 const PAGE = { limit: 50, offset: 0 } as const;
 
 /** A file name as a browser sends it: no folders, no control characters. */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point of this pattern.
 const FILE_NAME = /^[^/\\\x00-\x1f\x7f]{1,255}$/;
 
 export function documentRoutes(ctx: SandboxContext) {
