@@ -25,9 +25,14 @@ function qrcodeAsEsm() {
     resolveImport: ({ source }) => (source === 'qrcode' ? path : undefined),
     async serve(context) {
       if (context.path !== path) return undefined;
-      bundled ??= build({ entryPoints: ['qrcode'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' }).then(
-        (result) => result.outputFiles[0].text,
-      );
+      bundled ??= build({
+        entryPoints: ['qrcode'],
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+      }).then((result) => result.outputFiles[0].text);
       return { body: await bundled, type: 'js' };
     },
   };

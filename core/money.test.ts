@@ -44,22 +44,34 @@ describe('parseDecimal / formatDecimal', () => {
   it('reads any decimal with at most `scale` significant decimals and writes it back in canonical form (property)', () => {
     const scaleAndFraction = fc.integer({ min: 0, max: 8 }).chain((scale) => fc.tuple(fc.constant(scale), digitString(0, scale)));
     fc.assert(
-      fc.property(fc.boolean(), digitString(1, 25), scaleAndFraction, fc.integer({ min: 0, max: 4 }), (negative, whole, [scale, fraction], trailingZeros) => {
-        const fractionText = fraction + '0'.repeat(trailingZeros);
-        const text = `${negative ? '-' : ''}${whole}${fractionText ? `.${fractionText}` : ''}`;
-        const units = parseDecimal(text, scale, { signed: true });
-        expect(units).toBeDefined();
-        expect(formatDecimal(units!, scale)).toBe(canonical(negative, whole, fractionText, scale));
-      }),
+      fc.property(
+        fc.boolean(),
+        digitString(1, 25),
+        scaleAndFraction,
+        fc.integer({ min: 0, max: 4 }),
+        (negative, whole, [scale, fraction], trailingZeros) => {
+          const fractionText = fraction + '0'.repeat(trailingZeros);
+          const text = `${negative ? '-' : ''}${whole}${fractionText ? `.${fractionText}` : ''}`;
+          const units = parseDecimal(text, scale, { signed: true });
+          expect(units).toBeDefined();
+          expect(formatDecimal(units!, scale)).toBe(canonical(negative, whole, fractionText, scale));
+        },
+      ),
     );
   });
 
   it('refuses a decimal with a non-zero digit beyond the scale (property)', () => {
     fc.assert(
-      fc.property(digitString(1, 10), fc.integer({ min: 0, max: 6 }), digitString(0, 6), fc.constantFrom(...'123456789'), (whole, scale, extra, nonZero) => {
-        const fraction = `${'5'.repeat(scale)}${extra}${nonZero}`;
-        expect(parseDecimal(`${whole}.${fraction}`, scale, { signed: true })).toBeUndefined();
-      }),
+      fc.property(
+        digitString(1, 10),
+        fc.integer({ min: 0, max: 6 }),
+        digitString(0, 6),
+        fc.constantFrom(...'123456789'),
+        (whole, scale, extra, nonZero) => {
+          const fraction = `${'5'.repeat(scale)}${extra}${nonZero}`;
+          expect(parseDecimal(`${whole}.${fraction}`, scale, { signed: true })).toBeUndefined();
+        },
+      ),
     );
   });
 
@@ -190,18 +202,23 @@ describe('rounding half away from zero', () => {
   it('mulDiv is the nearest integer, ties away from zero (property)', () => {
     const nonZero = fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }).filter((d) => d !== 0n);
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.bigInt({ min: -(10n ** 6n), max: 10n ** 6n }), nonZero, (units, numerator, denominator) => {
-        const exact = units * numerator; // the result should be exact / denominator
-        const result = mulDiv(units, numerator, denominator);
-        const abs = (x: bigint) => (x < 0n ? -x : x);
-        // |result·d − exact| ≤ |d|/2: nothing is nearer.
-        const error = abs(result * denominator - exact);
-        expect(2n * error <= abs(denominator)).toBe(true);
-        // On a tie the result is the one farther from zero.
-        if (2n * error === abs(denominator)) expect(abs(result * denominator) > abs(exact)).toBe(true);
-        // The sign follows the exact quotient (or the result is zero).
-        if (result !== 0n) expect(result < 0n).toBe(exact < 0n !== denominator < 0n);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }),
+        fc.bigInt({ min: -(10n ** 6n), max: 10n ** 6n }),
+        nonZero,
+        (units, numerator, denominator) => {
+          const exact = units * numerator; // the result should be exact / denominator
+          const result = mulDiv(units, numerator, denominator);
+          const abs = (x: bigint) => (x < 0n ? -x : x);
+          // |result·d − exact| ≤ |d|/2: nothing is nearer.
+          const error = abs(result * denominator - exact);
+          expect(2n * error <= abs(denominator)).toBe(true);
+          // On a tie the result is the one farther from zero.
+          if (2n * error === abs(denominator)) expect(abs(result * denominator) > abs(exact)).toBe(true);
+          // The sign follows the exact quotient (or the result is zero).
+          if (result !== 0n) expect(result < 0n).toBe(exact < 0n !== denominator < 0n);
+        },
+      ),
     );
   });
 });

@@ -8,7 +8,13 @@ export const TRANSACTION_STATES = ['Created', 'Registered', 'Completed', 'Cancel
 export type TransactionState = (typeof TRANSACTION_STATES)[number];
 
 /** Transaction states after which the provider moves nothing any more. */
-export const FINAL_TRANSACTION_STATES = ['Completed', 'Cancelled', 'Reversed', 'Error', 'Refunded'] as const satisfies readonly TransactionState[];
+export const FINAL_TRANSACTION_STATES = [
+  'Completed',
+  'Cancelled',
+  'Reversed',
+  'Error',
+  'Refunded',
+] as const satisfies readonly TransactionState[];
 export const isFinalTransactionState = (state: string): boolean => (FINAL_TRANSACTION_STATES as readonly string[]).includes(state);
 
 /** The states a browser sees. A checkout begins `Created` or `Registered` and ends in one final state. */
@@ -32,11 +38,9 @@ export const RESERVING_STATES = [CREATING, 'Created', 'Registered', 'Completed']
 /** States in which a checkout still waits for the payer, so the reconciler re-reads them. */
 export const LIVE_STATES = ['Created', 'Registered'] as const satisfies readonly CheckoutState[];
 
-export const isCheckoutState = (value: unknown): value is CheckoutState =>
-  (CHECKOUT_STATES as readonly unknown[]).includes(value);
+export const isCheckoutState = (value: unknown): value is CheckoutState => (CHECKOUT_STATES as readonly unknown[]).includes(value);
 
-export const isFinal = (state: StoredState): state is FinalCheckoutState =>
-  (FINAL_CHECKOUT_STATES as readonly string[]).includes(state);
+export const isFinal = (state: StoredState): state is FinalCheckoutState => (FINAL_CHECKOUT_STATES as readonly string[]).includes(state);
 
 /** Forward order: a checkout may only move to a state of a higher rank. Final states share the top rank. */
 const RANK: Record<StoredState, number> = {
@@ -53,8 +57,7 @@ const RANK: Record<StoredState, number> = {
 export const canMove = (from: StoredState, to: StoredState): boolean => !isFinal(from) && RANK[from] < RANK[to];
 
 /** The states a checkout may leave to reach `to`: the compare-and-set list of a transition. `Creating` is left only by activation. */
-export const statesBefore = (to: StoredState): StoredState[] =>
-  STORED_STATES.filter((state) => state !== CREATING && canMove(state, to));
+export const statesBefore = (to: StoredState): StoredState[] => STORED_STATES.filter((state) => state !== CREATING && canMove(state, to));
 
 /**
  * The checkout state a provider transaction state stands for. `Refunded` has no checkout state (a refund is a

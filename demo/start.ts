@@ -84,7 +84,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   // The demo pages' built scripts (shop, checkout, sandbox panel, back-office) under dist/demo/assets.
   const assets = here('../dist/demo');
   if (existsSync(assets)) app.use('/assets/*', serveStatic({ root: assets }));
-  else log.warn('dist/demo is missing: run `npm run build` to serve the demo pages\' scripts.');
+  else log.warn("dist/demo is missing: run `npm run build` to serve the demo pages' scripts.");
   app.use('/*', serveStatic({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
   listener.handle(app);

@@ -57,9 +57,7 @@ export function emit<K extends keyof PixCheckoutEventMap>(
   detail: DetailOf<K>,
   options: { cancelable?: boolean } = {},
 ): boolean {
-  return target.dispatchEvent(
-    new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: options.cancelable ?? false }),
-  );
+  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: options.cancelable ?? false }));
 }
 
 declare global {

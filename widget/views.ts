@@ -45,9 +45,7 @@ export function renderScreen(t: Strings, view: ScreenView): TemplateResult | typ
       return renderStartFailed(t, startFailedMessage(t, screen.error), view.onRetry);
     case 'checkout': {
       if (!checkout) return nothing;
-      const body = isFinal(checkout.state)
-        ? renderFinal(t, checkout.state, view.onTryAgain)
-        : renderPending(t, checkout, view.pix);
+      const body = isFinal(checkout.state) ? renderFinal(t, checkout.state, view.onTryAgain) : renderPending(t, checkout, view.pix);
       return html`${renderAmount(t, checkout, view.locale)}${body}`;
     }
     default:
@@ -79,11 +77,7 @@ export function renderLoading(t: Strings): TemplateResult {
 }
 
 /** One button per offered method, in the order given. */
-export function renderChooser(
-  t: Strings,
-  methods: readonly Method[],
-  onChoose: (method: Method) => void,
-): TemplateResult {
+export function renderChooser(t: Strings, methods: readonly Method[], onChoose: (method: Method) => void): TemplateResult {
   const option = (method: Method) =>
     html`<button type="button" part="method-button" class="method" data-method=${method}
       @click=${() => onChoose(method)}><span class="method-name">${t[METHOD_UI[method].name]}</span>
@@ -118,19 +112,19 @@ export function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult
       <input part="input" id="cpf" name="cpf" inputmode="numeric" autocomplete="off" maxlength="14"
         ?required=${cpfRequired} aria-invalid=${view.problem ? 'true' : 'false'}
         aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${view.onCpfInput} />
-      ${view.problem
-        ? html`<p part="field-error" class="field-error" id="cpf-error" role="alert">${t[view.problem]}</p>`
-        : nothing}
+      ${view.problem ? html`<p part="field-error" class="field-error" id="cpf-error" role="alert">${t[view.problem]}</p>` : nothing}
     </div>
     <div class="field">
       <label part="label" for="name">${t.nameLabel}</label>
       <input part="input" id="name" name="name" autocomplete="name" .value=${view.name} @input=${view.onNameInput} />
     </div>
     <div class="actions">
-      ${view.canGoBack
-        ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onBack}>
+      ${
+        view.canGoBack
+          ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onBack}>
             ${t.back}</button>`
-        : nothing}
+          : nothing
+      }
       <button type="submit" part="button">${t[ui.submit]}</button>
     </div>
   </form>`;
@@ -156,9 +150,7 @@ export interface PixView {
 export function renderPix(t: Strings, view: PixView): TemplateResult {
   const code = view.checkout.qrCode ?? '';
   const qr = code ? qrSvg(code, t.qrLabel) : undefined;
-  const scan = qr
-    ? html`<div class="scan">${qr}<p class="hint">${t.scanHint}</p></div>`
-    : nothing;
+  const scan = qr ? html`<div class="scan">${qr}<p class="hint">${t.scanHint}</p></div>` : nothing;
   const copy = html`<div class="copy">
     <label part="label" for="code">${t.codeLabel}</label>
     <textarea part="code" id="code" class="code" readonly rows="4" spellcheck="false" aria-describedby="code-hint"
@@ -176,9 +168,11 @@ export function renderOpenFinancePending(t: Strings, checkout: Checkout): Templa
   return html`<div class="openfinance">
       <h2 part="title" class="title">${t.openFinanceTitle}</h2>
       <p class="hint">${t.openFinanceRedirecting}</p>
-      ${webUrl(checkout.checkoutUrl)
-        ? html`<a part="button" class="button" href=${checkout.checkoutUrl!}>${t.openFinanceGoToBank}</a>`
-        : nothing}
+      ${
+        webUrl(checkout.checkoutUrl)
+          ? html`<a part="button" class="button" href=${checkout.checkoutUrl!}>${t.openFinanceGoToBank}</a>`
+          : nothing
+      }
     </div>
     ${renderWaiting(t)}`;
 }

@@ -98,8 +98,7 @@ export class AdminApi {
 
   balance = () => this.call<Balance & { credits?: string; debits?: string; charges?: string }>('GET', '/balance');
 
-  receivers = (p: { status?: ApprovalFilter; limit: PageSize; offset: number }) =>
-    this.call<ReceiverPage>('GET', `/receivers${query(p)}`);
+  receivers = (p: { status?: ApprovalFilter; limit: PageSize; offset: number }) => this.call<ReceiverPage>('GET', `/receivers${query(p)}`);
 
   accounts = (receiverId: string) =>
     this.call<{ items: ReceiverAccount[] }>('GET', `/receivers/${encodeURIComponent(receiverId)}/accounts`);

@@ -19,7 +19,13 @@ export function formatBytes(size: number | null | undefined): string {
   return `${(size / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} KB`;
 }
 
-const APPROVAL: Record<string, string> = { Pending: 'Pendente', Approved: 'Aprovado', Rejected: 'Recusado', Denied: 'Recusado', Cancelled: 'Cancelado' };
+const APPROVAL: Record<string, string> = {
+  Pending: 'Pendente',
+  Approved: 'Aprovado',
+  Rejected: 'Recusado',
+  Denied: 'Recusado',
+  Cancelled: 'Cancelado',
+};
 /** Display text of the provider's transaction states. */
 const EXECUTION: Record<TransactionState, string> = {
   Created: 'Criada',

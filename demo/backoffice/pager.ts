@@ -12,7 +12,11 @@ export const pageSizeField = (id: string, limit: PageSize, onChange: (limit: Pag
     </select>
   </div>`;
 
-export function pager(page: { limit: number; offset: number; total: number; items: unknown[] }, busy: boolean, go: (offset: number) => void) {
+export function pager(
+  page: { limit: number; offset: number; total: number; items: unknown[] },
+  busy: boolean,
+  go: (offset: number) => void,
+) {
   const first = page.total === 0 ? 0 : page.offset + 1;
   const last = page.offset + page.items.length;
   return html`<nav class="pager" aria-label="Paginação">

@@ -102,7 +102,12 @@ function cartLine(product: ShopProduct, quantity: number): HTMLLIElement {
       { class: 'stepper', role: 'group', 'aria-label': `Quantidade de ${name}` },
       h(
         'button',
-        { type: 'button', class: 'stepper-button', 'aria-label': `Diminuir ${name}`, onclick: () => setQuantity(product.sku, quantity - 1) },
+        {
+          type: 'button',
+          class: 'stepper-button',
+          'aria-label': `Diminuir ${name}`,
+          onclick: () => setQuantity(product.sku, quantity - 1),
+        },
         '−',
       ),
       h('output', { class: 'stepper-value', 'aria-live': 'off' }, String(quantity)),

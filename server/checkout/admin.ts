@@ -30,11 +30,19 @@ const paymentRequestBody = z.object({
   accountId: z.string().min(1).max(64),
 });
 const pageQuery = {
-  limit: z.coerce.number().pipe(z.union([z.literal(5), z.literal(10), z.literal(20)])).default(10),
+  limit: z.coerce
+    .number()
+    .pipe(z.union([z.literal(5), z.literal(10), z.literal(20)]))
+    .default(10),
   offset: z.coerce.number().int().min(0).default(0),
 };
 const receiversQuery = z.object({ ...pageQuery, status: approvalFilter.optional() });
-const requestsQuery = z.object({ ...pageQuery, status: approvalFilter.default('Pending'), startDate: z.iso.datetime(), endDate: z.iso.datetime() });
+const requestsQuery = z.object({
+  ...pageQuery,
+  status: approvalFilter.default('Pending'),
+  startDate: z.iso.datetime(),
+  endDate: z.iso.datetime(),
+});
 const transactionsQuery = z.object({ orderId: z.string().min(1).max(64), date: z.iso.date().optional() });
 
 export interface AdminRoutesOptions {
@@ -74,15 +82,24 @@ export function backOfficeRoutes({ provider, adminToken, clock, webhook }: Admin
       const startDate = `${day}T00:00:00.000Z`;
       const endDate = `${day}T23:59:59.999Z`;
       return c.json(
-        await call(provider.transactions.list({ transactionOrderId: orderId, startDate, endDate, 'dataset.limit': 20, 'dataset.offset': 0 })),
+        await call(
+          provider.transactions.list({ transactionOrderId: orderId, startDate, endDate, 'dataset.limit': 20, 'dataset.offset': 0 }),
+        ),
       );
     })
     .post('/cashouts', async (c) => {
       const body = await parseJson(c, cashOutBody);
       const created = await call(
         provider.pix.createCashOut({
-          payment: { recipient: { name: body.recipient.name, cpf: body.recipient.cpf.replace(/\D/g, '') }, key: body.key, value: body.amount },
-          transaction: { orderId: body.orderId ?? `payout-${clock.now().getTime()}`, ...(body.description ? { orderDescription: body.description } : {}) },
+          payment: {
+            recipient: { name: body.recipient.name, cpf: body.recipient.cpf.replace(/\D/g, '') },
+            key: body.key,
+            value: body.amount,
+          },
+          transaction: {
+            orderId: body.orderId ?? `payout-${clock.now().getTime()}`,
+            ...(body.description ? { orderDescription: body.description } : {}),
+          },
           webhook: hook,
         }),
       );
@@ -91,7 +108,13 @@ export function backOfficeRoutes({ provider, adminToken, clock, webhook }: Admin
     .get('/receivers', async (c) => {
       const q = parseQuery(c, receiversQuery);
       return c.json(
-        await call(provider.receivers.list({ 'dataset.limit': q.limit, 'dataset.offset': q.offset, ...(q.status ? { receiverStatus: q.status } : {}) })),
+        await call(
+          provider.receivers.list({
+            'dataset.limit': q.limit,
+            'dataset.offset': q.offset,
+            ...(q.status ? { receiverStatus: q.status } : {}),
+          }),
+        ),
       );
     })
     .get('/receivers/:id', async (c) => c.json(await call(provider.receivers.retrieve(c.req.param('id')))))
@@ -112,7 +135,13 @@ export function backOfficeRoutes({ provider, adminToken, clock, webhook }: Admin
       const q = parseQuery(c, requestsQuery);
       return c.json(
         await call(
-          provider.paymentRequests.list({ 'dataset.limit': q.limit, 'dataset.offset': q.offset, status: q.status, startDate: q.startDate, endDate: q.endDate }),
+          provider.paymentRequests.list({
+            'dataset.limit': q.limit,
+            'dataset.offset': q.offset,
+            status: q.status,
+            startDate: q.startDate,
+            endDate: q.endDate,
+          }),
         ),
       );
     })
@@ -125,12 +154,22 @@ export function backOfficeRoutes({ provider, adminToken, clock, webhook }: Admin
       const id = c.req.param('id');
       const size = Number(c.req.header('content-length'));
       if (!Number.isSafeInteger(size) || size <= 0) throw new ApiError(411, 'length_required', 'Send the file with its Content-Length.');
-      if (size > MAX_INVOICE_BYTES) throw new ApiError(413, 'file_too_large', `The invoice must be at most ${MAX_INVOICE_BYTES / 1024 / 1024} MiB.`);
+      if (size > MAX_INVOICE_BYTES)
+        throw new ApiError(413, 'file_too_large', `The invoice must be at most ${MAX_INVOICE_BYTES / 1024 / 1024} MiB.`);
       const contentType = c.req.header('content-type') ?? 'application/octet-stream';
       if (contentType !== 'application/pdf') throw new ApiError(415, 'pdf_required', 'The invoice must be a PDF.');
-      const fileName = decodeURIComponent(c.req.header('x-file-name') ?? 'invoice.pdf').replace(/[^\w.\- ]/g, '_').slice(0, 120) || 'invoice.pdf';
+      const fileName =
+        decodeURIComponent(c.req.header('x-file-name') ?? 'invoice.pdf')
+          .replace(/[^\w.\- ]/g, '_')
+          .slice(0, 120) || 'invoice.pdf';
       const address = await call(
-        provider.documents.createUploadAddress({ properties: { name: fileName }, ownerType: 'Transaction', owner: id, type: 'Invoice', fileName }),
+        provider.documents.createUploadAddress({
+          properties: { name: fileName },
+          ownerType: 'Transaction',
+          owner: id,
+          type: 'Invoice',
+          fileName,
+        }),
       );
       // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
       const document = await call(provider.documents.upload(address, c.req.raw.body!, { contentType, size }));

@@ -12,10 +12,18 @@ import { toView } from './view';
 import { parseJson } from './validate';
 
 const createBody = z.object({
-  orderId: z.string().trim().min(1).max(64).regex(/^[\w.:-]+$/, 'Letters, digits and . _ : - only'),
+  orderId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\w.:-]+$/, 'Letters, digits and . _ : - only'),
   method: z.enum(METHODS).default('pix'),
   payer: z.object({ cpf: z.string().max(32), name: z.string().trim().max(120).optional() }).optional(),
-  returnUrl: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  returnUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
 });
 
 export interface CheckoutRoutesOptions {

@@ -73,14 +73,12 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     balance: {
-      retrieve: () =>
-        call({ method: 'GET', path: '/partners-int/accounts/balance', schema: s.balance, safeToRetry: true }),
+      retrieve: () => call({ method: 'GET', path: '/partners-int/accounts/balance', schema: s.balance, safeToRetry: true }),
     },
 
     sandbox: {
       pix: {
-        complete: (transactionId: string, payer?: s.SandboxCompleteRequest) =>
-          simulate('transactions', 'complete', transactionId, payer),
+        complete: (transactionId: string, payer?: s.SandboxCompleteRequest) => simulate('transactions', 'complete', transactionId, payer),
         error: (transactionId: string) => simulate('transactions', 'error', transactionId),
         cancel: (transactionId: string) => simulate('transactions', 'cancel', transactionId),
         reverse: (transactionId: string) => simulate('transactions', 'reverse', transactionId),

@@ -4,7 +4,8 @@ import { TokenCache, readJwtExpiry } from './token';
 const MINUTE = 60_000;
 
 /** A JWT-shaped token whose payload carries `exp` (seconds); header and signature are never read. */
-const jwt = (claims: Record<string, unknown>) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.signature`;
+const jwt = (claims: Record<string, unknown>) =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.signature`;
 
 /** A login that hands out opaque tokens token-1, token-2…, counting calls; the clock is a plain variable. */
 function setup() {
@@ -65,7 +66,10 @@ describe('TokenCache', () => {
     const clock = { now: 1_700_000_000_000 };
     const exp = (clock.now + 10 * MINUTE) / 1000;
     let calls = 0;
-    const cache = new TokenCache(() => Promise.resolve(`${++calls}:${jwt({ exp, sub: 'partner' })}`), () => clock.now);
+    const cache = new TokenCache(
+      () => Promise.resolve(`${++calls}:${jwt({ exp, sub: 'partner' })}`),
+      () => clock.now,
+    );
 
     const first = await cache.get();
     clock.now = exp * 1000 - 5 * MINUTE;
@@ -83,7 +87,10 @@ describe('TokenCache', () => {
     const clock = { now: 1_700_000_000_000 };
     let calls = 0;
     // Each token lives ten minutes from its login.
-    const cache = new TokenCache(() => Promise.resolve(jwt({ exp: (clock.now + 10 * MINUTE) / 1000, n: ++calls })), () => clock.now);
+    const cache = new TokenCache(
+      () => Promise.resolve(jwt({ exp: (clock.now + 10 * MINUTE) / 1000, n: ++calls })),
+      () => clock.now,
+    );
     const first = await cache.get();
     clock.now += 11 * MINUTE;
     const [a, b, c] = await Promise.all([cache.get(), cache.get(), cache.get()]);

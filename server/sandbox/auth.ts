@@ -49,9 +49,11 @@ export function createTokenIssuer(options: { signingKey: string; clock: Clock; a
 export const newSigningKey = () => randomBytes(32).toString('base64url');
 
 /** Requires `Authorization: Bearer <token>` with a valid, unexpired token. */
-export const requireToken = (tokens: TokenIssuer): MiddlewareHandler => async (_c, next) => {
-  const header = _c.req.header('authorization') ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1] || !tokens.verify(match[1])) throw tokenInvalid();
-  await next();
-};
+export const requireToken =
+  (tokens: TokenIssuer): MiddlewareHandler =>
+  async (_c, next) => {
+    const header = _c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match?.[1] || !tokens.verify(match[1])) throw tokenInvalid();
+    await next();
+  };

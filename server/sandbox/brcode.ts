@@ -20,7 +20,12 @@ function tlv(id: string, value: string): string {
 
 /** Payment apps reject non-ASCII in name and city, so accents are dropped ("São Paulo" → "SAO PAULO"). */
 const ascii = (text: string, max: number) =>
-  text.normalize('NFD').replace(/[^\x20-\x7e]/g, '').toUpperCase().slice(0, max).trim();
+  text
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .toUpperCase()
+    .slice(0, max)
+    .trim();
 
 export interface BrCodeInput {
   /** Location of the charge without scheme, at most 77 characters: `<host>/…/QR/cob/<32 hex>`. */

@@ -15,7 +15,18 @@ export function checkAmount(text: string, path: string): bigint {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the HTTP client sets itself; letting an integrator set them would break or smuggle the delivery. */
-const RESERVED = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+]);
 
 /** The custom header must be sendable as given, or every delivery would fail. */
 export function checkWebhookHeader(webhook: WebhookConfig): void {

@@ -88,9 +88,19 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], input: unkn
           ? { path, code: 'pattern', message: issue.message, info: { pattern: issue.pattern ?? '' } }
           : { path, code: 'format', message: `must match format "${issue.format}"`, info: { format: issue.format } };
       case 'too_small':
-        return { path, code: issue.origin === 'string' ? 'minLength' : 'minimum', message: issue.message, info: { limit: Number(issue.minimum) } };
+        return {
+          path,
+          code: issue.origin === 'string' ? 'minLength' : 'minimum',
+          message: issue.message,
+          info: { limit: Number(issue.minimum) },
+        };
       case 'too_big':
-        return { path, code: issue.origin === 'string' ? 'maxLength' : 'maximum', message: issue.message, info: { limit: Number(issue.maximum) } };
+        return {
+          path,
+          code: issue.origin === 'string' ? 'maxLength' : 'maximum',
+          message: issue.message,
+          info: { limit: Number(issue.maximum) },
+        };
       default:
         return { path, code: issue.code, message: issue.message, info: {} };
     }

@@ -25,7 +25,10 @@ export async function readPartnerJson(c: Context, { optional = false } = {}): Pr
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw invalidRequest([{ path: '', code: 'parse', message: 'the body is not valid JSON', info: {} }], 'The request body is not valid JSON');
+    throw invalidRequest(
+      [{ path: '', code: 'parse', message: 'the body is not valid JSON', info: {} }],
+      'The request body is not valid JSON',
+    );
   }
 }
 

@@ -31,22 +31,18 @@ export function createTransactionStore(db: Database.Database): TransactionStore 
     `INSERT INTO transactions (id, kind, order_id, created_at, state, delivery_status, cob_id, body)
      VALUES (@id, @kind, @order_id, @created_at, @state, @delivery_status, @cob_id, @body)`,
   );
-  const update = db.prepare(
-    `UPDATE transactions SET state = @state, delivery_status = @delivery_status, body = @body WHERE id = @id`,
-  );
+  const update = db.prepare(`UPDATE transactions SET state = @state, delivery_status = @delivery_status, body = @body WHERE id = @id`);
   const byId = db.prepare('SELECT body FROM transactions WHERE id = ?');
   const byCob = db.prepare('SELECT body FROM transactions WHERE cob_id = ?');
   const byOrder = db.prepare(
     `SELECT body FROM transactions WHERE order_id = ? AND created_at BETWEEN ? AND ?
      ORDER BY created_at, id LIMIT ? OFFSET ?`,
   );
-  const countByOrder = db.prepare(
-    'SELECT COUNT(*) AS total FROM transactions WHERE order_id = ? AND created_at BETWEEN ? AND ?',
-  );
+  const countByOrder = db.prepare('SELECT COUNT(*) AS total FROM transactions WHERE order_id = ? AND created_at BETWEEN ? AND ?');
   const byState = db.prepare('SELECT body FROM transactions WHERE state = ? ORDER BY created_at');
   const pending = db.prepare("SELECT body FROM transactions WHERE delivery_status = 'Pending' ORDER BY created_at");
   // Parsing on the way out keeps a hand-edited or corrupted row from reaching a response half-formed.
-  const parse = (row: Row | undefined) => (row ? (storedTransaction.parse(JSON.parse(row.body))) : undefined);
+  const parse = (row: Row | undefined) => (row ? storedTransaction.parse(JSON.parse(row.body)) : undefined);
   const parseAll = (rows: unknown[]) => (rows as Row[]).map((row) => parse(row)!);
 
   return {

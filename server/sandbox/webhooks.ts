@@ -84,7 +84,10 @@ export function createWebhookDispatcher(options: WebhookOptions): WebhookDispatc
   function schedule(id: string, retry: number, delay: number) {
     settle(id);
     if (closed) return;
-    timers.set(id, setTimeout(() => void attempt(id, retry), delay));
+    timers.set(
+      id,
+      setTimeout(() => void attempt(id, retry), delay),
+    );
   }
 
   return {

@@ -57,8 +57,18 @@ export async function openPostgresStore({
            VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9::jsonb, 0, $10, $10)
            ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
            RETURNING *`,
-          [draft.id, draft.orderId, draft.method, draft.amountCents, draft.currency, draft.description,
-            draft.payerCpf, draft.payerName, toJson(draft.details), draft.createdAt],
+          [
+            draft.id,
+            draft.orderId,
+            draft.method,
+            draft.amountCents,
+            draft.currency,
+            draft.description,
+            draft.payerCpf,
+            draft.payerName,
+            toJson(draft.details),
+            draft.createdAt,
+          ],
         );
         if (inserted) return { created: true, checkout: checkoutFromRow(inserted) };
         const existing = await one(`SELECT * FROM checkouts WHERE order_id = $1 AND state IN (${RESERVING})`, [draft.orderId]);

@@ -85,19 +85,17 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     return { checkout, event: eventFromRow(event!, 'text') };
   });
 
-  const transition = db.transaction(
-    (id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string) => {
-      const row = one(sql.transition, { id, from: JSON.stringify(from), to, at });
-      if (!row) {
-        const current = one(sql.byId, id);
-        if (!current) throw new Error(`checkout ${id} does not exist`);
-        return { changed: false as const, checkout: checkoutFromRow(current) };
-      }
-      const checkout = checkoutFromRow(row);
-      const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(data) });
-      return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
-    },
-  );
+  const transition = db.transaction((id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string) => {
+    const row = one(sql.transition, { id, from: JSON.stringify(from), to, at });
+    if (!row) {
+      const current = one(sql.byId, id);
+      if (!current) throw new Error(`checkout ${id} does not exist`);
+      return { changed: false as const, checkout: checkoutFromRow(current) };
+    }
+    const checkout = checkoutFromRow(row);
+    const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(data) });
+    return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
+  });
 
   const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
 

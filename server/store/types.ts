@@ -112,7 +112,14 @@ export interface Store {
    * Compare-and-set: moves to `to` only when the current state is in `from`, appending the next event in the same
    * transaction. Otherwise `changed: false` with the current checkout and no event. Throws when the id is unknown.
    */
-  transition(id: string, from: readonly CheckoutState[], to: CheckoutState, source: EventSource, data: Record<string, unknown>, at: string): Promise<TransitionResult>;
+  transition(
+    id: string,
+    from: readonly CheckoutState[],
+    to: CheckoutState,
+    source: EventSource,
+    data: Record<string, unknown>,
+    at: string,
+  ): Promise<TransitionResult>;
   /** Events with seq greater than `afterSeq`, in seq order. */
   eventsAfter(checkoutId: string, afterSeq: number): Promise<CheckoutEvent[]>;
   /** Records that a webhook for the checkout arrived; never moves the date backwards. */

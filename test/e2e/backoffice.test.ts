@@ -47,7 +47,9 @@ afterEach(async () => {
 describe('back-office page', () => {
   it('refuses a wrong admin token with a clear message and keeps nothing', async () => {
     await signIn(page, 'not-the-admin-token-at-all-123456');
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Token' }).textContent()).toContain('Token de administrador inválido');
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: 'Token' }).textContent())
+      .toContain('Token de administrador inválido');
     expect(await page.getByRole('heading', { name: 'Entrar no back-office' }).isVisible()).toBe(true);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     // Chromium logs the refused request (401) itself: the expected answer here, not a fault of the page.

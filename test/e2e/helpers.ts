@@ -84,9 +84,7 @@ export class BrowserProblems {
       if (message.type() === 'error') this.problems.push(`console: ${message.text()} (${message.location().url})`);
     });
     context.on('weberror', (error) => this.problems.push(`pageerror: ${error.error().message}`));
-    await context.exposeBinding('reportCspViolation', ({ page }, text: string) =>
-      this.problems.push(`csp: ${text} (${page.url()})`),
-    );
+    await context.exposeBinding('reportCspViolation', ({ page }, text: string) => this.problems.push(`csp: ${text} (${page.url()})`));
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
         const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
@@ -179,7 +177,9 @@ export const element = (page: Page): Locator => page.locator('pix-checkout');
 
 /** Picks a method on the element's chooser. */
 export async function chooseMethod(page: Page, method: 'PIX' | 'Open Finance'): Promise<void> {
-  await element(page).getByRole('button', { name: new RegExp(`^${method}`) }).click();
+  await element(page)
+    .getByRole('button', { name: new RegExp(`^${method}`) })
+    .click();
 }
 
 /** The PIX copy-and-paste code, once the element shows it (with its QR). */

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chooseMethod, driveOutcome, expectResult, openCheckoutPage, panelTransactionId, pixCode, placeOrder, readOrder, useE2E } from './helpers';
+import {
+  chooseMethod,
+  driveOutcome,
+  expectResult,
+  openCheckoutPage,
+  panelTransactionId,
+  pixCode,
+  placeOrder,
+  readOrder,
+  useE2E,
+} from './helpers';
 
 const e2e = useE2E();
 

@@ -31,7 +31,11 @@ describe('loadConfig', () => {
   });
 
   it('reads the order service address and its token', () => {
-    const config = loadConfig({ DATA_DIR: tempDir(), ORDERS_URL: 'https://shop.example/internal/orders', ORDERS_TOKEN: 'a-token-of-16-chars' });
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      ORDERS_URL: 'https://shop.example/internal/orders',
+      ORDERS_TOKEN: 'a-token-of-16-chars',
+    });
     expect(config.orders).toEqual({ url: 'https://shop.example/internal/orders', token: 'a-token-of-16-chars' });
     expect(loadConfig({ DATA_DIR: tempDir() }).orders).toBeUndefined();
   });
@@ -56,6 +60,7 @@ describe('loadConfig', () => {
         return (error as Error).message;
       }
     })();
-    for (const name of ['PORT', 'WEBHOOK_SECRET', 'DATABASE_URL', 'ALLOWED_ORIGINS', 'PROVIDER_ACCESS_KEY', 'ORDERS_TOKEN']) expect(message).toContain(name);
+    for (const name of ['PORT', 'WEBHOOK_SECRET', 'DATABASE_URL', 'ALLOWED_ORIGINS', 'PROVIDER_ACCESS_KEY', 'ORDERS_TOKEN'])
+      expect(message).toContain(name);
   });
 });

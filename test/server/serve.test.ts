@@ -81,7 +81,10 @@ describe('npm run serve', () => {
     it('completes a PIX checkout end to end, priced by the order service', async () => {
       const json = jsonClient(url);
       const created = await json('POST', '/api/checkouts', { orderId: 'A-100', method: 'pix' });
-      expect(created).toMatchObject({ status: 201, body: { orderId: 'A-100', amount: '79.80', description: 'Pedido A-100', state: 'Registered' } });
+      expect(created).toMatchObject({
+        status: 201,
+        body: { orderId: 'A-100', amount: '79.80', description: 'Pedido A-100', state: 'Registered' },
+      });
       expect(created.body.qrCode).toMatch(/^000201/);
       expect(orders.requests.at(-1)).toMatchObject({ method: 'GET', url: '/orders/A-100' });
 
@@ -111,7 +114,14 @@ describe('npm run serve', () => {
     it('mounts nothing of the demo or the emulator', async () => {
       const json = jsonClient(url);
       expect((await json('GET', '/healthz')).body).toEqual({ status: 'ok', provider: 'remote' });
-      for (const path of ['/demo/api/webhooks', '/demo/api/products', '/sandbox/v1/partners-int/login', '/sandbox/admin/company-webhook', '/', '/backoffice.html']) {
+      for (const path of [
+        '/demo/api/webhooks',
+        '/demo/api/products',
+        '/sandbox/v1/partners-int/login',
+        '/sandbox/admin/company-webhook',
+        '/',
+        '/backoffice.html',
+      ]) {
         expect((await json('GET', path)).status, path).toBe(404);
       }
       expect((await json('POST', '/demo/api/sandbox/pix/complete/tx-1')).status).toBe(404);

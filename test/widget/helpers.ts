@@ -58,9 +58,7 @@ export const EVENT_NAMES = [
  * Puts a `<pix-checkout>` with these attributes on the page, with an event recorder attached before it connects
  * (so the first events are not missed). `true` sets a boolean attribute.
  */
-export async function mountCheckout(
-  attributes: Record<string, string | boolean>,
-): Promise<{ el: PixCheckout; events: CustomEvent[] }> {
+export async function mountCheckout(attributes: Record<string, string | boolean>): Promise<{ el: PixCheckout; events: CustomEvent[] }> {
   const el = document.createElement('pix-checkout');
   for (const [name, value] of Object.entries(attributes)) {
     if (value === true) el.setAttribute(name, '');

@@ -1,25 +1,14 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PixCheckout } from '../../widget/index.js';
-import {
-  $,
-  backendLog,
-  eventNames,
-  mountCheckout,
-  newOrderId,
-  typeInto,
-  visibleText,
-  waitForSelector,
-  waitForText,
-} from './helpers.js';
+import { $, backendLog, eventNames, mountCheckout, newOrderId, typeInto, visibleText, waitForSelector, waitForText } from './helpers.js';
 
 const VALID_CPF = '52998224725';
 
 const cpfInput = (el: PixCheckout) => $(el, '#cpf') as HTMLInputElement;
 const nameInput = (el: PixCheckout) => $(el, '#name') as HTMLInputElement;
 const submit = (el: PixCheckout) => ($(el, 'button[type="submit"]') as HTMLButtonElement).click();
-const methodButton = (el: PixCheckout, method: string) =>
-  $(el, `[part="method-button"][data-method="${method}"]`) as HTMLButtonElement;
+const methodButton = (el: PixCheckout, method: string) => $(el, `[part="method-button"][data-method="${method}"]`) as HTMLButtonElement;
 
 describe('<pix-checkout> method chooser and payer form', () => {
   afterEach(() => sessionStorage.clear());

@@ -30,7 +30,14 @@ describe('widget helpers', () => {
 
   it('picks English only for en-* languages', () => {
     expect(['en', 'en-US', 'EN', 'pt-BR', 'pt', 'es', '', undefined].map(toLocale)).to.deep.equal([
-      'en', 'en', 'en', 'pt-BR', 'pt-BR', 'pt-BR', 'pt-BR', 'pt-BR',
+      'en',
+      'en',
+      'en',
+      'pt-BR',
+      'pt-BR',
+      'pt-BR',
+      'pt-BR',
+      'pt-BR',
     ]);
   });
 
@@ -51,7 +58,12 @@ describe('widget helpers', () => {
 
   it('reads the methods attribute, defaulting to PIX', () => {
     expect(['pix', 'openfinance', 'pix openfinance', 'OpenFinance,PIX', 'boleto', ''].map(parseMethods)).to.deep.equal([
-      ['pix'], ['openfinance'], ['pix', 'openfinance'], ['pix', 'openfinance'], ['pix'], ['pix'],
+      ['pix'],
+      ['openfinance'],
+      ['pix', 'openfinance'],
+      ['pix', 'openfinance'],
+      ['pix'],
+      ['pix'],
     ]);
   });
 

@@ -72,7 +72,10 @@ export class BoApp extends LitElement {
   private async handleAccount(event: BoEventMap['bo-account-selected']) {
     this.receiver = event.detail.receiver;
     this.account = event.detail.account;
-    this.notice = { message: `Conta ${event.detail.account.accountNumber} de ${event.detail.receiver.companyFantasyName} escolhida.`, tone: 'info' };
+    this.notice = {
+      message: `Conta ${event.detail.account.accountNumber} de ${event.detail.receiver.companyFantasyName} escolhida.`,
+      tone: 'info',
+    };
     await this.updateComplete;
     const form = this.renderRoot.querySelector('bo-payment-request-form');
     await form?.updateComplete;

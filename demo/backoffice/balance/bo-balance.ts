@@ -70,19 +70,23 @@ export class BoBalance extends LitElement {
           <h2 id="balance-title">Saldo</h2>
           <button class="secondary small" type="button" @click=${() => this.refresh()} ?disabled=${this.busy}>Atualizar</button>
         </div>
-        ${b
-          ? html`
+        ${
+          b
+            ? html`
               <p class="amount" data-testid="balance">${formatMoney(b.balance, { currency: b.currency })}</p>
               <p class="muted">Atualizado em ${formatDate(b.date)}</p>
-              ${b.credits || b.debits || b.charges
-                ? html`<dl>
+              ${
+                b.credits || b.debits || b.charges
+                  ? html`<dl>
                     ${b.credits ? html`<dt>Entradas</dt><dd>${formatMoney(b.credits, { currency: b.currency })}</dd>` : nothing}
                     ${b.debits ? html`<dt>Saídas</dt><dd>${formatMoney(b.debits, { currency: b.currency })}</dd>` : nothing}
                     ${b.charges ? html`<dt>Tarifas</dt><dd>${formatMoney(b.charges, { currency: b.currency })}</dd>` : nothing}
                   </dl>`
-                : nothing}
+                  : nothing
+              }
             `
-          : html`<p class="muted">${this.error ? nothing : 'Carregando…'}</p>`}
+            : html`<p class="muted">${this.error ? nothing : 'Carregando…'}</p>`
+        }
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       </section>
     `;

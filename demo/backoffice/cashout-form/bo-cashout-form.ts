@@ -152,15 +152,17 @@ export class BoCashoutForm extends LitElement {
           ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
           <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Enviando…' : 'Transferir'}</button>
         </form>
-        ${this.sent
-          ? html`<div class="result" aria-live="polite">
+        ${
+          this.sent
+            ? html`<div class="result" aria-live="polite">
               <p>
                 Transação <code>${this.sent.id}</code> de ${formatMoney(this.sent.amount)}:
                 <span class="pill" data-tone=${toneOf(this.sent.state)} data-testid="cashout-state">${executionLabel(this.sent.state)}</span>
               </p>
               <p class="muted">Pedido ${this.sent.orderId} · criada em ${formatDate(this.sent.date)}</p>
             </div>`
-          : nothing}
+            : nothing
+        }
       </section>
     `;
   }

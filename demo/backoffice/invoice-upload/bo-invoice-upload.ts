@@ -135,12 +135,14 @@ export class BoInvoiceUpload extends LitElement {
           </div>
           <p id="invoice-error" class="error" role="alert">${this.error || nothing}</p>
         </form>
-        ${this.progress !== undefined
-          ? html`<div class="progress">
+        ${
+          this.progress !== undefined
+            ? html`<div class="progress">
               <label for="invoice-progress" class="label">Envio da nota fiscal: ${this.progress}%</label>
               <progress id="invoice-progress" max="100" .value=${this.progress}>${this.progress}%</progress>
             </div>`
-          : nothing}
+            : nothing
+        }
         <h3>Documentos</h3>
         ${this.renderDocuments()}
       </section>

@@ -59,7 +59,12 @@ export class BoPaymentRequestForm extends LitElement {
     this.busy = true;
     this.error = '';
     try {
-      const request = await this.api.createPaymentRequest({ amount, description, receiverId: this.receiver.id, accountId: this.account.id });
+      const request = await this.api.createPaymentRequest({
+        amount,
+        description,
+        receiverId: this.receiver.id,
+        accountId: this.account.id,
+      });
       form.reset();
       notify(this, `Solicitação de pagamento de ${formatMoney(request.amount)} criada: aguardando aprovação.`, 'success');
       emit(this, 'bo-payment-request-created', { request });
@@ -75,8 +80,9 @@ export class BoPaymentRequestForm extends LitElement {
     return html`
       <section class="card" aria-labelledby="pr-form-title">
         <h2 id="pr-form-title">Nova solicitação de pagamento</h2>
-        ${receiver && account
-          ? html`<p class="target" data-testid="pr-target">
+        ${
+          receiver && account
+            ? html`<p class="target" data-testid="pr-target">
                 Para <strong>${receiver.companyFantasyName}</strong> (${formatCnpj(receiver.companyCNPJ)}) · ${account.bankName},
                 agência ${account.accountAgency}, conta ${account.accountNumber}
               </p>
@@ -98,7 +104,8 @@ export class BoPaymentRequestForm extends LitElement {
                 ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
                 <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Criando…' : 'Criar solicitação'}</button>
               </form>`
-          : html`<p class="muted">Escolha um recebedor aprovado e uma das contas dele em “Recebedores”.</p>`}
+            : html`<p class="muted">Escolha um recebedor aprovado e uma das contas dele em “Recebedores”.</p>`
+        }
       </section>
     `;
   }

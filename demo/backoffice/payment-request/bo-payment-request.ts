@@ -169,11 +169,13 @@ export class BoPaymentRequest extends LitElement {
           ${live ? html`<span class="muted">Atualizando a cada 2 s…</span>` : nothing}
         </div>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-        ${!d
-          ? html`<p class="muted">${this.error ? nothing : 'Carregando…'}</p>`
-          : html`${this.renderFacts(d)}
-              ${pending
-                ? html`<div class="actions">
+        ${
+          !d
+            ? html`<p class="muted">${this.error ? nothing : 'Carregando…'}</p>`
+            : html`${this.renderFacts(d)}
+              ${
+                pending
+                  ? html`<div class="actions">
                     <button class="danger" type="button" ?disabled=${this.busy}
                       @click=${() => this.act(() => this.api!.cancelPaymentRequest(d.entity.id), 'Solicitação cancelada.')}>
                       Cancelar solicitação
@@ -193,9 +195,11 @@ export class BoPaymentRequest extends LitElement {
                       </button>
                     </div>
                   </section>`
-                : nothing}
+                  : nothing
+              }
               ${this.renderFlows(d)}
-              <bo-invoice-upload .api=${this.api} request-id=${d.entity.id}></bo-invoice-upload>`}
+              <bo-invoice-upload .api=${this.api} request-id=${d.entity.id}></bo-invoice-upload>`
+        }
       </section>
     `;
   }

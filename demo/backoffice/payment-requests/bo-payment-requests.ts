@@ -111,14 +111,16 @@ export class BoPaymentRequests extends LitElement {
           ${pageSizeField('prs-limit', this.limit, (limit) => this.handlePage(limit, 0))}
         </div>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-        ${p && p.items.length > 0
-          ? html`<div class="table-wrap"><table>
+        ${
+          p && p.items.length > 0
+            ? html`<div class="table-wrap"><table>
                 <caption class="sr-only">Solicitações de pagamento</caption>
                 <thead><tr><th>Recebedor</th><th>Descrição</th><th class="num">Valor</th><th>Aprovação</th><th>Execução</th><th><span class="sr-only">Ação</span></th></tr></thead>
                 <tbody>${p.items.map((r) => this.renderRow(r))}</tbody>
               </table></div>
               ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset))}`
-          : html`<p class="muted">${p ? 'Nenhuma solicitação com essa situação nos últimos 7 dias.' : 'Carregando…'}</p>`}
+            : html`<p class="muted">${p ? 'Nenhuma solicitação com essa situação nos últimos 7 dias.' : 'Carregando…'}</p>`
+        }
       </section>
     `;
   }

@@ -108,11 +108,12 @@ export class BoReceivers extends LitElement {
       <h3 id="accounts-title" tabindex="-1">Contas de ${receiver.companyFantasyName}</h3>
       ${payable ? nothing : html`<p class="muted">Só é possível pagar recebedores aprovados.</p>`}
       ${this.accountsError ? html`<p class="error" role="alert">${this.accountsError}</p>` : nothing}
-      ${!this.accounts
-        ? html`<p class="muted">${this.accountsError ? nothing : 'Carregando contas…'}</p>`
-        : this.accounts.length === 0
-          ? html`<p class="muted">Nenhuma conta cadastrada.</p>`
-          : html`<div class="table-wrap"><table>
+      ${
+        !this.accounts
+          ? html`<p class="muted">${this.accountsError ? nothing : 'Carregando contas…'}</p>`
+          : this.accounts.length === 0
+            ? html`<p class="muted">Nenhuma conta cadastrada.</p>`
+            : html`<div class="table-wrap"><table>
               <thead><tr><th>Banco</th><th>Agência</th><th>Conta</th><th>Chave PIX</th><th><span class="sr-only">Ação</span></th></tr></thead>
               <tbody>
                 ${this.accounts.map(
@@ -131,7 +132,8 @@ export class BoReceivers extends LitElement {
                   </tr>`,
                 )}
               </tbody>
-            </table></div>`}
+            </table></div>`
+      }
     </section>`;
   }
 
@@ -153,14 +155,16 @@ export class BoReceivers extends LitElement {
           ${pageSizeField('receivers-limit', this.limit, (limit) => this.handlePage(limit, 0))}
         </div>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-        ${p && p.items.length > 0
-          ? html`<div class="table-wrap"><table>
+        ${
+          p && p.items.length > 0
+            ? html`<div class="table-wrap"><table>
                 <caption class="sr-only">Recebedores cadastrados</caption>
                 <thead><tr><th>Empresa</th><th>CNPJ</th><th>Situação</th><th>Cadastro</th><th><span class="sr-only">Ação</span></th></tr></thead>
                 <tbody>${p.items.map((r) => this.renderReceiver(r))}</tbody>
               </table></div>
               ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset))}`
-          : html`<p class="muted">${p ? 'Nenhum recebedor com essa situação.' : 'Carregando…'}</p>`}
+            : html`<p class="muted">${p ? 'Nenhum recebedor com essa situação.' : 'Carregando…'}</p>`
+        }
         ${this.open ? this.renderAccounts(this.open) : nothing}
       </section>
     `;

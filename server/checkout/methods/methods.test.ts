@@ -5,7 +5,11 @@ import { ActivationSchema, type Checkout } from '../../store/types';
 import type { PricedOrder } from '../orders';
 import { METHOD_ADAPTERS, type MethodStart } from './index';
 
-const webhook: WebhookConfig = { url: 'https://bff.example/webhooks/provider', customHeaderName: 'x-webhook-secret', customHeaderValue: 's3cret' };
+const webhook: WebhookConfig = {
+  url: 'https://bff.example/webhooks/provider',
+  customHeaderName: 'x-webhook-secret',
+  customHeaderValue: 's3cret',
+};
 const order: PricedOrder = { amountCents: 123450, description: 'Pedido 1001' };
 const value = { original: '1234.50' };
 
@@ -39,7 +43,14 @@ function pixProvider(answer: Partial<CashInResponse['transaction']> = {}) {
       createCashIn: (body: CashInRequest): Promise<CashInResponse> => {
         calls.push(body);
         return Promise.resolve({
-          transaction: { id: 'tx-pix-1', orderId: 'order-1001', date: '2026-01-01T10:00:01.000Z', state: 'Created', amount: '1234.500000', ...answer },
+          transaction: {
+            id: 'tx-pix-1',
+            orderId: 'order-1001',
+            date: '2026-01-01T10:00:01.000Z',
+            state: 'Created',
+            amount: '1234.500000',
+            ...answer,
+          },
           payment: { qrCode: '00020126580014br.gov.bcb.pix…6304ABCD', qrCodeLocation: 'https://pix.example/qr/tx-pix-1' },
         });
       },
@@ -138,7 +149,9 @@ describe('openfinance adapter', () => {
   const defaults = { returnUrl: 'https://shop.example/orders' };
 
   it("keeps the browser's return address, or the default one, before the provider call", () => {
-    expect(openFinance.draftDetails({ returnUrl: 'https://shop.example/back' }, defaults)).toEqual({ returnUrl: 'https://shop.example/back' });
+    expect(openFinance.draftDetails({ returnUrl: 'https://shop.example/back' }, defaults)).toEqual({
+      returnUrl: 'https://shop.example/back',
+    });
     expect(openFinance.draftDetails({}, defaults)).toEqual({ returnUrl: 'https://shop.example/orders' });
     expect(openFinance.draftDetails({ returnUrl: undefined }, defaults)).toEqual({ returnUrl: 'https://shop.example/orders' });
   });
@@ -150,7 +163,11 @@ describe('openfinance adapter', () => {
 
     expect(calls).toEqual([
       {
-        payment: { payer: { taxNumber: '52998224725' }, value: { original: '1234.50' }, redirectUrl: 'https://shop.example/back?order=1001' },
+        payment: {
+          payer: { taxNumber: '52998224725' },
+          value: { original: '1234.50' },
+          redirectUrl: 'https://shop.example/back?order=1001',
+        },
         transaction: { orderId: 'order-1001', orderDescription: 'Pedido 1001' },
         webhook,
       },

@@ -8,9 +8,7 @@ export const pix: MethodAdapter = {
   payerCpf: 'optional',
   draftDetails: () => ({}),
   async start({ provider, checkout, order, webhook, value }) {
-    const payer = checkout.payerCpf
-      ? { cpf: checkout.payerCpf, ...(checkout.payerName ? { name: checkout.payerName } : {}) }
-      : undefined;
+    const payer = checkout.payerCpf ? { cpf: checkout.payerCpf, ...(checkout.payerName ? { name: checkout.payerName } : {}) } : undefined;
     const created = await provider.pix.createCashIn({
       payment: { ...(payer ? { payer } : {}), value },
       transaction: { orderId: checkout.orderId, orderDescription: order.description },

@@ -10,9 +10,7 @@ const KEY = 'company-webhook';
 
 export function createCompanyWebhookConfig(db: Database.Database, fallback: WebhookConfig | undefined) {
   const read = db.prepare('SELECT value FROM settings WHERE key = ?');
-  const write = db.prepare(
-    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-  );
+  const write = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM settings WHERE key = ?');
   return {
     get(): WebhookConfig | undefined {

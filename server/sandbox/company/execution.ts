@@ -44,7 +44,12 @@ export function createExecution(options: ExecutionOptions) {
 
   async function complete(id: string) {
     const receiver = transactions.get(id)?.record.payment.receiver;
-    await lifecycle.commit(id, 'Completed', { counterparty: { name: receiver?.name ?? '*', taxNumber: receiver?.cnpj ?? '' } }, 'Registered');
+    await lifecycle.commit(
+      id,
+      'Completed',
+      { counterparty: { name: receiver?.name ?? '*', taxNumber: receiver?.cnpj ?? '' } },
+      'Registered',
+    );
   }
 
   return {

@@ -35,8 +35,7 @@ export interface Decider {
 
 export const CATEGORY = 'PartnerRecipientPayments';
 
-const stateInvalid = (r: StoredRequest, message: string) =>
-  operationError('PaymentRequestStateInvalid', message, { status: r.status });
+const stateInvalid = (r: StoredRequest, message: string) => operationError('PaymentRequestStateInvalid', message, { status: r.status });
 
 export function createPaymentRequests(options: RequestsOptions) {
   const { company, clock } = options;
@@ -55,9 +54,13 @@ export function createPaymentRequests(options: RequestsOptions) {
     const receiver = company.receiver(receiverId);
     if (!receiver) throw operationError('ReceiverNotFound', `Receiver ${receiverId} not found`, { refReceiver: receiverId });
     if (receiver.receiverStatus !== 'Approved')
-      throw operationError('ReceiverNotApproved', `Receiver ${receiverId} is ${receiver.receiverStatus}; only approved receivers can be paid`, {
-        receiverStatus: receiver.receiverStatus,
-      });
+      throw operationError(
+        'ReceiverNotApproved',
+        `Receiver ${receiverId} is ${receiver.receiverStatus}; only approved receivers can be paid`,
+        {
+          receiverStatus: receiver.receiverStatus,
+        },
+      );
     return receiver;
   }
 
@@ -67,7 +70,10 @@ export function createPaymentRequests(options: RequestsOptions) {
       const amountCents = checkAmount(body.amount, '/amount');
       const receiver = requireApprovedReceiver(body.refReceiver);
       const owned = company.account(body.refBankAccount);
-      if (!owned) throw operationError('BankAccountNotFound', `Bank account ${body.refBankAccount} not found`, { refBankAccount: body.refBankAccount });
+      if (!owned)
+        throw operationError('BankAccountNotFound', `Bank account ${body.refBankAccount} not found`, {
+          refBankAccount: body.refBankAccount,
+        });
       if (owned.receiverId !== receiver.id)
         throw operationError('BankAccountNotOfReceiver', `Bank account ${body.refBankAccount} does not belong to receiver ${receiver.id}`, {
           refBankAccount: body.refBankAccount,
@@ -141,10 +147,14 @@ export function createPaymentRequests(options: RequestsOptions) {
       tx.record.webhook.deliveryStatus = 'Pending';
       const needed = rescale(amountCents, 2, 6) + (parseDecimal(t.charges ?? '0', 6) ?? 0n);
       if (needed > options.availableMicros())
-        throw operationError('InsufficientBalance', 'The account balance does not cover the amount and its charges; the request stays Pending', {
-          amount: t.amount,
-          charges: t.charges,
-        });
+        throw operationError(
+          'InsufficientBalance',
+          'The account balance does not cover the amount and its charges; the request stays Pending',
+          {
+            amount: t.amount,
+            charges: t.charges,
+          },
+        );
       company.atomically(() => {
         options.transactions.insert(tx);
         company.decide(id, 'Approved', t.id, step('Approved', reviewer));

@@ -25,7 +25,14 @@ export interface StoredRequest {
 
 export type NewStep = Omit<ApprovalFlowStep, 'id'> & { id: string; comment: string | null };
 
-type ReceiverRow = { id: string; created_at: string; status: ApprovalStatus; fantasy_name: string; cnpj: string; review_note: string | null };
+type ReceiverRow = {
+  id: string;
+  created_at: string;
+  status: ApprovalStatus;
+  fantasy_name: string;
+  cnpj: string;
+  review_note: string | null;
+};
 type AccountRow = {
   id: string;
   receiver_id: string;
@@ -158,8 +165,7 @@ export function createCompanyStore(db: Database.Database) {
       const row = q.account.get(id) as AccountRow | undefined;
       return row && { receiverId: row.receiver_id, account: accountOf(row) };
     },
-    accounts: (receiverId: string, limit = -1, offset = 0) =>
-      (q.accounts.all(receiverId, limit, offset) as AccountRow[]).map(accountOf),
+    accounts: (receiverId: string, limit = -1, offset = 0) => (q.accounts.all(receiverId, limit, offset) as AccountRow[]).map(accountOf),
     /** Inserts the request and its first approval step at once. */
     insertRequest: db.transaction((r: StoredRequest, step: NewStep) => {
       q.insertRequest.run(r);

@@ -32,7 +32,9 @@ export function bankPageRoutes(ctx: SandboxContext) {
   };
 
   return new Hono()
-    .get('/style.css', (c) => c.body(CHECKOUT_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }))
+    .get('/style.css', (c) =>
+      c.body(CHECKOUT_CSS, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' }),
+    )
     .get('/init/:uuid/:transactionId', (c) => {
       const tx = find(c);
       secure(c, tx);
@@ -51,7 +53,9 @@ export function bankPageRoutes(ctx: SandboxContext) {
       const taxNumber = tx.record.payment.payer?.cpf ?? DEFAULT_ANONYMOUS_PAYER.taxNumber;
       const after =
         decision === 'approve'
-          ? await ctx.lifecycle.commit(tx.record.transaction.id, 'Completed', { counterparty: { name: DEFAULT_ANONYMOUS_PAYER.name, taxNumber } })
+          ? await ctx.lifecycle.commit(tx.record.transaction.id, 'Completed', {
+              counterparty: { name: DEFAULT_ANONYMOUS_PAYER.name, taxNumber },
+            })
           : await ctx.lifecycle.commit(tx.record.transaction.id, 'Error');
       // Someone else (a sandbox operation) may have finished it first; the payer then sees that outcome.
       if (after && after.record.transaction.state !== (decision === 'approve' ? 'Completed' : 'Error'))

@@ -99,7 +99,10 @@ export function pixRoutes(ctx: SandboxContext) {
       ctx.store.insert(tx);
       ctx.lifecycle.scheduleRegistration(id);
       const t = tx.record.transaction;
-      return c.json({ statusCode: 'Done', data: { transaction: { id: t.id, orderId: t.orderId, date: t.date, state: t.state, amount: t.amount } } }, 201);
+      return c.json(
+        { statusCode: 'Done', data: { transaction: { id: t.id, orderId: t.orderId, date: t.date, state: t.state, amount: t.amount } } },
+        201,
+      );
     })
     .all('/cashin', methodNotAllowed)
     .all('/cashout', methodNotAllowed);

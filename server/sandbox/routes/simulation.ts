@@ -25,8 +25,7 @@ const OPENFINANCE: readonly TransactionKind[] = ['openfinance'];
 function settlementFor(body: CompleteBody, amountCents: bigint | undefined) {
   return (tx: StoredTransaction): Settlement => {
     const { payment } = tx.record;
-    if (tx.kind === 'pix-cashout')
-      return { counterparty: { name: payment.receiver?.name ?? '*', taxNumber: payment.receiver?.cpf ?? '' } };
+    if (tx.kind === 'pix-cashout') return { counterparty: { name: payment.receiver?.name ?? '*', taxNumber: payment.receiver?.cpf ?? '' } };
     if (amountCents !== undefined && !tx.internal.editable && amountCents !== parseCents(tx.record.transaction.amount))
       throw operationError('AmountNotEditable', 'Only an editable-value cash-in can be paid with another amount');
     return {

@@ -25,7 +25,12 @@ async function approvedReceiverWithAccount() {
 
 describe('/api/admin', () => {
   it('refuses a missing, wrong or cookie-borne token with 401', async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer nope' }, { authorization: TOKEN }, { cookie: `token=${TOKEN}` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: TOKEN },
+      { cookie: `token=${TOKEN}` },
+    ];
     for (const headers of attempts) {
       const res = await server.json('GET', '/api/admin/balance', undefined, headers);
       expect(res.status).toBe(401);
@@ -46,24 +51,45 @@ describe('/api/admin', () => {
     ['PHONE', '+5511987654321'],
     ['EVP', '123e4567-e89b-42d3-a456-426614174000'],
   ])('makes a PIX cash-out to a %s key', async (type, value) => {
-    const res = await admin('POST', '/cashouts', { recipient: { name: 'João', cpf: '529.982.247-25' }, key: { type, value }, amount: '10.00' });
+    const res = await admin('POST', '/cashouts', {
+      recipient: { name: 'João', cpf: '529.982.247-25' },
+      key: { type, value },
+      amount: '10.00',
+    });
     expect(res.status).toBe(201);
     expect(res.body.transaction.state).toBe('Created');
   });
 
   it('passes provider refusals through with their reason, and validates input itself', async () => {
-    const badKey = await admin('POST', '/cashouts', { recipient: { name: 'J', cpf: '52998224725' }, key: { type: 'EMAIL', value: 'not-an-email' }, amount: '1.00' });
+    const badKey = await admin('POST', '/cashouts', {
+      recipient: { name: 'J', cpf: '52998224725' },
+      key: { type: 'EMAIL', value: 'not-an-email' },
+      amount: '1.00',
+    });
     expect(badKey.status).toBe(400);
-    const tooMuch = await admin('POST', '/cashouts', { recipient: { name: 'J', cpf: '52998224725' }, key: { type: 'CPF', value: '52998224725' }, amount: '999999.00' });
+    const tooMuch = await admin('POST', '/cashouts', {
+      recipient: { name: 'J', cpf: '52998224725' },
+      key: { type: 'CPF', value: '52998224725' },
+      amount: '999999.00',
+    });
     expect(tooMuch).toMatchObject({ status: 409, body: { error: { code: 'InsufficientBalance' } } });
-    const floaty = await admin('POST', '/cashouts', { recipient: { name: 'J', cpf: '52998224725' }, key: { type: 'CPF', value: '52998224725' }, amount: '1.005' });
+    const floaty = await admin('POST', '/cashouts', {
+      recipient: { name: 'J', cpf: '52998224725' },
+      key: { type: 'CPF', value: '52998224725' },
+      amount: '1.005',
+    });
     expect(floaty).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
   });
 
   it('lists receivers and accounts, and creates, lists, details and cancels a payment request', async () => {
     const { receiver, account } = await approvedReceiverWithAccount();
     expect(receiver.receiverStatus).toBe('Approved');
-    const created = await admin('POST', '/payment-requests', { amount: '150.00', description: 'Nota 42', receiverId: receiver.id, accountId: account.id });
+    const created = await admin('POST', '/payment-requests', {
+      amount: '150.00',
+      description: 'Nota 42',
+      receiverId: receiver.id,
+      accountId: account.id,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ status: 'Pending', refReceiver: receiver.id, refBankAccount: account.id });
 
@@ -84,10 +110,16 @@ describe('/api/admin', () => {
 
   it('streams an invoice to the provider and lists and deletes it', async () => {
     const { receiver, account } = await approvedReceiverWithAccount();
-    const request = (await admin('POST', '/payment-requests', { amount: '20.00', description: 'Nota 43', receiverId: receiver.id, accountId: account.id })).body;
+    const request = (
+      await admin('POST', '/payment-requests', { amount: '20.00', description: 'Nota 43', receiverId: receiver.id, accountId: account.id })
+    ).body;
     const upload = await fetch(`${server.url}/api/admin/payment-requests/${request.id}/invoice`, {
       method: 'PUT',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/pdf', 'x-file-name': encodeURIComponent('nota fiscal 43.pdf') },
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/pdf',
+        'x-file-name': encodeURIComponent('nota fiscal 43.pdf'),
+      },
       body: new Blob([new Uint8Array(PDF)]),
     });
     expect(upload.status).toBe(201);
@@ -100,7 +132,11 @@ describe('/api/admin', () => {
 
   it('refuses an invoice that is not a PDF, too large, or without a length', async () => {
     const put = (headers: Record<string, string>, body: string) =>
-      fetch(`${server.url}/api/admin/payment-requests/x/invoice`, { method: 'PUT', headers: { authorization: `Bearer ${TOKEN}`, ...headers }, body });
+      fetch(`${server.url}/api/admin/payment-requests/x/invoice`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TOKEN}`, ...headers },
+        body,
+      });
     expect((await put({ 'content-type': 'text/plain' }, 'hello')).status).toBe(415);
     // Announce 11 MiB without sending it: the BFF must refuse on the header, before reading or forwarding a byte.
     const status = await new Promise<number>((resolve, reject) => {
@@ -122,18 +158,28 @@ describe('/api/admin', () => {
 describe('payment request execution', () => {
   it('executes an approved request as a Debit transaction and refuses to cancel it afterwards', async () => {
     const { receiver, account } = await approvedReceiverWithAccount();
-    const request = (await admin('POST', '/payment-requests', { amount: '33.10', description: 'Nota 44', receiverId: receiver.id, accountId: account.id })).body;
+    const request = (
+      await admin('POST', '/payment-requests', { amount: '33.10', description: 'Nota 44', receiverId: receiver.id, accountId: account.id })
+    ).body;
     // Approval is a portal operation: the emulator's admin route stands in for the reviewer.
     const approved = await server.json('POST', `/sandbox/admin/transaction-requests/${request.id}/approve`, {});
     expect(approved.status).toBe(200);
 
     await expect
-      .poll(async () => (await admin('GET', `/payment-requests/${request.id}`)).body.entity.executionState, { timeout: 15_000, interval: 200 })
+      .poll(async () => (await admin('GET', `/payment-requests/${request.id}`)).body.entity.executionState, {
+        timeout: 15_000,
+        interval: 200,
+      })
       .toBe('Completed');
     const { entity } = (await admin('GET', `/payment-requests/${request.id}`)).body;
     expect(entity).toMatchObject({ status: 'Approved', executionCompletedDate: expect.any(String) });
     const record = await server.provider.transactions.retrieve(entity.refTransaction);
-    expect(record.transaction).toMatchObject({ type: 'Debit', category: 'PartnerRecipientPayments', state: 'Completed', amount: '33.100000' });
+    expect(record.transaction).toMatchObject({
+      type: 'Debit',
+      category: 'PartnerRecipientPayments',
+      state: 'Completed',
+      amount: '33.100000',
+    });
 
     const cancel = await admin('POST', `/payment-requests/${request.id}/cancel`);
     expect(cancel.status).toBe(409);

@@ -80,9 +80,7 @@ describe('POST /api/checkouts', () => {
 
   it('returns the same checkout to concurrent submits of one order, with one provider transaction', async () => {
     const { orderId } = await server.order();
-    const results = await Promise.all(
-      Array.from({ length: 12 }, () => server.json('POST', '/api/checkouts', { orderId, method: 'pix' })),
-    );
+    const results = await Promise.all(Array.from({ length: 12 }, () => server.json('POST', '/api/checkouts', { orderId, method: 'pix' })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(new Set(results.map((r) => r.body.transactionId)).size).toBe(1);

@@ -66,7 +66,7 @@ describe('GET /api/checkouts/:id/events', () => {
   it('pushes one event to every open stream of the checkout', async () => {
     const checkout = await newCheckout();
     const streams = await Promise.all(Array.from({ length: 5 }, () => openSse(`${server.url}/api/checkouts/${checkout.id}/events`)));
-    for (const s of streams) await s.next(), await s.next();
+    for (const s of streams) (await s.next(), await s.next());
     await server.provider.sandbox.pix.error(checkout.transactionId);
     for (const s of streams) {
       const event = await s.next();

@@ -43,8 +43,11 @@ describe.skipIf(!TEST_DATABASE_URL)('two instances on PostgreSQL', () => {
   it('push a change applied by one instance to the streams of both', async () => {
     const { orderId } = await a.order();
     const checkout = (await b.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as { id: string; transactionId: string };
-    const streams = [await openSse(`${a.url}/api/checkouts/${checkout.id}/events`), await openSse(`${b.url}/api/checkouts/${checkout.id}/events`)];
-    for (const s of streams) await s.next(), await s.next();
+    const streams = [
+      await openSse(`${a.url}/api/checkouts/${checkout.id}/events`),
+      await openSse(`${b.url}/api/checkouts/${checkout.id}/events`),
+    ];
+    for (const s of streams) (await s.next(), await s.next());
 
     await a.provider.sandbox.pix.complete(checkout.transactionId, { name: 'Maria', taxNumber: '52998224725' });
     for (const s of streams) {

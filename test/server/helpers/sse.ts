@@ -47,9 +47,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       for (const line of block.split('\n')) {
         if (line.startsWith(':')) comments.push(line.slice(1).trim());
         else if (line.startsWith('retry: ')) event.retry = Number(line.slice(7));
-        else if (line.startsWith('id: ')) (event.id = line.slice(4)), (isEvent = true);
+        else if (line.startsWith('id: ')) ((event.id = line.slice(4)), (isEvent = true));
         else if (line.startsWith('event: ')) event.event = line.slice(7);
-        else if (line.startsWith('data: ')) (event.data += line.slice(6)), (isEvent = true);
+        else if (line.startsWith('data: ')) ((event.data += line.slice(6)), (isEvent = true));
       }
       if (isEvent || event.retry !== undefined) queue.push(event);
     }

@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as ProviderError);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as ProviderError,
+  );
 
 describe('company payments through the client', () => {
   it('pages receivers 5, 10 or 20 at a time and refuses other sizes before sending', async () => {
@@ -45,7 +49,12 @@ describe('company payments through the client', () => {
   it('uploads an invoice once through a time-limited address', async () => {
     const [receiver] = (await client.receivers.list({ 'dataset.limit': 5, 'dataset.offset': 0, receiverStatus: 'Approved' })).items;
     const [account] = await client.receivers.listAccounts(receiver!.id);
-    const request = await client.paymentRequests.create({ amount: '10.00', description: 'x', refReceiver: receiver!.id, refBankAccount: account!.id });
+    const request = await client.paymentRequests.create({
+      amount: '10.00',
+      description: 'x',
+      refReceiver: receiver!.id,
+      refBankAccount: account!.id,
+    });
     const address = await client.documents.createUploadAddress({
       properties: { name: 'Nota' },
       ownerType: 'Transaction',
@@ -54,10 +63,20 @@ describe('company payments through the client', () => {
       fileName: 'nota.pdf',
     });
     const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
-    await expect(client.documents.upload(address, pdf, { contentType: 'application/pdf', size: pdf.length })).resolves.toMatchObject({ fileName: 'nota.pdf' });
-    expect(await refusal(client.documents.upload(address, pdf, { contentType: 'application/pdf', size: pdf.length }))).toMatchObject({ status: 409 });
+    await expect(client.documents.upload(address, pdf, { contentType: 'application/pdf', size: pdf.length })).resolves.toMatchObject({
+      fileName: 'nota.pdf',
+    });
+    expect(await refusal(client.documents.upload(address, pdf, { contentType: 'application/pdf', size: pdf.length }))).toMatchObject({
+      status: 409,
+    });
 
-    const late = await client.documents.createUploadAddress({ properties: { name: 'N2' }, ownerType: 'Transaction', owner: request.id, type: 'Invoice', fileName: 'n2.pdf' });
+    const late = await client.documents.createUploadAddress({
+      properties: { name: 'N2' },
+      ownerType: 'Transaction',
+      owner: request.id,
+      type: 'Invoice',
+      fileName: 'n2.pdf',
+    });
     env.clock.advance(301_000);
     const expired = await refusal(client.documents.upload(late, pdf, { contentType: 'application/pdf', size: pdf.length }));
     expect(expired!.status).toBeGreaterThanOrEqual(400);

@@ -33,11 +33,18 @@ let orders = 0;
 const webhook = (url = `${receiver.url}/hook`) => ({ url, ...SECRET_HEADER });
 const cashIn = (extra: { payer?: { cpf: string; name?: string }; editable?: boolean; url?: string } = {}) =>
   client.pix.createCashIn({
-    payment: { ...(extra.payer ? { payer: extra.payer } : {}), value: { original: '25.50', ...(extra.editable ? { editable: true } : {}) } },
+    payment: {
+      ...(extra.payer ? { payer: extra.payer } : {}),
+      value: { original: '25.50', ...(extra.editable ? { editable: true } : {}) },
+    },
     transaction: { orderId: `order-${++orders}`, orderDescription: 'Contract test' },
     webhook: webhook(extra.url),
   });
-const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as ProviderError);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as ProviderError,
+  );
 const deliveriesFor = (id: string) => receiver.requests.filter((r) => JSON.parse(r.body || '{}').id === id);
 
 describe('authentication', () => {
@@ -59,7 +66,12 @@ describe('authentication', () => {
   it('reports a refused key pair as a configuration error', async () => {
     const error = await refusal(env.client({ secret: 'wrong' }).balance.retrieve());
     expect(error).toBeInstanceOf(ProviderConfigError);
-    expect(error).toMatchObject({ status: 401, errorName: 'AuthenticationError', code: 'AuthenticationError', reason: 'AccessKeyUnauthorized' });
+    expect(error).toMatchObject({
+      status: 401,
+      errorName: 'AuthenticationError',
+      code: 'AuthenticationError',
+      reason: 'AccessKeyUnauthorized',
+    });
   });
 
   it('answers a login without secret with 400 naming it', async () => {
@@ -130,7 +142,9 @@ describe('PIX cash-out', () => {
         webhook: webhook(),
       }),
     );
-    expect(noValue!.validation).toContainEqual(expect.objectContaining({ path: '/payment', code: 'required', info: { missingProperty: 'value' } }));
+    expect(noValue!.validation).toContainEqual(
+      expect.objectContaining({ path: '/payment', code: 'required', info: { missingProperty: 'value' } }),
+    );
 
     const badType = await refusal(cashOut({ type: 'IBAN' as 'CPF', value: 'x' }));
     expect(badType!.validation).toContainEqual(
@@ -211,7 +225,9 @@ describe('reads', () => {
   it('reads the record with POST when configured', async () => {
     const created = await cashIn();
     const viaPost = env.client({ transactionRecordMethod: 'POST' });
-    await expect(viaPost.transactions.retrieve(created.transaction.id)).resolves.toMatchObject({ transaction: { id: created.transaction.id } });
+    await expect(viaPost.transactions.retrieve(created.transaction.id)).resolves.toMatchObject({
+      transaction: { id: created.transaction.id },
+    });
   });
 
   it('lists the transactions of one order within a day', async () => {

@@ -69,7 +69,9 @@ describe('provider request function', () => {
 
   it('reports a refused key pair as a configuration error', async () => {
     const { client } = await fakeProvider((_req, res) => sendJson(res, 500, {}));
-    const error = await client({ secret: 'wrong' }).balance.retrieve().catch((e: unknown) => e);
+    const error = await client({ secret: 'wrong' })
+      .balance.retrieve()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderConfigError);
     expect(error).toMatchObject({ status: 401, reason: 'AccessKeyUnauthorized' });
     expect((error as Error).message).toMatch(/PROVIDER_ACCESS_KEY/);
@@ -93,7 +95,9 @@ describe('provider request function', () => {
 
   it('times out a silent provider with a network error', async () => {
     const { client } = await fakeProvider(() => undefined);
-    const error = await client({ timeoutMs: 100, maxRetries: 0 }).balance.retrieve().catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 100, maxRetries: 0 })
+      .balance.retrieve()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderNetworkError);
     expect((error as ProviderNetworkError).timedOut).toBe(true);
   });
@@ -102,14 +106,24 @@ describe('provider request function', () => {
     const { client } = await fakeProvider((_req, res) =>
       sendJson(res, 409, {
         statusCode: 'Error',
-        error: { name: 'OperationError', code: 'OperationError', message: 'tax number 111', details: { reason: 'CounterpartyTaxNumberInvalid' } },
+        error: {
+          name: 'OperationError',
+          code: 'OperationError',
+          message: 'tax number 111',
+          details: { reason: 'CounterpartyTaxNumberInvalid' },
+        },
       }),
     );
     const error = (await client()
       .pix.createCashIn({ payment: { value: { original: '1.00' } }, webhook: { url: 'http://127.0.0.1/x' } })
       .catch((e: unknown) => e)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
-    expect([error.status, error.errorName, error.code, error.reason]).toEqual([409, 'OperationError', 'OperationError', 'CounterpartyTaxNumberInvalid']);
+    expect([error.status, error.errorName, error.code, error.reason]).toEqual([
+      409,
+      'OperationError',
+      'OperationError',
+      'CounterpartyTaxNumberInvalid',
+    ]);
   });
 
   it('refuses a response that does not match the schema', async () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { crc16, decodeBrCode, encodeBrCode } from '../../../server/sandbox/brcode';
 import { BASE, cashIn, client, makeSandbox } from './helpers';
 
-const sample = { location: 'pix.example.com/sandbox/v1/QR/cob/' + 'ab'.repeat(16), merchantName: 'Loja Sandbox', merchantCity: 'São Paulo', reference: 'abc123' };
+const sample = {
+  location: 'pix.example.com/sandbox/v1/QR/cob/' + 'ab'.repeat(16),
+  merchantName: 'Loja Sandbox',
+  merchantCity: 'São Paulo',
+  reference: 'abc123',
+};
 
 describe('BR Code', () => {
   it('computes CRC-16/CCITT-FALSE (check value of "123456789" is 29B1)', () => {
@@ -77,7 +82,11 @@ describe('cash-in copy-and-paste code', () => {
     expect(decoded.amount).toBeUndefined();
     const cob = await sandbox.app.request(decoded.location!.replace('127.0.0.1:3000/sandbox', ''));
     expect(cob.status).toBe(200);
-    expect(await cob.json()).toMatchObject({ txid: reply.body.data.transaction.id, status: 'ATIVA', valor: { original: '5.00', modalidadeAlteracao: 1 } });
+    expect(await cob.json()).toMatchObject({
+      txid: reply.body.data.transaction.id,
+      status: 'ATIVA',
+      valor: { original: '5.00', modalidadeAlteracao: 1 },
+    });
     sandbox.close();
   });
 });

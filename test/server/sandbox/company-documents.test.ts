@@ -35,7 +35,10 @@ describe('POST /documents', () => {
     await start();
     const owner = await createRequest(api);
     const reply = await api('POST', '/documents', documentBody(owner));
-    expect(reply.body).toEqual({ statusCode: 'Done', data: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/sandbox\/v1\/uploads\/[\w-]{43}$/) });
+    expect(reply.body).toEqual({
+      statusCode: 'Done',
+      data: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/sandbox\/v1\/uploads\/[\w-]{43}$/),
+    });
     expect(await address(owner)).not.toBe(reply.body.data);
   });
 
@@ -51,14 +54,23 @@ describe('POST /documents', () => {
       'type',
       'fileName',
     ]);
-    expect((await api('POST', '/documents', documentBody(owner, { properties: {} }))).body.error.details[0]).toMatchObject({ path: '/properties', code: 'required' });
+    expect((await api('POST', '/documents', documentBody(owner, { properties: {} }))).body.error.details[0]).toMatchObject({
+      path: '/properties',
+      code: 'required',
+    });
     expect((await api('POST', '/documents', documentBody(owner, { ownerType: 'Receiver' }))).body.error.details[0]).toMatchObject({
       path: '/ownerType',
       code: 'enum',
       info: { allowedValues: ['Transaction'] },
     });
-    expect((await api('POST', '/documents', documentBody(owner, { type: 'Receipt' }))).body.error.details[0]).toMatchObject({ path: '/type', code: 'enum' });
-    expect((await api('POST', '/documents', documentBody(owner, { fileName: '../etc/passwd' }))).body.error.details[0]).toMatchObject({ path: '/fileName', code: 'format' });
+    expect((await api('POST', '/documents', documentBody(owner, { type: 'Receipt' }))).body.error.details[0]).toMatchObject({
+      path: '/type',
+      code: 'enum',
+    });
+    expect((await api('POST', '/documents', documentBody(owner, { fileName: '../etc/passwd' }))).body.error.details[0]).toMatchObject({
+      path: '/fileName',
+      code: 'format',
+    });
   });
 
   it('refuses an owner that is not a payment request with 409', async () => {
@@ -140,7 +152,12 @@ describe('PUT <upload address>', () => {
     const served = await startSandbox();
     cleanups.push(served.close);
     const provider = served.client();
-    const request = await provider.paymentRequests.create({ amount: '10.00', description: 'NF 9', refReceiver: 'c0a000000000000000000001', refBankAccount: 'acc000000000000000000001' });
+    const request = await provider.paymentRequests.create({
+      amount: '10.00',
+      description: 'NF 9',
+      refReceiver: 'c0a000000000000000000001',
+      refBankAccount: 'acc000000000000000000001',
+    });
     const to = await provider.documents.createUploadAddress(documentBody(request.id) as DocumentUploadRequest);
     const bytes = new TextEncoder().encode(PDF);
     const stored = await provider.documents.upload(to, new Blob([bytes]).stream(), { contentType: 'application/pdf', size: bytes.length });
@@ -181,11 +198,16 @@ describe('GET /documents and DELETE /documents/:documentId', () => {
     await start();
     const missing = await api('GET', '/documents');
     expect(missing.status).toBe(400);
-    expect(missing.body.error.details.map((d: { code: string; info: { missingProperty: string } }) => [d.code, d.info.missingProperty])).toEqual([
+    expect(
+      missing.body.error.details.map((d: { code: string; info: { missingProperty: string } }) => [d.code, d.info.missingProperty]),
+    ).toEqual([
       ['required', 'type'],
       ['required', 'ownerType'],
       ['required', 'owner'],
     ]);
-    expect((await api('GET', '/documents?type=Receipt&ownerType=Transaction&owner=x')).body.error.details[0]).toMatchObject({ path: '/type', code: 'enum' });
+    expect((await api('GET', '/documents?type=Receipt&ownerType=Transaction&owner=x')).body.error.details[0]).toMatchObject({
+      path: '/type',
+      code: 'enum',
+    });
   });
 });

@@ -62,7 +62,11 @@ describe('approving a payment request', () => {
     expect(created.webhook).toMatchObject({ url: hooks.url, customHeaderName: 'x-company-secret' });
 
     await eventually(() => hooks.received.length >= 2);
-    expect((await entity(id))).toMatchObject({ executionState: 'Registered', executionRegisteredDate: '2026-01-15T12:00:01.000Z', executionCompletedDate: null });
+    expect(await entity(id)).toMatchObject({
+      executionState: 'Registered',
+      executionRegisteredDate: '2026-01-15T12:00:01.000Z',
+      executionCompletedDate: null,
+    });
     clock.advance(1_000);
     await eventually(() => hooks.received.length >= 3);
 
@@ -70,7 +74,12 @@ describe('approving a payment request', () => {
     for (const hook of hooks.received) {
       expect(hook.method).toBe('POST');
       expect(hook.headers['x-company-secret']).toBe('pay');
-      expect(webhookEvent.parse(hook.body)).toMatchObject({ id: tx, transactionType: 'Debit', transactionAmount: '150.000000', transactionOrderId: id });
+      expect(webhookEvent.parse(hook.body)).toMatchObject({
+        id: tx,
+        transactionType: 'Debit',
+        transactionAmount: '150.000000',
+        transactionOrderId: id,
+      });
     }
     expect(hooks.received[2]!.body.recipient).toMatchObject({ name: 'Papelaria Central', taxNumber: SEED.cnpj });
     await eventually(() => sandbox.store.get(tx)!.record.webhook.deliveryStatus === 'Success');
@@ -109,12 +118,19 @@ describe('approving a payment request', () => {
   it('sends webhooks to the address set through the admin route, which wins over the option', async () => {
     const option = await receiver();
     const routed = await receiver();
-    ({ sandbox, api } = await companySandbox({ companyWebhook: { url: option.url }, companyPaymentDelaysMs: { register: 20, complete: 20 } }));
+    ({ sandbox, api } = await companySandbox({
+      companyWebhook: { url: option.url },
+      companyPaymentDelaysMs: { register: 20, complete: 20 },
+    }));
     expect((await admin(sandbox, 'PUT', '/company-webhook', { url: 'ftp://x' })).status).toBe(400);
     expect((await admin(sandbox, 'PUT', '/company-webhook', { url: routed.url, customHeaderName: 'host' })).status).toBe(400);
     const set = await admin(sandbox, 'PUT', '/company-webhook', { url: routed.url, customHeaderName: 'x-k', customHeaderValue: 'v' });
     expect(set.status).toBe(200);
-    expect((await admin(sandbox, 'GET', '/company-webhook')).body.data).toEqual({ url: routed.url, customHeaderName: 'x-k', customHeaderValue: 'v' });
+    expect((await admin(sandbox, 'GET', '/company-webhook')).body.data).toEqual({
+      url: routed.url,
+      customHeaderName: 'x-k',
+      customHeaderValue: 'v',
+    });
     await approve(sandbox, await createRequest(api));
     await eventually(() => routed.received.length === 3);
     expect(option.received).toHaveLength(0);
@@ -132,7 +148,10 @@ describe('approving a payment request', () => {
 
   it('follows a sandbox error simulation of its transaction, which then stays in Error', async () => {
     const hooks = await receiver();
-    ({ sandbox, api } = await companySandbox({ companyWebhook: { url: hooks.url }, companyPaymentDelaysMs: { register: 10, complete: 200 } }));
+    ({ sandbox, api } = await companySandbox({
+      companyWebhook: { url: hooks.url },
+      companyPaymentDelaysMs: { register: 10, complete: 200 },
+    }));
     const id = await createRequest(api);
     const tx = (await approve(sandbox, id)).body.data.entity.refTransaction;
     await eventually(() => sandbox.store.get(tx)!.record.transaction.state === 'Registered');
@@ -144,7 +163,12 @@ describe('approving a payment request', () => {
   it('carries on after a restart', async () => {
     const dataDir = tempDir();
     const open = (delay: number) =>
-      createSandbox({ dataDir, publicBaseUrl: BASE, webhookRetry: { delaysMs: [] }, companyPaymentDelaysMs: { register: delay, complete: delay } });
+      createSandbox({
+        dataDir,
+        publicBaseUrl: BASE,
+        webhookRetry: { delaysMs: [] },
+        companyPaymentDelaysMs: { register: delay, complete: delay },
+      });
     sandbox = open(3_600_000);
     api = await client(sandbox);
     const id = await createRequest(api);

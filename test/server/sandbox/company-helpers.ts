@@ -45,21 +45,24 @@ export async function createRequest(api: Api, extra: object = {}): Promise<strin
 export const admin = (sandbox: Sandbox, method: string, path: string, body?: unknown, key?: string): Promise<Reply> =>
   call(sandbox, method, `/admin${path}`, body, key === undefined ? {} : { [ADMIN_KEY_HEADER]: key });
 
-export const approve = (sandbox: Sandbox, id: string, body?: unknown) => admin(sandbox, 'POST', `/transaction-requests/${id}/approve`, body);
+export const approve = (sandbox: Sandbox, id: string, body?: unknown) =>
+  admin(sandbox, 'POST', `/transaction-requests/${id}/approve`, body);
 
 /** Lists payment requests of one status over a wide date range. */
 export const listRequests = (api: Api, status: string, extra: Record<string, string> = {}) =>
   api(
     'GET',
     '/accounts/transaction-requests?' +
-      String(new URLSearchParams({
-        'dataset.limit': '20',
-        'dataset.offset': '0',
-        status,
-        startDate: '2026-01-01T00:00:00.000Z',
-        endDate: '2026-12-31T23:59:59.999Z',
-        ...extra,
-      })),
+      String(
+        new URLSearchParams({
+          'dataset.limit': '20',
+          'dataset.offset': '0',
+          status,
+          startDate: '2026-01-01T00:00:00.000Z',
+          endDate: '2026-12-31T23:59:59.999Z',
+          ...extra,
+        }),
+      ),
   );
 
 export const documentBody = (owner: string, extra: object = {}) => ({
@@ -72,7 +75,12 @@ export const documentBody = (owner: string, extra: object = {}) => ({
 });
 
 /** PUTs raw bytes to an upload address the emulator handed out, in-process. */
-export async function upload(sandbox: Sandbox, address: string, bytes: Uint8Array<ArrayBuffer> | string, contentType = 'application/pdf'): Promise<Reply> {
+export async function upload(
+  sandbox: Sandbox,
+  address: string,
+  bytes: Uint8Array<ArrayBuffer> | string,
+  contentType = 'application/pdf',
+): Promise<Reply> {
   const path = new URL(address).pathname.replace(/^\/sandbox/, '');
   const response = await sandbox.app.request(path, { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
   const text = await response.text();

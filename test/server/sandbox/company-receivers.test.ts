@@ -21,7 +21,12 @@ describe('GET /receivers', () => {
       const reply = await listReceivers(`dataset.limit=${limit}&dataset.offset=0`);
       expect(reply.status).toBe(200);
       expect(receiverPage.parse(reply.body.data)).toMatchObject({ limit, offset: 0, total: 4 });
-      expect(reply.body.data.items.map((r: { id: string }) => r.id)).toEqual([SEED.approved, SEED.approvedToo, SEED.pending, SEED.rejected]);
+      expect(reply.body.data.items.map((r: { id: string }) => r.id)).toEqual([
+        SEED.approved,
+        SEED.approvedToo,
+        SEED.pending,
+        SEED.rejected,
+      ]);
     }
     const second = await listReceivers('dataset.limit=5&dataset.offset=3');
     expect(second.body.data).toMatchObject({ limit: 5, offset: 3, total: 4 });
@@ -46,8 +51,14 @@ describe('GET /receivers', () => {
       { missingProperty: 'dataset.limit' },
       { missingProperty: 'dataset.offset' },
     ]);
-    expect((await listReceivers('dataset.limit=5&dataset.offset=-1')).body.error.details[0]).toMatchObject({ path: '/dataset.offset', code: 'minimum' });
-    expect((await listReceivers('dataset.limit=5&dataset.offset=1.5')).body.error.details[0]).toMatchObject({ path: '/dataset.offset', code: 'type' });
+    expect((await listReceivers('dataset.limit=5&dataset.offset=-1')).body.error.details[0]).toMatchObject({
+      path: '/dataset.offset',
+      code: 'minimum',
+    });
+    expect((await listReceivers('dataset.limit=5&dataset.offset=1.5')).body.error.details[0]).toMatchObject({
+      path: '/dataset.offset',
+      code: 'type',
+    });
   });
 
   it('filters by status, Denied meaning the Rejected receivers', async () => {
@@ -61,7 +72,11 @@ describe('GET /receivers', () => {
     expect(denied.body.data.items[0]).toMatchObject({ receiverStatus: 'Rejected', reviewNote: 'Contrato social ilegível' });
     const wrong = await listReceivers('dataset.limit=5&dataset.offset=0&receiverStatus=Rejected');
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error.details[0]).toMatchObject({ path: '/receiverStatus', code: 'enum', info: { allowedValues: ['Pending', 'Approved', 'Denied'] } });
+    expect(wrong.body.error.details[0]).toMatchObject({
+      path: '/receiverStatus',
+      code: 'enum',
+      info: { allowedValues: ['Pending', 'Approved', 'Denied'] },
+    });
   });
 
   it('needs the bearer token', async () => {
@@ -125,9 +140,15 @@ describe('GET /receivers/:receiverId/accounts', () => {
 
   it('refuses a page size outside 1 to 50, a negative offset and an unknown receiver', async () => {
     await start();
-    expect((await api('GET', `/receivers/${SEED.approved}/accounts?limit=51`)).body.error.details[0]).toMatchObject({ path: '/limit', code: 'maximum' });
+    expect((await api('GET', `/receivers/${SEED.approved}/accounts?limit=51`)).body.error.details[0]).toMatchObject({
+      path: '/limit',
+      code: 'maximum',
+    });
     expect((await api('GET', `/receivers/${SEED.approved}/accounts?limit=0`)).status).toBe(400);
-    expect((await api('GET', `/receivers/${SEED.approved}/accounts?offset=-2`)).body.error.details[0]).toMatchObject({ path: '/offset', code: 'minimum' });
+    expect((await api('GET', `/receivers/${SEED.approved}/accounts?offset=-2`)).body.error.details[0]).toMatchObject({
+      path: '/offset',
+      code: 'minimum',
+    });
     expect((await api('GET', '/receivers/nope/accounts')).status).toBe(404);
   });
 });
@@ -155,7 +176,12 @@ describe('admin routes for receivers', () => {
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ receiverStatus: 'Pending', companyCNPJ: '87654321000198', reviewNote: null });
     const id = created.body.data.id;
-    const account = await admin(sandbox, 'POST', `/receivers/${id}/accounts`, { bankCode: '260', bankName: 'Nu Pagamentos', accountAgency: '0001', accountNumber: '998877-1' });
+    const account = await admin(sandbox, 'POST', `/receivers/${id}/accounts`, {
+      bankCode: '260',
+      bankName: 'Nu Pagamentos',
+      accountAgency: '0001',
+      accountNumber: '998877-1',
+    });
     expect(account.status).toBe(201);
     expect(account.body.data).toMatchObject({ pixKey: '87654321000198', pixKeyType: 'CNPJ', accountOwnerDocNumber: '87654321000198' });
     const approved = await admin(sandbox, 'POST', `/receivers/${id}/approve`, { reviewNote: 'ok' });
@@ -173,7 +199,13 @@ describe('admin routes for receivers', () => {
     const bad = await admin(sandbox, 'POST', '/receivers', { companyFantasyName: 'X', companyCNPJ: '11.222.333/0001-82' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0]).toMatchObject({ path: '/companyCNPJ', code: 'format' });
-    const account = await admin(sandbox, 'POST', `/receivers/${SEED.approved}/accounts`, { bankCode: '1', bankName: 'B', accountAgency: '1', accountNumber: '2', pixKey: '123' });
+    const account = await admin(sandbox, 'POST', `/receivers/${SEED.approved}/accounts`, {
+      bankCode: '1',
+      bankName: 'B',
+      accountAgency: '1',
+      accountNumber: '2',
+      pixKey: '123',
+    });
     expect(account.status).toBe(400);
     expect((await admin(sandbox, 'POST', '/receivers/nope/approve')).status).toBe(404);
   });

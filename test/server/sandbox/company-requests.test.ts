@@ -39,7 +39,14 @@ describe('POST /accounts/transaction-requests', () => {
     });
     const { flows } = paymentRequestDetail.parse((await detail(data.id)).body.data);
     expect(flows).toEqual([
-      { id: expect.any(String), date: '2026-01-15T12:00:00.000Z', userFullName: 'Loja Sandbox (sandbox-access-key)', userRealm: 'Partner', status: 'Pending', comment: null },
+      {
+        id: expect.any(String),
+        date: '2026-01-15T12:00:00.000Z',
+        userFullName: 'Loja Sandbox (sandbox-access-key)',
+        userRealm: 'Partner',
+        status: 'Pending',
+        comment: null,
+      },
     ]);
   });
 
@@ -115,10 +122,21 @@ describe('GET /accounts/transaction-requests', () => {
     const page = await listRequests(api, 'Pending');
     expect(paymentRequestPage.parse(page.body.data)).toMatchObject({ limit: 20, offset: 0, total: 3 });
     expect(idsOf(page)).toEqual(pending);
-    expect(page.body.data.items[0]).toMatchObject({ executionState: null, executionCreatedDate: null, executionRegisteredDate: null, executionCompletedDate: null });
+    expect(page.body.data.items[0]).toMatchObject({
+      executionState: null,
+      executionCreatedDate: null,
+      executionRegisteredDate: null,
+      executionCompletedDate: null,
+    });
     expect(idsOf(await listRequests(api, 'Pending', { 'dataset.limit': '5', 'dataset.offset': '2' }))).toEqual([pending[2]]);
     const done = await listRequests(api, 'Approved');
-    expect(done.body.data.items[0]).toMatchObject({ id: approved, status: 'Approved', executionState: 'Created', executionRegisteredDate: null, executionCompletedDate: null });
+    expect(done.body.data.items[0]).toMatchObject({
+      id: approved,
+      status: 'Approved',
+      executionState: 'Created',
+      executionRegisteredDate: null,
+      executionCompletedDate: null,
+    });
     expect(idsOf(await listRequests(api, 'Denied'))).toEqual([rejected]);
   });
 
@@ -137,17 +155,27 @@ describe('GET /accounts/transaction-requests', () => {
     await start();
     const missing = await api('GET', '/accounts/transaction-requests');
     expect(missing.status).toBe(400);
-    expect(missing.body.error.details.map((d: { code: string; info: { missingProperty: string } }) => [d.code, d.info.missingProperty])).toEqual([
+    expect(
+      missing.body.error.details.map((d: { code: string; info: { missingProperty: string } }) => [d.code, d.info.missingProperty]),
+    ).toEqual([
       ['required', 'dataset.limit'],
       ['required', 'dataset.offset'],
       ['required', 'status'],
       ['required', 'startDate'],
       ['required', 'endDate'],
     ]);
-    expect((await listRequests(api, 'Pending', { 'dataset.limit': '15' })).body.error.details[0]).toMatchObject({ code: 'enum', info: { allowedValues: [5, 10, 20] } });
+    expect((await listRequests(api, 'Pending', { 'dataset.limit': '15' })).body.error.details[0]).toMatchObject({
+      code: 'enum',
+      info: { allowedValues: [5, 10, 20] },
+    });
     expect((await listRequests(api, 'Cancelled')).body.error.details[0]).toMatchObject({ path: '/status', code: 'enum' });
-    expect((await listRequests(api, 'Pending', { startDate: 'yesterday' })).body.error.details[0]).toMatchObject({ path: '/startDate', code: 'format' });
-    expect((await listRequests(api, 'Pending', { startDate: '2026-02-01T00:00:00.000Z', endDate: '2026-01-01T00:00:00.000Z' })).status).toBe(400);
+    expect((await listRequests(api, 'Pending', { startDate: 'yesterday' })).body.error.details[0]).toMatchObject({
+      path: '/startDate',
+      code: 'format',
+    });
+    expect(
+      (await listRequests(api, 'Pending', { startDate: '2026-02-01T00:00:00.000Z', endDate: '2026-01-01T00:00:00.000Z' })).status,
+    ).toBe(400);
   });
 });
 
@@ -166,10 +194,18 @@ describe('reviewer decisions (admin routes)', () => {
   it('rejects a Pending request with a comment; a decided request cannot be decided again', async () => {
     await start();
     const id = await createRequest(api);
-    const rejected = await admin(sandbox, 'POST', `/transaction-requests/${id}/reject`, { comment: 'Nota fiscal ausente', userFullName: 'Ana Revisora' });
+    const rejected = await admin(sandbox, 'POST', `/transaction-requests/${id}/reject`, {
+      comment: 'Nota fiscal ausente',
+      userFullName: 'Ana Revisora',
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.body.data.entity).toMatchObject({ status: 'Rejected', refTransaction: null, executionState: null });
-    expect(rejected.body.data.flows.at(-1)).toMatchObject({ status: 'Rejected', userRealm: 'Admin', userFullName: 'Ana Revisora', comment: 'Nota fiscal ausente' });
+    expect(rejected.body.data.flows.at(-1)).toMatchObject({
+      status: 'Rejected',
+      userRealm: 'Admin',
+      userFullName: 'Ana Revisora',
+      comment: 'Nota fiscal ausente',
+    });
     const again = await approve(sandbox, id);
     expect(again.status).toBe(409);
     expect(again.body.error.details.reason).toBe('PaymentRequestStateInvalid');

@@ -35,7 +35,13 @@ export function makeSandbox(options: Partial<SandboxOptions> = {}) {
 export type Reply = { status: number; body: any; text: string; headers: Headers };
 
 /** Calls the emulator in-process with `app.request()` and parses JSON when there is some. */
-export async function call(sandbox: Sandbox, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+export async function call(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const response = await sandbox.app.request(path, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -73,7 +79,12 @@ export const cashIn = (webhookUrl: string, extra: { payment?: object; transactio
 });
 
 export const cashOut = (webhookUrl: string, payment: object = {}) => ({
-  payment: { recipient: { name: 'João Souza', cpf: VALID_CPF }, key: { type: 'EMAIL', value: 'joao@example.com' }, value: '25.00', ...payment },
+  payment: {
+    recipient: { name: 'João Souza', cpf: VALID_CPF },
+    key: { type: 'EMAIL', value: 'joao@example.com' },
+    value: '25.00',
+    ...payment,
+  },
   transaction: { orderId: 'payout-1' },
   webhook: { url: webhookUrl, customHeaderName: 'x-shop-secret', customHeaderValue: 's3cret' },
 });

@@ -33,20 +33,44 @@ describe('POST /accounts/pix/cashin', () => {
     expect(reply.status).toBe(201);
     expect(reply.body.statusCode).toBe('Done');
     const data = cashInResponse.parse(reply.body.data);
-    expect(data.transaction).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), orderId: 'order-1', date: '2026-01-15T12:00:00.000Z', state: 'Registered', amount: '10.500000' });
+    expect(data.transaction).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      orderId: 'order-1',
+      date: '2026-01-15T12:00:00.000Z',
+      state: 'Registered',
+      amount: '10.500000',
+    });
 
     for (const method of ['GET', 'POST']) {
       const got = await api(method, `/accounts/transactions/pix/${data.transaction.id}`);
       expect(got.status).toBe(200);
       const rec = transactionRecord.parse(got.body.data);
       expect(rec.transaction).toMatchObject({
-        type: 'Credit', category: 'PartnerSales', paymentType: 'PIX', currency: 'BRL', state: 'Registered',
-        charges: '0.603950', chargesObject: { costValue: '0.500000', rateValue: '0.103950', rate: '0.990000' },
-        payer: null, recipient: null, receiptUrl: null, orderDescription: 'Pedido 1',
+        type: 'Credit',
+        category: 'PartnerSales',
+        paymentType: 'PIX',
+        currency: 'BRL',
+        state: 'Registered',
+        charges: '0.603950',
+        chargesObject: { costValue: '0.500000', rateValue: '0.103950', rate: '0.990000' },
+        payer: null,
+        recipient: null,
+        receiptUrl: null,
+        orderDescription: 'Pedido 1',
       });
-      expect(rec.payment).toMatchObject({ value: { original: '10.500000', editable: false }, payer: { name: 'Maria Silva', cpf: VALID_CPF }, qrCode: data.payment.qrCode });
+      expect(rec.payment).toMatchObject({
+        value: { original: '10.500000', editable: false },
+        payer: { name: 'Maria Silva', cpf: VALID_CPF },
+        qrCode: data.payment.qrCode,
+      });
       expect(rec.payment.receiver).toBeUndefined();
-      expect(rec.webhook).toEqual({ url: receiver.url, customHeaderName: 'x-shop-secret', customHeaderValue: 's3cret', deliveryStatus: null, deliveryTime: null });
+      expect(rec.webhook).toEqual({
+        url: receiver.url,
+        customHeaderName: 'x-shop-secret',
+        customHeaderValue: 's3cret',
+        deliveryStatus: null,
+        deliveryTime: null,
+      });
     }
   });
 
@@ -63,7 +87,10 @@ describe('POST /accounts/pix/cashin', () => {
     const reply = await api('POST', '/accounts/pix/cashin', cashIn(receiver.url, { payment: { value: { original: '0.07' } } }));
     const rec = (await api('GET', `/accounts/transactions/pix/${reply.body.data.transaction.id}`)).body.data;
     // 0.07 × 1.234567 % = 0.000864197 → 0.000864 at six decimals.
-    expect(rec.transaction).toMatchObject({ charges: '0.010864', chargesObject: { costValue: '0.010000', rateValue: '0.000864', rate: '1.234567' } });
+    expect(rec.transaction).toMatchObject({
+      charges: '0.010864',
+      chargesObject: { costValue: '0.010000', rateValue: '0.000864', rate: '1.234567' },
+    });
   });
 });
 
@@ -77,7 +104,12 @@ describe('POST /accounts/pix/cashout', () => {
     made.clock.advance(1_000);
     await eventually(() => receiver.received.length === 1);
     const event = webhookEvent.parse(receiver.received[0]!.body);
-    expect(event).toMatchObject({ id: transaction.id, transactionState: 'Registered', transactionType: 'Debit', stateRegisteredDate: '2026-01-15T12:00:01.000Z' });
+    expect(event).toMatchObject({
+      id: transaction.id,
+      transactionState: 'Registered',
+      transactionType: 'Debit',
+      stateRegisteredDate: '2026-01-15T12:00:01.000Z',
+    });
     await eventually(() => made.sandbox.store.get(transaction.id)?.record.webhook.deliveryStatus === 'Success');
     expect(made.sandbox.store.get(transaction.id)!.record.transaction.state).toBe('Registered');
   });
@@ -89,7 +121,9 @@ describe('POST /accounts/payment-initiation', () => {
     const reply = await api('POST', '/accounts/payment-initiation', initiation(receiver.url));
     expect(reply.status).toBe(201);
     const data = initiationResponse.parse(reply.body.data);
-    expect(data.checkoutUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:3000/sandbox/v1/system/checkout/init/[0-9a-f-]{36}/${data.transactionId}$`));
+    expect(data.checkoutUrl).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:3000/sandbox/v1/system/checkout/init/[0-9a-f-]{36}/${data.transactionId}$`),
+    );
     const rec = transactionRecord.parse((await api('GET', `/accounts/transactions/pix/${data.transactionId}`)).body.data);
     expect(rec.transaction).toMatchObject({ state: 'Registered', paymentType: 'OpenFinance', amount: '1234.560000', type: 'Credit' });
     expect(rec.payment.payer).toEqual({ cpf: VALID_CPF });
@@ -102,11 +136,16 @@ describe('GET /accounts/transactions/pix (by order id)', () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
       made.clock.advance(60_000);
-      ids.push((await api('POST', '/accounts/pix/cashin', cashIn(receiver.url, { transaction: { orderId: 'A-7' } }))).body.data.transaction.id);
+      ids.push(
+        (await api('POST', '/accounts/pix/cashin', cashIn(receiver.url, { transaction: { orderId: 'A-7' } }))).body.data.transaction.id,
+      );
     }
     await api('POST', '/accounts/pix/cashin', cashIn(receiver.url, { transaction: { orderId: 'other' } }));
     const query = (limit: number, offset: number, start = '2026-01-15T00:00:00.000Z', end = '2026-01-16T00:00:00.000Z') =>
-      api('GET', `/accounts/transactions/pix?transactionOrderId=A-7&startDate=${start}&endDate=${end}&dataset.limit=${limit}&dataset.offset=${offset}`);
+      api(
+        'GET',
+        `/accounts/transactions/pix?transactionOrderId=A-7&startDate=${start}&endDate=${end}&dataset.limit=${limit}&dataset.offset=${offset}`,
+      );
     const first = transactionList.parse((await query(5, 0)).body.data);
     expect(first).toMatchObject({ limit: 5, offset: 0, total: 7 });
     expect(first.items.map((i) => i.transaction.id)).toEqual(ids.slice(0, 5));
@@ -125,7 +164,8 @@ describe('GET /accounts/balance', () => {
     const read = async () => balance.parse((await api('GET', '/accounts/balance')).body.data);
     expect(await read()).toMatchObject({ balance: '100.000000', currency: 'BRL', date: '2026-01-15T12:00:00.000Z' });
 
-    const inId = (await api('POST', '/accounts/pix/cashin', cashIn(receiver.url, { payment: { value: { original: '0.10' } } }))).body.data.transaction.id;
+    const inId = (await api('POST', '/accounts/pix/cashin', cashIn(receiver.url, { payment: { value: { original: '0.10' } } }))).body.data
+      .transaction.id;
     const outId = (await api('POST', '/accounts/pix/cashout', cashOut(receiver.url, { value: '0.20' }))).body.data.transaction.id;
     const pending = (await api('POST', '/accounts/pix/cashin', cashIn(receiver.url))).body.data.transaction.id;
     expect((await read()).balance).toBe('100.000000');

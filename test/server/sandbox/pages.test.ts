@@ -21,7 +21,11 @@ afterEach(() => made.sandbox.close());
 const local = (url: string) => new URL(url).pathname.replace(/^\/sandbox/, '');
 const form = (decision: string) => ({ 'content-type': 'application/x-www-form-urlencoded', body: `decision=${decision}` });
 const submit = (url: string, decision: string) =>
-  made.sandbox.app.request(local(url), { method: 'POST', headers: { 'content-type': form(decision)['content-type'] }, body: form(decision).body });
+  made.sandbox.app.request(local(url), {
+    method: 'POST',
+    headers: { 'content-type': form(decision)['content-type'] },
+    body: form(decision).body,
+  });
 
 describe('QR image and receipt', () => {
   it('serves the QR code of a cash-in as SVG at qrCodeLocation', async () => {

@@ -53,7 +53,12 @@ describe('persistence', () => {
     const api = await client(first);
     const id = (await api('POST', '/accounts/pix/cashout', cashOut('http://127.0.0.1:1/x'))).body.data.transaction.id;
     first.close();
-    const second = createSandbox({ dataDir: dir, publicBaseUrl: 'http://127.0.0.1:3000', registerDelayMs: 0, webhookRetry: { delaysMs: [] } });
+    const second = createSandbox({
+      dataDir: dir,
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      registerDelayMs: 0,
+      webhookRetry: { delaysMs: [] },
+    });
     try {
       await eventually(() => second.store.get(id)!.record.transaction.state === 'Registered');
       expect(second.store.get(id)!.record.transaction.stateRegisteredDate).not.toBeNull();

@@ -20,11 +20,23 @@ const cases: [string, () => ReturnType<typeof raw>, number][] = [
   ['JSON null', () => raw('POST', `${API}/accounts/pix/cashin`, 'null', { 'content-type': 'application/json' }), 400],
   ['a JSON array', () => raw('POST', `${API}/accounts/pix/cashin`, '[1,2]', { 'content-type': 'application/json' }), 400],
   ['a JSON string', () => raw('POST', `${API}/login`, '"x"', { 'content-type': 'application/json' }), 400],
-  ['payment as a string', () => raw('POST', `${API}/accounts/pix/cashin`, JSON.stringify({ payment: 'x', webhook: 1 }), { 'content-type': 'application/json' }), 400],
+  [
+    'payment as a string',
+    () => raw('POST', `${API}/accounts/pix/cashin`, JSON.stringify({ payment: 'x', webhook: 1 }), { 'content-type': 'application/json' }),
+    400,
+  ],
   ['an empty body', () => raw('POST', `${API}/accounts/pix/cashout`, '', { 'content-type': 'application/json' }), 400],
-  ['form encoding', () => raw('POST', `${API}/accounts/pix/cashin`, 'payment=1', { 'content-type': 'application/x-www-form-urlencoded' }), 415],
+  [
+    'form encoding',
+    () => raw('POST', `${API}/accounts/pix/cashin`, 'payment=1', { 'content-type': 'application/x-www-form-urlencoded' }),
+    415,
+  ],
   ['text/plain JSON', () => raw('POST', `${API}/login`, '{"accessKey":"a","secret":"b"}', { 'content-type': 'text/plain' }), 415],
-  ['a 1 MB body', () => raw('POST', `${API}/accounts/pix/cashin`, JSON.stringify({ pad: 'x'.repeat(1 << 20) }), { 'content-type': 'application/json' }), 413],
+  [
+    'a 1 MB body',
+    () => raw('POST', `${API}/accounts/pix/cashin`, JSON.stringify({ pad: 'x'.repeat(1 << 20) }), { 'content-type': 'application/json' }),
+    413,
+  ],
   ['an unknown path', () => raw('GET', `${API}/nothing/here`), 404],
   ['the root', () => raw('GET', '/'), 404],
   ['a trailing path segment', () => raw('POST', `${API}/accounts/pix/cashin/extra`, '{}', { 'content-type': 'application/json' }), 404],
@@ -35,29 +47,71 @@ const cases: [string, () => ReturnType<typeof raw>, number][] = [
   ['an unknown simulation', () => raw('POST', `${API}/sandbox/transactions/refund/abc`), 404],
   ['an unknown transaction', () => raw('GET', `${API}/accounts/transactions/pix/does-not-exist`), 404],
   ['an encoded slash in an id', () => raw('GET', `${API}/accounts/transactions/pix/a%2Fb`), 404],
-  ['a bad date in the listing', () => raw('GET', `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=yesterday&endDate=x&dataset.limit=5&dataset.offset=0`), 400],
-  ['a range over one day', () => raw('GET', `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=2026-01-01T00:00:00.000Z&endDate=2026-01-02T00:00:01.000Z&dataset.limit=5&dataset.offset=0`), 400],
-  ['an end before the start', () => raw('GET', `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=2026-01-02T00:00:00.000Z&endDate=2026-01-01T00:00:00.000Z&dataset.limit=5&dataset.offset=0`), 400],
-  ['a negative offset', () => raw('GET', `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=2026-01-01T00:00:00.000Z&endDate=2026-01-01T10:00:00.000Z&dataset.limit=5&dataset.offset=-1`), 400],
+  [
+    'a bad date in the listing',
+    () =>
+      raw('GET', `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=yesterday&endDate=x&dataset.limit=5&dataset.offset=0`),
+    400,
+  ],
+  [
+    'a range over one day',
+    () =>
+      raw(
+        'GET',
+        `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=2026-01-01T00:00:00.000Z&endDate=2026-01-02T00:00:01.000Z&dataset.limit=5&dataset.offset=0`,
+      ),
+    400,
+  ],
+  [
+    'an end before the start',
+    () =>
+      raw(
+        'GET',
+        `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=2026-01-02T00:00:00.000Z&endDate=2026-01-01T00:00:00.000Z&dataset.limit=5&dataset.offset=0`,
+      ),
+    400,
+  ],
+  [
+    'a negative offset',
+    () =>
+      raw(
+        'GET',
+        `${API}/accounts/transactions/pix?transactionOrderId=a&startDate=2026-01-01T00:00:00.000Z&endDate=2026-01-01T10:00:00.000Z&dataset.limit=5&dataset.offset=-1`,
+      ),
+    400,
+  ],
   ['a bad balance filterDate', () => raw('GET', `${API}/accounts/balance?filterDate=soon`), 400],
-  ['an invalid complete body', () => raw('POST', `${API}/sandbox/transactions/complete/abc`, '{"name":1}', { 'content-type': 'application/json' }), 400],
-  ['a non-JSON error body', () => raw('POST', `${API}/sandbox/transactions/error/abc`, '<xml/>', { 'content-type': 'application/json' }), 400],
+  [
+    'an invalid complete body',
+    () => raw('POST', `${API}/sandbox/transactions/complete/abc`, '{"name":1}', { 'content-type': 'application/json' }),
+    400,
+  ],
+  [
+    'a non-JSON error body',
+    () => raw('POST', `${API}/sandbox/transactions/error/abc`, '<xml/>', { 'content-type': 'application/json' }),
+    400,
+  ],
   ['an unknown QR image', () => raw('GET', '/v1/system/qrcodeviewer/nope'), 404],
   ['an unknown receipt', () => raw('GET', '/v1/system/e-receipt/nope/receipt.pdf'), 404],
   ['an unknown charge location', () => raw('GET', '/v1/QR/cob/nope'), 404],
 ];
 
 describe('bad input of any shape', () => {
-  it.each(cases.map(([name, send, status]) => ({ name, send, status })))('$name → $status with the error envelope', async ({ send, status }) => {
-    const reply = await send();
-    expect(reply.status, reply.text).toBe(status);
-    const envelope = errorEnvelope.parse(reply.body);
-    expect(envelope.error.message).not.toMatch(/at \w+ \(|node_modules|sqlite/i);
-  });
+  it.each(cases.map(([name, send, status]) => ({ name, send, status })))(
+    '$name → $status with the error envelope',
+    async ({ send, status }) => {
+      const reply = await send();
+      expect(reply.status, reply.text).toBe(status);
+      const envelope = errorEnvelope.parse(reply.body);
+      expect(envelope.error.message).not.toMatch(/at \w+ \(|node_modules|sqlite/i);
+    },
+  );
 
   it('keeps serving after all of them', async () => {
     for (const [, send] of cases) await send();
-    const reply = await raw('POST', `${API}/accounts/pix/cashin`, JSON.stringify(cashIn('http://127.0.0.1:1/x')), { 'content-type': 'application/json' });
+    const reply = await raw('POST', `${API}/accounts/pix/cashin`, JSON.stringify(cashIn('http://127.0.0.1:1/x')), {
+      'content-type': 'application/json',
+    });
     expect(reply.status).toBe(201);
   });
 });
@@ -68,11 +122,15 @@ describe('over a real socket', () => {
     try {
       // Its own connection (no keep-alive): the server answers before reading the rest and then drops the socket.
       const tooBig = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = request(`${served.url}${API}/login`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        });
+        const req = request(
+          `${served.url}${API}/login`,
+          { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
         req.on('error', reject);
         for (let i = 0; i < 40; i++) req.write('x'.repeat(4096));
         req.end();
@@ -80,7 +138,11 @@ describe('over a real socket', () => {
       expect(tooBig.status).toBe(413);
       expect(errorEnvelope.parse(JSON.parse(tooBig.text)).error.name).toBe('PayloadTooLargeError');
 
-      const broken = await fetch(`${served.url}${API}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"accessKey":' });
+      const broken = await fetch(`${served.url}${API}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"accessKey":',
+      });
       expect(broken.status).toBe(400);
 
       const ok = await fetch(`${served.url}${API}/login`, {

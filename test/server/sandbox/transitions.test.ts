@@ -69,22 +69,66 @@ describe('PIX simulations from Registered (cash-in)', () => {
     const event = webhookEvent.parse(hit.body);
     expect(Object.keys(hit.body).sort()).toEqual(
       [
-        'id', 'transactionState', 'transactionDate', 'transactionOrderId', 'transactionOrderDescription', 'transactionReceipt',
-        'transactionReceiptDate', 'transactionReceiptVoucher', 'transactionAmount', 'transactionType', 'transactionPaymentType',
-        'stateRegisteredDate', 'stateCompletedDate', 'stateCancelledDate', 'stateRefundDate', 'stateReversedDate', 'stateErrorDate',
-        'stateErrorCause', 'webhookUrl', 'payer', 'recipient',
+        'id',
+        'transactionState',
+        'transactionDate',
+        'transactionOrderId',
+        'transactionOrderDescription',
+        'transactionReceipt',
+        'transactionReceiptDate',
+        'transactionReceiptVoucher',
+        'transactionAmount',
+        'transactionType',
+        'transactionPaymentType',
+        'stateRegisteredDate',
+        'stateCompletedDate',
+        'stateCancelledDate',
+        'stateRefundDate',
+        'stateReversedDate',
+        'stateErrorDate',
+        'stateErrorCause',
+        'webhookUrl',
+        'payer',
+        'recipient',
       ].sort(),
     );
-    expect(event).toMatchObject({ id, transactionState: state, transactionAmount: '10.500000', transactionType: 'Credit', transactionOrderId: 'order-1', webhookUrl: receiver.url });
+    expect(event).toMatchObject({
+      id,
+      transactionState: state,
+      transactionAmount: '10.500000',
+      transactionType: 'Credit',
+      transactionOrderId: 'order-1',
+      webhookUrl: receiver.url,
+    });
     expect(event[dateField]).toBe('2026-01-15T12:01:30.000Z');
     if (state === 'Completed') {
       expect(event.transactionReceipt).toBe(`http://127.0.0.1:3000/sandbox/v1/system/e-receipt/${id}/receipt.pdf`);
       expect(event.transactionReceiptVoucher).toMatch(/^E\w{31}$/);
-      expect(event.payer).toEqual({ name: 'Maria Silva', taxNumber: VALID_CPF, bankCode: '999', bankName: 'Banco Sandbox', accountAgency: '99999', accountNumber: '99999', accountDigit: '9' });
-      expect(event.recipient).toMatchObject({ bankCode: '999', accountAgency: '99999', accountNumber: '99999', accountDigit: '9', taxNumber: '99999999000191' });
+      expect(event.payer).toEqual({
+        name: 'Maria Silva',
+        taxNumber: VALID_CPF,
+        bankCode: '999',
+        bankName: 'Banco Sandbox',
+        accountAgency: '99999',
+        accountNumber: '99999',
+        accountDigit: '9',
+      });
+      expect(event.recipient).toMatchObject({
+        bankCode: '999',
+        accountAgency: '99999',
+        accountNumber: '99999',
+        accountDigit: '9',
+        taxNumber: '99999999000191',
+      });
       expect(t.receiptAmount).toBe('10.500000');
     } else {
-      expect(event).toMatchObject({ transactionReceipt: null, transactionReceiptDate: null, transactionReceiptVoucher: null, payer: null, recipient: null });
+      expect(event).toMatchObject({
+        transactionReceipt: null,
+        transactionReceiptDate: null,
+        transactionReceiptVoucher: null,
+        payer: null,
+        recipient: null,
+      });
       expect(t.payer ?? null).toBeNull();
       expect(t.receiptUrl ?? null).toBeNull();
     }
@@ -198,7 +242,11 @@ describe('OpenFinance simulations', () => {
     const reply = await api('POST', `/sandbox/payment-initiation/${op}/${id}`);
     expect(reply.status).toBe(200);
     expect(reply.body.data).toMatchObject({ transactionId: id, transactionState: state });
-    expect(webhookEvent.parse(receiver.received[0]!.body)).toMatchObject({ id, transactionState: state, transactionPaymentType: 'OpenFinance' });
+    expect(webhookEvent.parse(receiver.received[0]!.body)).toMatchObject({
+      id,
+      transactionState: state,
+      transactionPaymentType: 'OpenFinance',
+    });
     expect((await api('POST', `/sandbox/payment-initiation/${op}/${id}`)).status).toBe(409);
   });
 

@@ -57,7 +57,9 @@ describe("the spec's 400 examples", () => {
 
   it('reports every problem of a body at once', async () => {
     const details = await expect400('/accounts/pix/cashin', { payment: { payer: {} } });
-    expect(details.map((d) => `${d.path}:${String(d.info.missingProperty)}`).sort()).toEqual(['/payment/payer:cpf', '/payment:value', ':webhook'].sort());
+    expect(details.map((d) => `${d.path}:${String(d.info.missingProperty)}`).sort()).toEqual(
+      ['/payment/payer:cpf', '/payment:value', ':webhook'].sort(),
+    );
   });
 });
 
@@ -143,7 +145,11 @@ describe('409 OperationError', () => {
     await expect409('/accounts/pix/cashin', cashIn(HOOK, { payment: { payer: { cpf } } }), 'CounterpartyServiceError');
     await expect409('/accounts/pix/cashout', cashOut(HOOK, { recipient: { name: 'X', cpf } }), 'CounterpartyServiceError');
     const body = initiation(HOOK);
-    await expect409('/accounts/payment-initiation', { ...body, payment: { ...body.payment, payer: { taxNumber: cpf } } }, 'CounterpartyServiceError');
+    await expect409(
+      '/accounts/payment-initiation',
+      { ...body, payment: { ...body.payment, payer: { taxNumber: cpf } } },
+      'CounterpartyServiceError',
+    );
   });
 
   it('PixKeyTypeNotAllowed when the cash-out key type is missing', async () => {
@@ -152,7 +158,11 @@ describe('409 OperationError', () => {
 
   it('CounterpartyTaxNumberInvalid for an invalid OpenFinance payer', async () => {
     const body = initiation(HOOK);
-    await expect409('/accounts/payment-initiation', { ...body, payment: { ...body.payment, payer: { taxNumber: '99999999999' } } }, 'CounterpartyTaxNumberInvalid');
+    await expect409(
+      '/accounts/payment-initiation',
+      { ...body, payment: { ...body.payment, payer: { taxNumber: '99999999999' } } },
+      'CounterpartyTaxNumberInvalid',
+    );
   });
 
   it('InsufficientBalance when a cash-out exceeds what the account holds', async () => {

@@ -55,9 +55,7 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
 
     it('never both reserve the same order', async () => {
       const stores = await Promise.all([1, 2].map(() => openPostgresStore({ connectionString: db.url })));
-      const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => stores[i % 2]!.reserveCheckout(draftFor('shared-order'))),
-      );
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 2]!.reserveCheckout(draftFor('shared-order'))));
       expect(results.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(results.map((result) => result.checkout.id)).size).toBe(1);
       await Promise.all(stores.map((store) => store.close()));
@@ -77,7 +75,9 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
   it('schema step 2 moves the method fields of existing checkouts into details and keeps their events', async () => {
     const old = await createTestDatabase(TEST_DATABASE_URL!);
     try {
-      await old.query(`CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      await old.query(
+        `CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
       await old.query(migrations[0]!.postgres);
       await old.query(`INSERT INTO schema_migrations (version, name) VALUES (1, 'v1')`);
       await old.query(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, qr_code, qr_code_location,
@@ -124,14 +124,25 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
       const listener = await createPostgresHub({ connectionString: db.url, reconnectDelayMs: 50, onError });
       const publisher = await createPostgresHub({ connectionString: db.url, reconnectDelayMs: 50, onError });
       const woken = nextSeq(listener, 'c-3');
-      await db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [HUB_APPLICATION_NAME]);
+      await db.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+        [HUB_APPLICATION_NAME],
+      );
       expect(await woken).toBe(0);
       expect(errors.length).toBeGreaterThan(0);
 
       // The publisher's own LISTEN connection was killed too; wait until both are back before publishing.
-      await expect.poll(async () => (await db.query(
-        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [HUB_APPLICATION_NAME],
-      )).rows[0].n).toBe(2);
+      await expect
+        .poll(
+          async () =>
+            (
+              await db.query(
+                'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+                [HUB_APPLICATION_NAME],
+              )
+            ).rows[0].n,
+        )
+        .toBe(2);
       const heard = nextSeq(listener, 'c-3');
       publisher.publish('c-3', 9);
       expect(await heard).toBe(9);

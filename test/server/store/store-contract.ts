@@ -46,8 +46,16 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const result = await store.reserveCheckout(draftFor('A-1'));
         expect(result.created).toBe(true);
         expect(result.checkout).toMatchObject({
-          orderId: 'A-1', state: 'Creating', amountCents: 12_345, currency: 'BRL', seq: 0,
-          transactionId: null, payerCpf: null, lastWebhookAt: null, createdAt: at(0), updatedAt: at(0),
+          orderId: 'A-1',
+          state: 'Creating',
+          amountCents: 12_345,
+          currency: 'BRL',
+          seq: 0,
+          transactionId: null,
+          payerCpf: null,
+          lastWebhookAt: null,
+          createdAt: at(0),
+          updatedAt: at(0),
         });
         expect(await store.getCheckout(result.checkout.id)).toEqual(result.checkout);
       });
@@ -87,21 +95,38 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('moves Creating to the provider state and stores event 1 from create', async () => {
         const { checkout } = await store.reserveCheckout(draftFor('A-1'));
         const result = await store.activateCheckout(
-          checkout.id, { state: 'Created', transactionId: 'tx-1', details: { qrCode: '000201…', qrCodeLocation: 'https://qr/1' } }, at(1),
+          checkout.id,
+          { state: 'Created', transactionId: 'tx-1', details: { qrCode: '000201…', qrCodeLocation: 'https://qr/1' } },
+          at(1),
         );
         expect(result.checkout).toMatchObject({
-          state: 'Created', transactionId: 'tx-1', details: { qrCode: '000201…', qrCodeLocation: 'https://qr/1' }, seq: 1, updatedAt: at(1),
+          state: 'Created',
+          transactionId: 'tx-1',
+          details: { qrCode: '000201…', qrCodeLocation: 'https://qr/1' },
+          seq: 1,
+          updatedAt: at(1),
         });
-        expect(result.event).toEqual({ checkoutId: checkout.id, seq: 1, state: 'Created', source: 'create', at: at(1), data: { transactionId: 'tx-1' } });
+        expect(result.event).toEqual({
+          checkoutId: checkout.id,
+          seq: 1,
+          state: 'Created',
+          source: 'create',
+          at: at(1),
+          data: { transactionId: 'tx-1' },
+        });
         expect(await store.eventsAfter(checkout.id, 0)).toEqual([result.event]);
         expect(await store.findCheckoutByTransaction('tx-1')).toEqual(result.checkout);
       });
 
       it('merges the provider details over the details of the reservation', async () => {
-        const { checkout } = await store.reserveCheckout(draftFor('A-1', { method: 'openfinance', details: { returnUrl: 'https://shop/x', keep: [1, 'two'] } }));
+        const { checkout } = await store.reserveCheckout(
+          draftFor('A-1', { method: 'openfinance', details: { returnUrl: 'https://shop/x', keep: [1, 'two'] } }),
+        );
         expect(checkout.details).toEqual({ returnUrl: 'https://shop/x', keep: [1, 'two'] });
         const { checkout: live } = await store.activateCheckout(
-          checkout.id, { state: 'Registered', transactionId: 'tx-1', details: { checkoutUrl: 'https://bank/1', keep: 'replaced' } }, at(1),
+          checkout.id,
+          { state: 'Registered', transactionId: 'tx-1', details: { checkoutUrl: 'https://bank/1', keep: 'replaced' } },
+          at(1),
         );
         expect(live.details).toEqual({ returnUrl: 'https://shop/x', checkoutUrl: 'https://bank/1', keep: 'replaced' });
         expect((await store.getCheckout(checkout.id))!.details).toEqual(live.details);
@@ -109,7 +134,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it('refuses to activate a checkout twice', async () => {
         const created = await checkoutIn('Created');
-        await expect(store.activateCheckout(created.id, { state: 'Created', transactionId: 'tx-2' }, at(1))).rejects.toThrow(/not Creating/);
+        await expect(store.activateCheckout(created.id, { state: 'Created', transactionId: 'tx-2' }, at(1))).rejects.toThrow(
+          /not Creating/,
+        );
         expect(await store.eventsAfter(created.id, 0)).toHaveLength(1);
       });
 
@@ -136,7 +163,12 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const moved = await store.transition(created.id, ['Created', 'Registered'], 'Completed', 'webhook', { endToEndId: 'E1' }, at(3));
         expect(moved).toMatchObject({ changed: true, checkout: { state: 'Completed', seq: 2, updatedAt: at(3) } });
         expect(moved.changed && moved.event).toEqual({
-          checkoutId: created.id, seq: 2, state: 'Completed', source: 'webhook', at: at(3), data: { endToEndId: 'E1' },
+          checkoutId: created.id,
+          seq: 2,
+          state: 'Completed',
+          source: 'webhook',
+          at: at(3),
+          data: { endToEndId: 'E1' },
         });
         const again = await store.transition(created.id, ['Created', 'Registered'], 'Completed', 'reconcile', {}, at(4));
         expect(again.changed).toBe(false);

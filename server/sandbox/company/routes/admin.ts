@@ -32,7 +32,6 @@ const newAccount = z.object({
 const review = z.object({ reviewNote: z.string().max(500).optional() });
 const decision = z.object({ comment: z.string().max(500).optional(), userFullName: z.string().min(1).max(120).optional() });
 
-
 const requireAdminKey =
   (key: string | undefined): MiddlewareHandler =>
   async (c, next) => {
