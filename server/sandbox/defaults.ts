@@ -78,3 +78,6 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** Who approves or rejects in the admin routes when the caller names nobody. */
 export const SANDBOX_REVIEWER = 'Revisor Sandbox';
+
+/** Shortest key accepted for the admin routes (`createSandbox({ adminKey })`); a generated one has 43 characters. */
+export const MIN_ADMIN_KEY_LENGTH = 16;

@@ -2,6 +2,7 @@
  * The sandbox emulator of the provider's partner API: stateful, persisted in SQLite, with real webhooks, BR Codes
  * and a simulated bank page. Mount `app` at `/sandbox`; the partner API is then at `/sandbox/v1/partners-int`.
  */
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -49,13 +50,18 @@ export interface SandboxOptions {
   companyWebhook?: WebhookConfig;
   /** Delays of an approved company payment: Created → Registered, then Registered → Completed. Default 1 s, 2 s. */
   companyPaymentDelaysMs?: { register?: number; complete?: number };
-  /** When set, the admin routes (`/admin/...`) require it in the `x-sandbox-admin-key` header. */
+  /**
+   * The key every admin route (`/admin/...`) requires in the `x-sandbox-admin-key` header, at least
+   * MIN_ADMIN_KEY_LENGTH characters. Without it a random key is made for this instance (read it from `Sandbox.adminKey`).
+   */
   adminKey?: string;
 }
 
 export interface Sandbox {
   app: Hono;
   store: TransactionStore;
+  /** The key of the admin routes: the `adminKey` option, or the one generated for this instance. */
+  readonly adminKey: string;
   /** Stops timers and retries and closes the database. */
   close(): void;
 }
@@ -65,6 +71,9 @@ const namedError = (status: ContentfulStatusCode, name: string, message: string)
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const clock = options.clock ?? systemClock;
+  const adminKey = options.adminKey ?? randomBytes(32).toString('base64url');
+  if (adminKey.length < defaults.MIN_ADMIN_KEY_LENGTH)
+    throw new Error(`adminKey must be at least ${defaults.MIN_ADMIN_KEY_LENGTH} characters`);
   const openingBalanceCents = parseCents(options.openingBalance ?? defaults.DEFAULT_OPENING_BALANCE);
   if (openingBalanceCents === undefined) throw new Error('openingBalance must be a decimal string with at most 2 decimals');
   const addresses = createAddresses(options.publicBaseUrl);
@@ -104,7 +113,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     webhook: options.companyWebhook,
     registerDelayMs: options.companyPaymentDelaysMs?.register ?? defaults.DEFAULT_COMPANY_REGISTER_DELAY_MS,
     completeDelayMs: options.companyPaymentDelaysMs?.complete ?? defaults.DEFAULT_COMPANY_COMPLETE_DELAY_MS,
-    adminKey: options.adminKey,
+    adminKey,
   });
   const ctx: SandboxContext = { store, clock, tokens, lifecycle, addresses, chargesOf, openingBalanceCents, webhooks, company };
 
@@ -141,6 +150,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   return {
     app,
     store,
+    adminKey,
     close() {
       lifecycle.close();
       company.close();

@@ -30,8 +30,8 @@ export interface CompanyPaymentsOptions {
   webhook: WebhookConfig | undefined;
   registerDelayMs: number;
   completeDelayMs: number;
-  /** Compared with the `x-sandbox-admin-key` header of admin routes; absent means the admin routes are open. */
-  adminKey: string | undefined;
+  /** Compared with the `x-sandbox-admin-key` header every admin route requires. */
+  adminKey: string;
 }
 
 export function createCompanyPayments(options: CompanyPaymentsOptions) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../../server/sandbox';
 import { transactionRecord, webhookEvent } from '../../../server/provider/schemas';
 import { admin, approve, companySandbox, createRequest, SEED } from './company-helpers';
-import { BASE, client, eventually, startReceiver, tempDir, type Api } from './helpers';
+import { ADMIN_KEY, BASE, client, eventually, startReceiver, tempDir, type Api } from './helpers';
 
 let sandbox: Sandbox;
 let api: Api;
@@ -129,12 +129,13 @@ describe('approving a payment request', () => {
     expect((await admin(sandbox, 'GET', '/company-webhook')).body.data).toEqual({
       url: routed.url,
       customHeaderName: 'x-k',
-      customHeaderValue: 'v',
+      customHeaderValueSet: true,
     });
     await approve(sandbox, await createRequest(api));
     await eventually(() => routed.received.length === 3);
     expect(option.received).toHaveLength(0);
-    expect((await admin(sandbox, 'DELETE', '/company-webhook')).body.data).toEqual({ url: option.url });
+    expect(routed.received[0]!.headers['x-k']).toBe('v');
+    expect((await admin(sandbox, 'DELETE', '/company-webhook')).body.data).toEqual({ url: option.url, customHeaderValueSet: false });
   });
 
   it('without a company webhook still executes; the delivery ends Failed', async () => {
@@ -168,6 +169,7 @@ describe('approving a payment request', () => {
         publicBaseUrl: BASE,
         webhookRetry: { delaysMs: [] },
         companyPaymentDelaysMs: { register: delay, complete: delay },
+        adminKey: ADMIN_KEY,
       });
     sandbox = open(3_600_000);
     api = await client(sandbox);

@@ -1,7 +1,7 @@
 /** Builders for company-payment tests: seed ids, a payment request body, admin calls and upload calls. */
 import type { Sandbox, SandboxOptions } from '../../../server/sandbox';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
-import { type Api, call, client, makeSandbox, type Reply } from './helpers';
+import { ADMIN_KEY, type Api, call, client, makeSandbox, type Reply } from './helpers';
 
 /** The starter receivers and accounts every new sandbox has (server/sandbox/company/seed.ts). */
 export const SEED = {
@@ -41,9 +41,9 @@ export async function createRequest(api: Api, extra: object = {}): Promise<strin
   return reply.body.data.id as string;
 }
 
-/** An admin route of the sandbox (`/sandbox/admin/...` in public). */
-export const admin = (sandbox: Sandbox, method: string, path: string, body?: unknown, key?: string): Promise<Reply> =>
-  call(sandbox, method, `/admin${path}`, body, key === undefined ? {} : { [ADMIN_KEY_HEADER]: key });
+/** An admin route of the sandbox (`/sandbox/admin/...` in public), with the test admin key unless told (`null`: none). */
+export const admin = (sandbox: Sandbox, method: string, path: string, body?: unknown, key: string | null = ADMIN_KEY): Promise<Reply> =>
+  call(sandbox, method, `/admin${path}`, body, key === null ? {} : { [ADMIN_KEY_HEADER]: key });
 
 export const approve = (sandbox: Sandbox, id: string, body?: unknown) =>
   admin(sandbox, 'POST', `/transaction-requests/${id}/approve`, body);

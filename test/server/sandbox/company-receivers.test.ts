@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../../server/sandbox';
 import { receiverAccountList, receiverPage } from '../../../server/provider/schemas';
 import { admin, companySandbox, FREE_CNPJ, SEED } from './company-helpers';
-import { BASE, call, client, makeSandbox, tempDir, type Api } from './helpers';
+import { BASE, call, client, tempDir, type Api } from './helpers';
 
 let sandbox: Sandbox;
 let api: Api;
@@ -208,17 +208,5 @@ describe('admin routes for receivers', () => {
     });
     expect(account.status).toBe(400);
     expect((await admin(sandbox, 'POST', '/receivers/nope/approve')).status).toBe(404);
-  });
-
-  it('require the admin key when one is set', async () => {
-    ({ sandbox } = makeSandbox({ adminKey: 'k3y' }));
-    for (const key of [undefined, 'wrong']) {
-      const reply = await admin(sandbox, 'GET', '', undefined, key);
-      expect(reply.status).toBe(401);
-      expect(reply.body.error.details.reason).toBe('AdminKeyInvalid');
-    }
-    const refused = await admin(sandbox, 'POST', '/receivers', { companyFantasyName: 'X', companyCNPJ: FREE_CNPJ });
-    expect(refused.status).toBe(401);
-    expect((await admin(sandbox, 'GET', '', undefined, 'k3y')).status).toBe(200);
   });
 });

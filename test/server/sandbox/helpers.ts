@@ -13,6 +13,8 @@ export const BASE = 'http://127.0.0.1:3000';
 export const API = '/v1/partners-int';
 export const VALID_CPF = '52998224725';
 export const OTHER_VALID_CPF = '11144477735';
+/** The admin key of every sandbox `makeSandbox` builds. */
+export const ADMIN_KEY = 'test-sandbox-admin-key-0123456789';
 
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'sandbox-test-'));
@@ -27,6 +29,7 @@ export function makeSandbox(options: Partial<SandboxOptions> = {}) {
     clock,
     registerDelayMs: 3_600_000,
     webhookRetry: { delaysMs: [] },
+    adminKey: ADMIN_KEY,
     ...options,
   });
   return { sandbox, clock };

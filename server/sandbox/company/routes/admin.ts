@@ -1,13 +1,14 @@
 /**
  * The sandbox's stand-in for the provider's administration portal, at `/sandbox/admin`: register receivers and
  * their accounts, review them, approve or reject payment requests, set the company webhook, see everything. Not
- * part of the partner API; when `adminKey` is set every call needs it in `x-sandbox-admin-key`.
+ * part of the partner API. Every call needs the sandbox's admin key in `x-sandbox-admin-key`, and no answer
+ * carries a secret: the company webhook's header value is only said to be set.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { taxNumberDigits, isValidCnpj } from '../../../../core/cpf';
 import { safeEqual } from '../../../lib/secrets';
-import { webhookConfig } from '../../../provider/schemas';
+import { webhookConfig, type WebhookConfig } from '../../../provider/schemas';
 import { checkWebhookHeader } from '../../checks';
 import type { SandboxContext } from '../../context';
 import { SANDBOX_REVIEWER } from '../../defaults';
@@ -33,9 +34,9 @@ const review = z.object({ reviewNote: z.string().max(500).optional() });
 const decision = z.object({ comment: z.string().max(500).optional(), userFullName: z.string().min(1).max(120).optional() });
 
 const requireAdminKey =
-  (key: string | undefined): MiddlewareHandler =>
+  (key: string): MiddlewareHandler =>
   async (c, next) => {
-    if (key !== undefined && !safeEqual(c.req.header(ADMIN_KEY_HEADER), key))
+    if (!safeEqual(c.req.header(ADMIN_KEY_HEADER), key))
       throw new EmulatorError(401, {
         name: 'AuthenticationError',
         message: `The ${ADMIN_KEY_HEADER} header is missing or wrong`,
@@ -43,7 +44,28 @@ const requireAdminKey =
         details: { reason: 'AdminKeyInvalid' },
       });
     await next();
+    c.header('cache-control', 'no-store');
   };
+
+/** Stands in for a secret in admin answers. */
+export const MASKED = '********';
+
+/**
+ * The company webhook as the admin routes show it: the header value is replaced by `customHeaderValueSet`, and
+ * credentials in the address are masked.
+ */
+export function webhookView(config: WebhookConfig | undefined) {
+  if (!config) return null;
+  const url = new URL(config.url);
+  const credentials = url.username !== '' || url.password !== '';
+  if (url.username) url.username = MASKED;
+  if (url.password) url.password = MASKED;
+  return {
+    url: credentials ? url.href : config.url,
+    ...(config.customHeaderName !== undefined ? { customHeaderName: config.customHeaderName } : {}),
+    customHeaderValueSet: config.customHeaderValue !== undefined,
+  };
+}
 
 function cnpjAt(value: string | undefined, path: string): string | undefined {
   if (value === undefined) return undefined;
@@ -67,7 +89,7 @@ export function companyAdminRoutes(ctx: SandboxContext) {
     receivers: store.receivers(null, -1, 0).items.map((r) => ({ ...r, accounts: store.accounts(r.id) })),
     paymentRequests: store.allRequests().map((r) => detailView(r, store, ctx.store)),
     documents: documents.all(ctx.clock.now()),
-    companyWebhook: webhook.get() ?? null,
+    companyWebhook: webhookView(webhook.get()),
   });
 
   return new Hono()
@@ -116,16 +138,16 @@ export function companyAdminRoutes(ctx: SandboxContext) {
       const decided = c.req.param('decision') === 'approve' ? requests.approve(id, reviewer(body)) : requests.reject(id, reviewer(body));
       return c.json({ statusCode: 'Done', data: detailView(decided, store, ctx.store) });
     })
-    .get('/company-webhook', (c) => c.json({ statusCode: 'Done', data: webhook.get() ?? null }))
+    .get('/company-webhook', (c) => c.json({ statusCode: 'Done', data: webhookView(webhook.get()) }))
     .put('/company-webhook', async (c) => {
       const body = await readBody(c, webhookConfig);
       checkWebhookHeader(body);
       webhook.set(body);
-      return c.json({ statusCode: 'Done', data: body });
+      return c.json({ statusCode: 'Done', data: webhookView(body) });
     })
     .delete('/company-webhook', (c) => {
       webhook.reset();
-      return c.json({ statusCode: 'Done', data: webhook.get() ?? null });
+      return c.json({ statusCode: 'Done', data: webhookView(webhook.get()) });
     })
     .get('/documents/:documentId/content', (c) => {
       const file = documents.content(c.req.param('documentId'));
