@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
@@ -14,6 +15,7 @@ import { parseJson } from '../server/checkout/validate';
 import type { Clock } from '../server/lib/clock';
 import { safeEqual } from '../server/lib/secrets';
 import type { ProviderClient } from '../server/provider';
+import { ADMIN_KEY_HEADER, type Sandbox } from '../server/sandbox';
 import type { Store } from '../server/store/types';
 import { PRODUCTS } from './catalog';
 import type { DemoStore } from './store';
@@ -24,6 +26,9 @@ const orderBody = z.object({
     .min(1)
     .max(20),
 });
+
+/** Largest body the back-office sends to the emulator's admin routes (the emulator takes up to 64 KiB of JSON). */
+const SANDBOX_ADMIN_MAX_BODY = 64 * 1024;
 
 /** What the sandbox panel may make happen to a payment of each method. */
 const OUTCOMES: Record<Method, readonly string[]> = {
@@ -49,9 +54,13 @@ export interface DemoApiOptions {
   ordersToken: string;
   provider: ProviderClient;
   clock: Clock;
+  /** Bearer token of the back-office; it opens the proxy to the emulator's admin routes. */
+  adminToken: string;
+  /** The embedded emulator: its admin routes are reached in process, with its admin key added on the server side. */
+  sandbox: Pick<Sandbox, 'app' | 'adminKey'>;
 }
 
-export function demoApi({ store, demo, orders, ordersToken, provider, clock }: DemoApiOptions) {
+export function demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken, sandbox }: DemoApiOptions) {
   return (
     new Hono()
       // Mounted outside the BFF, so its error handler does not apply here: without this an unknown order is a 500.
@@ -123,5 +132,38 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock }: D
           return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
         }
       })
+      // The back-office's way to the emulator's admin routes (the portal stand-in): the browser sends the back-office
+      // admin token, never the emulator's admin key, which is added here. Only paths below /sandbox/admin are reached.
+      .all(
+        '/sandbox-admin/*',
+        (c, next) => {
+          const header = c.req.header('authorization') ?? '';
+          if (!safeEqual(header.startsWith('Bearer ') ? header.slice(7) : undefined, adminToken))
+            return c.json(errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'), 401);
+          return next();
+        },
+        bodyLimit({
+          maxSize: SANDBOX_ADMIN_MAX_BODY,
+          onError: (c) => c.json(errorBody('PayloadTooLarge', 'payload_too_large', 'The request body is too large.'), 413),
+        }),
+        async (c) => {
+          const url = new URL(c.req.url);
+          const rest = /\/sandbox-admin(\/.*)?$/.exec(url.pathname)?.[1] ?? '';
+          const target = new URL(`/admin${rest}${url.search}`, 'http://sandbox.invalid');
+          if (target.pathname !== '/admin' && !target.pathname.startsWith('/admin/'))
+            throw new ApiError(404, 'not_found', 'No such route.');
+          const method = c.req.method;
+          const headers: Record<string, string> = { [ADMIN_KEY_HEADER]: sandbox.adminKey };
+          for (const name of ['content-type', 'accept']) {
+            const value = c.req.header(name);
+            if (value !== undefined) headers[name] = value;
+          }
+          const body = method === 'GET' || method === 'HEAD' ? undefined : await c.req.arrayBuffer();
+          const answer = await sandbox.app.request(target.pathname + target.search, { method, headers, body });
+          const forwarded = new Headers(answer.headers);
+          forwarded.set('cache-control', 'no-store');
+          return new Response(answer.body, { status: answer.status, headers: forwarded });
+        },
+      )
   );
 }

@@ -20,6 +20,7 @@ if (running.sandbox) {
   console.log(`  checkout API  ${url}/api`);
   console.log(`  back-office   ${url}/backoffice.html (admin token: ${token})`);
   console.log(`  sandbox       ${url}/sandbox/v1/partners-int`);
+  console.log(`  sandbox admin ${url}/sandbox/admin (x-sandbox-admin-key: file ${config.dataDir}/sandbox-admin-key)`);
 } else {
   console.log(`pix-checkout BFF listening on ${url} (provider ${config.provider?.baseUrl})`);
 }

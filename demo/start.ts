@@ -43,6 +43,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     clock,
     ...(config.sandboxKeys.accessKey ? { accessKey: config.sandboxKeys.accessKey } : {}),
     ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
+    // Kept in DATA_DIR so a restart keeps it; only the server side holds it (the back-office goes through /demo/api).
+    adminKey: keptSecret(config.dataDir, 'sandbox-admin-key'),
     ...(tuning?.webhookRetryDelaysMs ? { webhookRetry: { delaysMs: tuning.webhookRetryDelaysMs } } : {}),
     // Company-payment executions notify the same receiver, so the webhook log shows them too.
     companyWebhook: {
@@ -80,7 +82,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   });
   product.mount(app, { provider: 'sandbox' });
   app.route('/sandbox', sandbox.app);
-  app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock }));
+  app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken: config.adminToken, sandbox }));
   // The demo pages' built scripts (shop, checkout, sandbox panel, back-office) under dist/demo/assets.
   const assets = here('../dist/demo');
   if (existsSync(assets)) app.use('/assets/*', serveStatic({ root: assets }));

@@ -1,6 +1,7 @@
 /**
  * The back-office's only wire: the BFF's `/api/admin` routes with the bearer admin token, the invoice upload through
- * `XMLHttpRequest` (fetch reports no upload progress), and the sandbox emulator's reviewer routes.
+ * `XMLHttpRequest` (fetch reports no upload progress), and the sandbox emulator's reviewer routes through the demo's
+ * proxy (`/demo/api/sandbox-admin`), which takes the same token and adds the emulator's key on the server.
  */
 import type {
   ApprovalFilter,
@@ -77,11 +78,13 @@ export class AdminApi {
     private readonly onUnauthorized: () => void = () => {},
   ) {}
 
-  /** `sandbox` calls go to the emulator, which must not see the BFF's admin token. */
+  /**
+   * `sandbox` calls go to the emulator's admin routes through the demo's proxy: the page never holds the emulator's
+   * admin key, and the emulator never sees the BFF's admin token.
+   */
   private async call<T>(method: string, path: string, body?: unknown, target: 'bff' | 'sandbox' = 'bff'): Promise<T> {
-    const base = target === 'bff' ? '/api/admin' : '/sandbox/admin';
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (target === 'bff') headers.authorization = `Bearer ${this.token}`;
+    const base = target === 'bff' ? '/api/admin' : '/demo/api/sandbox-admin';
+    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -120,10 +123,7 @@ export class AdminApi {
 
   transactions = (orderId: string) => this.call<TransactionList>('GET', `/transactions${query({ orderId })}`);
 
-  /**
-   * Sandbox only: the emulator's reviewer decides a payment request, as the provider's portal would. (An emulator
-   * started with an admin key refuses this with 401; the demo's `npm start` sets none.)
-   */
+  /** Sandbox only: the emulator's reviewer decides a payment request, as the provider's portal would. */
   review = (id: string, decision: 'approve' | 'reject') =>
     this.call<unknown>('POST', `/transaction-requests/${encodeURIComponent(id)}/${decision}`, {}, 'sandbox');
 

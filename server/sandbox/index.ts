@@ -163,6 +163,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 export { IN_MEMORY } from './db';
 export { decodeBrCode, encodeBrCode, crc16 } from './brcode';
 export { MOUNT_PATH } from './addresses';
+export { ADMIN_KEY_HEADER } from './company/routes/admin';
 export {
   DEFAULT_ANONYMOUS_PAYER,
   DEFAULT_BILLING,

@@ -1,0 +1,128 @@
+/**
+ * `npm start` keeps the emulator's admin key in DATA_DIR, and the back-office reaches the admin routes only through
+ * the demo's proxy (`/demo/api/sandbox-admin/...`), which takes the back-office admin token and adds the key itself.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_KEY_HEADER } from '../../../server/sandbox';
+import { startTestServer, tempDir, type TestServer } from '../helpers/server';
+
+const ADMIN_TOKEN = 'proxy-test-admin-token-0123456789abcdef';
+const PROXY = '/demo/api/sandbox-admin';
+
+let server: TestServer;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = tempDir();
+  server = await startTestServer({ dataDir, env: { ADMIN_TOKEN } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const bearer = (token = ADMIN_TOKEN) => ({ authorization: `Bearer ${token}` });
+const adminKey = () => server.sandbox!.adminKey;
+
+describe('the emulator admin key of the demo', () => {
+  it('is generated once into DATA_DIR, owner-only, and kept across a restart', async () => {
+    const file = join(dataDir, 'sandbox-admin-key');
+    expect(readFileSync(file, 'utf8').trim()).toBe(adminKey());
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(adminKey()).toMatch(/^[\w-]{43}$/);
+  });
+
+  it.each([
+    ['GET', '/sandbox/admin'],
+    ['GET', '/sandbox/admin/company-webhook'],
+    ['DELETE', '/sandbox/admin/company-webhook'],
+    ['POST', '/sandbox/admin/transaction-requests/x/approve'],
+  ])('guards %s %s on the public address', async (method, path) => {
+    const reply = await server.json(method, path, method === 'POST' ? {} : undefined);
+    expect(reply.status).toBe(401);
+    expect(reply.body.error.details.reason).toBe('AdminKeyInvalid');
+    // The back-office token is no emulator key.
+    expect((await server.json(method, path, method === 'POST' ? {} : undefined, bearer())).status).toBe(401);
+    expect((await server.json(method, path, method === 'POST' ? {} : undefined, { [ADMIN_KEY_HEADER]: adminKey() })).status).not.toBe(401);
+  });
+
+  it('does not show the BFF webhook secret the demo gives the emulator', async () => {
+    const reply = await server.json('GET', '/sandbox/admin/company-webhook', undefined, { [ADMIN_KEY_HEADER]: adminKey() });
+    expect(reply.status).toBe(200);
+    expect(reply.body.data).toMatchObject({ customHeaderValueSet: true });
+    expect(reply.text).not.toContain(server.config.webhookSecret);
+  });
+});
+
+describe(`${PROXY}/*`, () => {
+  const refusals: [name: string, headers: () => Record<string, string>][] = [
+    ['no authorization', () => ({})],
+    ['a wrong token', () => bearer('not-the-admin-token-0123456789')],
+    ['the token without Bearer', () => ({ authorization: ADMIN_TOKEN })],
+    ['the emulator key as bearer', () => bearer(adminKey())],
+    ['the emulator key header', () => ({ [ADMIN_KEY_HEADER]: adminKey() })],
+  ];
+  it.each(refusals)('refuses %s with 401 admin_unauthorized', async (_name, headers) => {
+    for (const [method, path] of [
+      ['GET', '/company-webhook'],
+      ['POST', '/transaction-requests/x/approve'],
+    ] as const) {
+      const reply = await server.json(method, PROXY + path, method === 'POST' ? {} : undefined, headers());
+      expect(reply.status).toBe(401);
+      expect(reply.body.error.code).toBe('admin_unauthorized');
+    }
+  });
+
+  it('forwards with the key added and answers what the emulator answers, secret-free', async () => {
+    const overview = await server.json('GET', PROXY, undefined, bearer());
+    expect(overview.status).toBe(200);
+    expect(overview.body.data.receivers.length).toBeGreaterThan(0);
+    const hook = await server.json('GET', `${PROXY}/company-webhook`, undefined, bearer());
+    expect(hook.status).toBe(200);
+    expect(hook.headers.get('cache-control')).toBe('no-store');
+    for (const reply of [overview, hook]) {
+      expect(reply.text).not.toContain(adminKey());
+      expect(reply.text).not.toContain(server.config.webhookSecret);
+    }
+    const unknown = await server.json('POST', `${PROXY}/transaction-requests/nope/approve`, {}, bearer());
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.name).toBe('NotFoundError');
+    const invalid = await server.json('POST', `${PROXY}/receivers`, { companyFantasyName: 'X', companyCNPJ: '1' }, bearer());
+    expect(invalid.status).toBe(400);
+  });
+
+  it('approves a payment request the back-office created, as the reviewer', async () => {
+    const bff = (method: string, path: string, body?: unknown) => server.json(method, `/api/admin${path}`, body, bearer());
+    const receivers = await bff('GET', '/receivers?status=Approved&limit=5&offset=0');
+    const receiver = receivers.body.items[0];
+    const accounts = await bff('GET', `/receivers/${receiver.id}/accounts`);
+    const created = await bff('POST', '/payment-requests', {
+      amount: '12.00',
+      description: 'Nota 1',
+      receiverId: receiver.id,
+      accountId: accounts.body.items[0].id,
+    });
+    expect(created.status).toBe(201);
+    const approved = await server.json('POST', `${PROXY}/transaction-requests/${created.body.id}/approve`, {}, bearer());
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.body.data.entity).toMatchObject({ id: created.body.id, status: 'Approved' });
+  });
+
+  it.each([
+    `${PROXY}/..%2f..%2fv1/partners-int/accounts/balance`,
+    `${PROXY}/%2e%2e/v1/partners-int/accounts/balance`,
+    `${PROXY}/%2E%2E/%2E%2E/sandbox/v1/partners-int/accounts/balance`,
+    `${PROXY}/..%5c..%5cv1/partners-int/accounts/balance`,
+  ])('stays below the admin routes: %s', async (path) => {
+    const reply = await fetch(server.url + path, { headers: bearer() });
+    const text = await reply.text();
+    expect(reply.status).toBeGreaterThanOrEqual(400);
+    expect(reply.status).toBeLessThan(500);
+    expect(text).not.toContain('"balance"');
+  });
+
+  it('refuses a body over 64 KiB before it reaches the emulator', async () => {
+    const reply = await server.json('POST', `${PROXY}/receivers`, { pad: 'x'.repeat(70 * 1024) }, bearer());
+    expect(reply.status).toBe(413);
+  });
+});
