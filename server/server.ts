@@ -28,6 +28,7 @@ export interface Tuning {
   heartbeatMs?: number;
   reconcileIntervalMs?: number;
   staleAfterMs?: number;
+  settleAfterMs?: number;
   webhookRetryDelaysMs?: number[];
 }
 
@@ -103,6 +104,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     adminToken: config.adminToken,
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
+    ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
     reconcile: {
       ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),
       ...(tuning?.reconcileIntervalMs ? { intervalMs: tuning.reconcileIntervalMs } : {}),

@@ -34,6 +34,8 @@ export interface CheckoutAppOptions {
   heartbeatMs?: number;
   retryMs?: number;
   creationWaitMs?: number;
+  /** A reservation older than this is settled with the provider; see `CheckoutServiceOptions.settleAfterMs`. */
+  settleAfterMs?: number;
   reconcile?: { staleAfterMs?: number; intervalMs?: number };
   /** Told of every authenticated webhook once it is handled (for a log); it never delays the provider's answer. */
   onWebhook?: WebhookRoutesOptions['onWebhook'];

@@ -1,6 +1,8 @@
 /**
- * Catches lost webhooks: live checkouts that heard nothing for a while are re-read from the provider.
- * Several instances may run it at once; the store's compare-and-set keeps the outcome single.
+ * Catches what a webhook or a crash left behind: live checkouts that heard nothing for a while are re-read from the
+ * provider, and reservations whose provider call never answered are settled (adopted or released). It runs once at
+ * start, so a restart after a crash settles at once. Several instances may run it together; the store's
+ * compare-and-set and unique indexes keep the outcome single.
  */
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/types';
@@ -26,8 +28,8 @@ export function createReconciler(options: ReconcilerOptions) {
   /** One pass; resolves with the number of checkouts that moved. */
   async function pass(): Promise<number> {
     const before = new Date(clock.now().getTime() - (options.staleAfterMs ?? 60_000)).toISOString();
+    let moved = await service.settleStale(options.batchSize ?? 50, (error) => options.onError?.(error));
     const stale = await store.listStaleCheckouts(before, options.batchSize ?? 50);
-    let moved = 0;
     for (const checkout of stale) {
       try {
         if ((await service.refresh(checkout, 'reconcile')).changed) moved++;
@@ -47,6 +49,7 @@ export function createReconciler(options: ReconcilerOptions) {
       return running;
     },
     start() {
+      if (!timer) void this.runOnce().catch((e: unknown) => options.onError?.(e));
       timer ??= setInterval(() => void this.runOnce().catch((e: unknown) => options.onError?.(e)), options.intervalMs ?? 15_000);
       timer.unref();
     },

@@ -7,19 +7,15 @@ import type { Method } from '../../core/methods';
 import { formatCents } from '../../core/money';
 import { canMove, fromTransactionState, statesBefore } from '../../core/states';
 import type { Clock } from '../lib/clock';
-import type { ProviderClient, TransactionState } from '../provider';
+import { ProviderError, ProviderNetworkError, type ProviderClient, type TransactionState } from '../provider';
 import type { Activation, Checkout, EventSource, Store, StatusHub } from '../store/types';
 import { ApiError, fromProviderError } from './errors';
-import { METHOD_ADAPTERS } from './methods';
-import type { OrderResolver } from './orders';
+import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
+import type { OrderResolver, PricedOrder } from './orders';
+import { createRecovery, type Settlement } from './recovery';
+import type { WebhookTarget } from './webhook-target';
 
-export interface WebhookTarget {
-  /** Our receiver's absolute address, given to the provider with every transaction. */
-  url: string;
-  headerName: string;
-  /** The per-deployment secret the provider echoes in `headerName`. */
-  secret: string;
-}
+export type { WebhookTarget } from './webhook-target';
 
 export interface CheckoutServiceOptions {
   provider: ProviderClient;
@@ -32,6 +28,12 @@ export interface CheckoutServiceOptions {
   defaultReturnUrl: string;
   /** How long a second request waits for a creation in flight for the same order. Default 20 s. */
   creationWaitMs?: number;
+  /**
+   * A reservation older than this is settled with the provider (adopted or released) by the next request for the
+   * order or by the reconciler: its own provider call has crashed or given up by then. Default 30 s, above the
+   * provider client's timeout.
+   */
+  settleAfterMs?: number;
 }
 
 export interface CreateCheckoutInput {
@@ -46,20 +48,76 @@ export type CheckoutService = ReturnType<typeof createCheckoutService>;
 /** 128 random bits, URL-safe: checkout ids must not be guessable. */
 export const newCheckoutId = () => `co_${randomBytes(16).toString('base64url')}`;
 
+/**
+ * A failure after which the provider may still have made the transaction: no answer (timeout, connection lost) or
+ * a 5xx. A 4xx is a refusal: nothing was made.
+ */
+const mayHaveActed = (error: unknown) => error instanceof ProviderNetworkError || (error instanceof ProviderError && error.status >= 500);
+
+const pending = () => new ApiError(503, 'checkout_pending', 'The payment is still being prepared. Please try again.');
+
 export function createCheckoutService(options: CheckoutServiceOptions) {
   const { provider, store, hub, orders, clock, webhook } = options;
   const now = () => clock.now().toISOString();
+  const settleAfterMs = options.settleAfterMs ?? 30_000;
+  const recovery = createRecovery({ provider, store, hub, clock, webhook, newId: newCheckoutId });
+  const isStale = (reservation: Checkout) => clock.now().getTime() - Date.parse(reservation.createdAt) >= settleAfterMs;
 
-  /** Waits while another request is creating this order's checkout; undefined when that creation failed. */
-  async function settled(checkout: Checkout): Promise<Checkout | undefined> {
+  /**
+   * Waits while another request is creating this order's checkout; undefined when that creation failed and the
+   * order is free again. A reservation left behind by a crash is settled here rather than waited for.
+   */
+  async function awaitCreation(checkout: Checkout): Promise<Checkout | undefined> {
     const deadline = Date.now() + (options.creationWaitMs ?? 20_000);
     let current: Checkout | undefined = checkout;
     while (current?.state === 'Creating') {
-      if (Date.now() > deadline) throw new ApiError(503, 'checkout_pending', 'The payment is still being prepared. Please try again.');
+      if (isStale(current)) {
+        const settlement: Settlement = await recovery.settle(current, 'create').catch(() => Promise.reject(pending()));
+        if (settlement.outcome === 'released') return undefined;
+        current = settlement.checkout;
+        continue;
+      }
+      if (Date.now() > deadline) throw pending();
       await new Promise((resolve) => setTimeout(resolve, 50));
       current = await store.getCheckout(current.id);
     }
     return current;
+  }
+
+  /** The provider call of a fresh reservation, and what to keep when it fails or its answer comes too late. */
+  async function startReserved(reservation: Checkout, adapter: MethodAdapter, order: PricedOrder): Promise<Checkout> {
+    let activation: Activation;
+    try {
+      activation = await adapter.start({
+        provider,
+        checkout: reservation,
+        order,
+        webhook: { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret },
+        value: { original: formatCents(BigInt(order.amountCents)) },
+      });
+    } catch (error) {
+      if (!mayHaveActed(error)) {
+        await store.discardCheckout(reservation.id);
+        throw fromProviderError(error);
+      }
+      // The provider may have made the transaction before failing: look before answering, so that a retry never
+      // makes a second one. When the provider cannot be asked either, the reservation stays (the order waits) and
+      // the reconciler settles it.
+      const settlement = await recovery.settle(reservation, 'create').catch(() => undefined);
+      if (settlement && settlement.outcome !== 'released' && settlement.checkout && settlement.checkout.state !== 'Creating') {
+        return settlement.checkout;
+      }
+      throw fromProviderError(error);
+    }
+    const activated = await store.activateCheckout(reservation.id, activation, now()).catch(() => undefined);
+    if (activated) {
+      hub.publish(activated.checkout.id, activated.event.seq);
+      return activated.checkout;
+    }
+    // The answer came after the reservation was settled without it: keep the transaction all the same.
+    const adopted = await recovery.adoptAnswer(activation, 'create');
+    if (!adopted) throw pending();
+    return (adopted.duplicateOf && (await store.getCheckout(adopted.duplicateOf))) || adopted;
   }
 
   async function create(input: CreateCheckoutInput): Promise<{ created: boolean; checkout: Checkout }> {
@@ -81,28 +139,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         createdAt: now(),
       });
       if (!reserved.created) {
-        const existing = await settled(reserved.checkout);
+        const existing = await awaitCreation(reserved.checkout);
         if (existing) return { created: false, checkout: existing };
         continue;
       }
-      let activation: Activation;
-      try {
-        activation = await adapter.start({
-          provider,
-          checkout: reserved.checkout,
-          order,
-          webhook: { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret },
-          value: { original: formatCents(BigInt(order.amountCents)) },
-        });
-      } catch (error) {
-        await store.discardCheckout(reserved.checkout.id);
-        throw fromProviderError(error);
-      }
-      const { checkout, event } = await store.activateCheckout(reserved.checkout.id, activation, now());
-      hub.publish(checkout.id, event.seq);
-      return { created: true, checkout };
+      return { created: true, checkout: await startReserved(reserved.checkout, adapter, order) };
     }
-    throw new ApiError(503, 'checkout_pending', 'The payment could not be prepared. Please try again.');
+    throw pending();
   }
 
   /** Applies a provider state if it moves the checkout forward; anything else changes nothing. */
@@ -124,5 +167,26 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     return result;
   }
 
-  return { create, advance, refresh };
+  /** Settles the reservations older than `settleAfterMs`; for the reconciler. Resolves with how many were settled. */
+  async function settleStale(limit: number, onError: (error: unknown) => void): Promise<number> {
+    const before = new Date(clock.now().getTime() - settleAfterMs).toISOString();
+    let settled = 0;
+    for (const reservation of await store.listStaleReservations(before, limit)) {
+      try {
+        await recovery.settle(reservation, 'reconcile');
+        settled++;
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return settled;
+  }
+
+  return {
+    create,
+    advance,
+    refresh,
+    settleStale,
+    adopt: (transactionId: string, source: EventSource) => recovery.adopt(transactionId, source),
+  };
 }

@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
-import { webhookEvent } from '../provider';
+import { ProviderError, webhookEvent } from '../provider';
 import type { Store } from '../store/types';
 import { ApiError, errorBody } from './errors';
 import type { CheckoutService, WebhookTarget } from './service';
@@ -18,8 +18,11 @@ export interface WebhookReceipt {
   transactionId: string | null;
   checkoutId: string | null;
   state: string | null;
-  /** `applied`: the re-read moved the checkout; `ignored`: nothing to move; `invalid`: not a webhook event. */
-  outcome: 'applied' | 'ignored' | 'invalid';
+  /**
+   * `applied`: the re-read moved the checkout; `adopted`: a transaction of ours that no checkout held is now stored;
+   * `ignored`: nothing to move; `invalid`: not a webhook event.
+   */
+  outcome: 'applied' | 'adopted' | 'ignored' | 'invalid';
   payload: unknown;
 }
 
@@ -63,8 +66,15 @@ export function webhookRoutes({ service, store, clock, webhook, onWebhook, logge
       const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
       const checkout = await store.findCheckoutByTransaction(event.id);
       if (!checkout) {
-        tell({ ...entry, checkoutId: null, outcome: 'ignored' });
-        return c.json(done('ignored'));
+        // No checkout holds it. When the provider says it is ours (a create whose answer was lost, or came late),
+        // it is adopted, so its payment is never ignored; a transaction the provider does not know is nothing.
+        const adopted = await service.adopt(event.id, 'webhook').catch((error: unknown) => {
+          if (error instanceof ProviderError && error.status === 404) return undefined;
+          throw new ApiError(503, 'provider_unavailable', 'Could not confirm the transaction with the provider.');
+        });
+        const outcome = adopted ? 'adopted' : 'ignored';
+        tell({ ...entry, checkoutId: adopted?.id ?? null, outcome });
+        return c.json(done(outcome));
       }
       await store.markWebhookSeen(checkout.id, entry.receivedAt);
       // A failed re-read answers 503: the provider retries, and the reconciler catches it meanwhile.

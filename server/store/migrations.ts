@@ -192,6 +192,26 @@ export const migrations: readonly Migration[] = [
       DROP TABLE orders;
     `,
   },
+  {
+    version: 3,
+    name: 'a second transaction of an order is kept beside the first, as its duplicate',
+    // A provider transaction found for an order that already has its checkout (a crash or a timeout left it behind,
+    // or a late payment) is stored with duplicate_of set, outside the one-per-order rule, so it is followed too.
+    sqlite: `
+      ALTER TABLE checkouts ADD COLUMN duplicate_of TEXT;
+      DROP INDEX checkouts_one_per_order;
+      CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id)
+        WHERE state IN (${sqlList(RESERVING_STATES)}) AND duplicate_of IS NULL;
+      CREATE INDEX checkouts_creating ON checkouts (created_at) WHERE state = 'Creating';
+    `,
+    postgres: `
+      ALTER TABLE checkouts ADD COLUMN duplicate_of text;
+      DROP INDEX checkouts_one_per_order;
+      CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id)
+        WHERE state IN (${sqlList(RESERVING_STATES)}) AND duplicate_of IS NULL;
+      CREATE INDEX checkouts_creating ON checkouts (created_at) WHERE state = 'Creating';
+    `,
+  },
 ];
 
 /** A SQL list of string literals; only ever given our own constants. */

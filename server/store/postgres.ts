@@ -55,7 +55,7 @@ export async function openPostgresStore({
           `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
              payer_name, details, seq, created_at, updated_at)
            VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9::jsonb, 0, $10, $10)
-           ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
+           ON CONFLICT (order_id) WHERE state IN (${RESERVING}) AND duplicate_of IS NULL DO NOTHING
            RETURNING *`,
           [
             draft.id,
@@ -71,7 +71,9 @@ export async function openPostgresStore({
           ],
         );
         if (inserted) return { created: true, checkout: checkoutFromRow(inserted) };
-        const existing = await one(`SELECT * FROM checkouts WHERE order_id = $1 AND state IN (${RESERVING})`, [draft.orderId]);
+        const existing = await one(`SELECT * FROM checkouts WHERE order_id = $1 AND state IN (${RESERVING}) AND duplicate_of IS NULL`, [
+          draft.orderId,
+        ]);
         if (existing) return { created: false, checkout: checkoutFromRow(existing) };
       }
       throw new Error(`order ${draft.orderId}: reservation kept conflicting with checkouts that then disappeared`);
@@ -139,6 +141,51 @@ export async function openPostgresStore({
     },
     async markChecked(id, at) {
       await pool.query('UPDATE checkouts SET last_checked_at = GREATEST(last_checked_at, $2) WHERE id = $1', [id, InstantSchema.parse(at)]);
+    },
+    async listStaleReservations(before, limit) {
+      const rows = await all(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < $1 ORDER BY created_at, id LIMIT $2`, [
+        InstantSchema.parse(before),
+        limit,
+      ]);
+      return rows.map(checkoutFromRow);
+    },
+    async insertActive(input, fieldsInput, sourceInput, duplicateOf, atInput) {
+      const draft = NewCheckoutSchema.parse(input);
+      const fields = ActivationSchema.parse(fieldsInput);
+      const source = EventSourceSchema.parse(sourceInput);
+      const at = InstantSchema.parse(atInput);
+      return inTransaction(pool, async (client) => {
+        // No conflict target: a stored transaction id and a taken one-per-order place both make it insert nothing.
+        const row = await one(
+          `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
+             payer_name, details, transaction_id, duplicate_of, seq, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, 1, $13, $14)
+           ON CONFLICT DO NOTHING
+           RETURNING *`,
+          [
+            draft.id,
+            draft.orderId,
+            draft.method,
+            fields.state,
+            draft.amountCents,
+            draft.currency,
+            draft.description,
+            draft.payerCpf,
+            draft.payerName,
+            toJson({ ...draft.details, ...fields.details }),
+            fields.transactionId,
+            duplicateOf,
+            draft.createdAt,
+            at,
+          ],
+          client,
+        );
+        if (!row) return undefined;
+        const checkout = checkoutFromRow(row);
+        const data = toJson({ transactionId: fields.transactionId, ...(duplicateOf ? { duplicateOf } : {}) });
+        const event = await one(insertEvent, [checkout.id, 1, checkout.state, source, at, data], client);
+        return { checkout, event: eventFromRow(event!, 'parsed') };
+      });
     },
     async listStaleCheckouts(before, limit) {
       const rows = await all(

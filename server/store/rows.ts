@@ -30,6 +30,7 @@ export function checkoutFromRow(row: Row, columns: JsonColumns): Checkout {
     payerCpf: row.payer_cpf,
     payerName: row.payer_name,
     details: json(row.details, columns),
+    duplicateOf: row.duplicate_of ?? null,
     seq: row.seq,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),

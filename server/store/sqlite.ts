@@ -32,9 +32,18 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         details, seq, created_at, updated_at)
       VALUES (@id, @orderId, @method, 'Creating', @amountCents, @currency, @description, @payerCpf, @payerName,
         @details, 0, @createdAt, @createdAt)
-      ON CONFLICT (order_id) WHERE state IN (${RESERVING}) DO NOTHING
+      ON CONFLICT (order_id) WHERE state IN (${RESERVING}) AND duplicate_of IS NULL DO NOTHING
       RETURNING *`),
-    reserving: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? AND state IN (${RESERVING})`),
+    reserving: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? AND state IN (${RESERVING}) AND duplicate_of IS NULL`),
+    // No conflict target: a stored transaction id and a taken one-per-order place both make it insert nothing.
+    insertActive: db.prepare(`
+      INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf, payer_name,
+        details, transaction_id, duplicate_of, seq, created_at, updated_at)
+      VALUES (@id, @orderId, @method, @state, @amountCents, @currency, @description, @payerCpf, @payerName,
+        @details, @transactionId, @duplicateOf, 1, @createdAt, @at)
+      ON CONFLICT DO NOTHING
+      RETURNING *`),
+    staleReservations: db.prepare(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < ? ORDER BY created_at, id LIMIT ?`),
     activate: db.prepare(`
       UPDATE checkouts SET state = @state, transaction_id = @transactionId, details = json_patch(details, @details),
         seq = 1, updated_at = @at
@@ -97,6 +106,30 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
   });
 
+  const insertActive = db.transaction(
+    (
+      draft: ReturnType<typeof NewCheckoutSchema.parse>,
+      fields: ReturnType<typeof ActivationSchema.parse>,
+      source: string,
+      duplicateOf: string | null,
+      at: string,
+    ) => {
+      const row = one(sql.insertActive, {
+        ...draft,
+        state: fields.state,
+        transactionId: fields.transactionId,
+        details: toJson({ ...draft.details, ...fields.details }),
+        duplicateOf,
+        at,
+      });
+      if (!row) return undefined;
+      const checkout = checkoutFromRow(row);
+      const data = toJson({ transactionId: fields.transactionId, ...(duplicateOf ? { duplicateOf } : {}) });
+      const event = one(sql.insertEvent, { checkoutId: checkout.id, seq: 1, state: checkout.state, source, at, data });
+      return { checkout, event: eventFromRow(event!, 'text') };
+    },
+  );
+
   const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
 
   return {
@@ -131,6 +164,18 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     },
     async markChecked(id, at) {
       sql.checked.run({ id, at: InstantSchema.parse(at) });
+    },
+    async listStaleReservations(before, limit) {
+      return all(sql.staleReservations, InstantSchema.parse(before), limit).map(checkoutFromRow);
+    },
+    async insertActive(draft, fields, source, duplicateOf, at) {
+      return insertActive.immediate(
+        NewCheckoutSchema.parse(draft),
+        ActivationSchema.parse(fields),
+        EventSourceSchema.parse(source),
+        duplicateOf,
+        InstantSchema.parse(at),
+      );
     },
     async listStaleCheckouts(before, limit) {
       return all(sql.stale, { before: InstantSchema.parse(before), limit }).map(checkoutFromRow);

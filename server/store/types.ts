@@ -44,6 +44,12 @@ export const CheckoutSchema = z.object({
    * needs no new columns. Each method's adapter in `server/checkout/methods` reads and writes its own.
    */
   details: z.record(z.string(), z.unknown()),
+  /**
+   * Set on a second provider transaction of an order that already has its checkout (found after a crash or a
+   * timeout, or paid late): the id of that checkout. Such a checkout is outside the one-per-order rule; when it is
+   * Completed, the order was paid twice.
+   */
+  duplicateOf: z.string().nullable(),
   /** Seq of the last stored event; 0 while `Creating`. */
   seq: z.int().nonnegative(),
   createdAt: InstantSchema,
@@ -126,6 +132,20 @@ export interface Store {
   markWebhookSeen(id: string, at: string): Promise<void>;
   /** Records that the provider was re-read for the checkout; never moves the date backwards. */
   markChecked(id: string, at: string): Promise<void>;
+  /** `Creating` reservations made before `before`, oldest first: the provider call of each either crashed or is very late. */
+  listStaleReservations(before: string, limit: number): Promise<Checkout[]>;
+  /**
+   * Stores a provider transaction that no checkout holds yet, already in the provider's state, with event seq 1 of
+   * `source`. With `duplicateOf` unset it takes the order's one-per-order place. Returns undefined, storing nothing,
+   * when the transaction is already stored or the order's place is taken.
+   */
+  insertActive(
+    draft: NewCheckout,
+    fields: Activation,
+    source: EventSource,
+    duplicateOf: string | null,
+    at: string,
+  ): Promise<{ checkout: Checkout; event: CheckoutEvent } | undefined>;
   /** `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than `before`; never-checked first. */
   listStaleCheckouts(before: string, limit: number): Promise<Checkout[]>;
   close(): Promise<void>;

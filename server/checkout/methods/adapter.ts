@@ -1,6 +1,6 @@
 /** What a payment method brings to the BFF: its payer rule, its provider call and the fields a browser sees. */
 import type { Method } from '../../../core/methods';
-import type { ProviderClient, WebhookConfig } from '../../provider';
+import type { ProviderClient, TransactionRecord, WebhookConfig } from '../../provider';
 import type { Activation, Checkout } from '../../store/types';
 import type { PricedOrder } from '../orders';
 
@@ -25,6 +25,13 @@ export interface MethodAdapter {
   draftDetails(input: { returnUrl?: string | undefined }, defaults: { returnUrl: string }): Record<string, unknown>;
   /** Creates the provider transaction; its answer turns the reservation into a live checkout. */
   start(context: MethodStart): Promise<Activation>;
+  /** Whether a provider transaction record is one of this method's (to adopt a transaction no checkout holds). */
+  recognizes(record: TransactionRecord): boolean;
+  /**
+   * The method's fields recovered from a provider record, when a shopper can pay from them; undefined when the
+   * record lacks what the shopper needs (so the transaction cannot be resumed, only followed).
+   */
+  resumable(record: TransactionRecord): Record<string, unknown> | undefined;
   /** The method's fields of a checkout as a browser sees them. */
   view(details: Checkout['details']): Record<string, string | null>;
 }

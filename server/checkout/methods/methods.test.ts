@@ -26,6 +26,7 @@ function checkout(method: Method, fields: Partial<Checkout> = {}): Checkout {
     payerCpf: null,
     payerName: null,
     details: {},
+    duplicateOf: null,
     seq: 0,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

@@ -16,5 +16,8 @@ export const openFinance: MethodAdapter = {
     // The initiation answer carries no state; an initiation waits for the payer like a registered cash-in.
     return { state: 'Registered', transactionId: created.transactionId, details: { checkoutUrl: created.checkoutUrl } };
   },
+  recognizes: ({ transaction }) => transaction.type === 'Credit' && transaction.paymentType?.toLowerCase() === 'openfinance',
+  // The record has no bank address, so an initiation whose answer was lost cannot be sent to its payer again.
+  resumable: () => undefined,
   view: (details) => ({ checkoutUrl: textField(details, 'checkoutUrl') }),
 };

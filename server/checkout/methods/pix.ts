@@ -20,5 +20,9 @@ export const pix: MethodAdapter = {
       details: { qrCode: created.payment.qrCode, qrCodeLocation: created.payment.qrCodeLocation },
     };
   },
+  // A cash-in: a credit that is not an OpenFinance initiation (the provider's samples say paymentType "PIX").
+  recognizes: ({ transaction }) => transaction.type === 'Credit' && (transaction.paymentType ?? 'PIX').toUpperCase() === 'PIX',
+  // The record carries the code, so a cash-in found after a crash or a timeout can still be shown and paid.
+  resumable: ({ payment }) => (payment.qrCode ? { qrCode: payment.qrCode, qrCodeLocation: payment.qrCodeLocation ?? null } : undefined),
   view: (details) => ({ qrCode: textField(details, 'qrCode'), qrCodeLocation: textField(details, 'qrCodeLocation') }),
 };

@@ -14,10 +14,10 @@ async function start(...args: Parameters<typeof startTestServer>) {
 }
 
 async function pixCheckout(server: TestServer) {
-  const { orderId } = await server.order();
-  const res = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+  const { orderId, orderToken } = await server.order();
+  const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
   expect(res.status).toBe(201);
-  return res.body as { id: string; transactionId: string; orderId: string };
+  return { ...(res.body as { id: string; transactionId: string; orderId: string }), orderToken };
 }
 
 describe('recovery', () => {
@@ -55,7 +55,12 @@ describe('recovery', () => {
     const second = await start({ dataDir, env });
     const snapshot = await second.json('GET', `/api/checkouts/${checkout.id}`);
     expect(snapshot.body).toMatchObject({ id: checkout.id, state: 'Registered', transactionId: checkout.transactionId });
-    const again = await second.json('POST', '/api/checkouts', { orderId: checkout.orderId, method: 'pix' });
+    // The order token the first process's shop signed still opens the order: the key is kept in the data directory.
+    const again = await second.json('POST', '/api/checkouts', {
+      orderId: checkout.orderId,
+      orderToken: checkout.orderToken,
+      method: 'pix',
+    });
     expect(again).toMatchObject({ status: 200, body: { id: checkout.id } });
 
     const sse = await openSse(`${second.url}/api/checkouts/${checkout.id}/events`, { 'last-event-id': '1' });
@@ -71,6 +76,10 @@ describe('provider failures', () => {
       if (req.url.endsWith('/login')) return void res.writeHead(201).end('token-abc');
       if (mode.current === 'hang') return;
       if (mode.current === 'error') return sendJson(res, 500, { statusCode: 'Error', error: { name: 'InternalError', message: 'boom' } });
+      // The order-id listing the BFF asks before answering a failed create: nothing was made.
+      if (req.method === 'GET' && req.url.includes('/accounts/transactions/pix?')) {
+        return sendJson(res, 200, { statusCode: 'Done', data: { limit: 20, offset: 0, total: 0, items: [] } });
+      }
       sendJson(res, 201, {
         statusCode: 'Done',
         data: {
@@ -82,38 +91,53 @@ describe('provider failures', () => {
     open.push(provider);
     const server = await startTestBff({
       env: { PROVIDER_BASE_URL: `${provider.url}/v1`, PROVIDER_ACCESS_KEY: 'key', PROVIDER_SECRET: 'secret' },
-      start: { tuning: { providerTimeoutMs: 300 } },
+      start: { tuning: { providerTimeoutMs: 300, settleAfterMs: 200 } },
     });
     open.push(server);
     return { server, provider };
   }
 
-  it('turns a provider 5xx into 502 provider_unavailable and leaves nothing half-created', async () => {
+  const cashIns = (provider: { requests: Array<{ url: string }> }) => provider.requests.filter((r) => r.url.endsWith('/cashin')).length;
+
+  it('turns a provider 5xx into 502 provider_unavailable, and creates again only once the provider says it made nothing', async () => {
     const mode = { current: 'error' as 'error' | 'hang' | 'ok' };
     const { server, provider } = await withFlakyProvider(mode);
-    const { orderId } = await server.order();
-    const res = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+    const { orderId, orderToken } = await server.order();
+    const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(res).toMatchObject({ status: 502, body: { statusCode: 'Error', error: { code: 'provider_unavailable' } } });
-    expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
-    expect(provider.requests.filter((r) => r.url.endsWith('/cashin'))).toHaveLength(1);
+    // A 5xx may come after the provider acted, and it could not be asked: the order stays reserved.
+    expect((await server.store.findCheckoutsByOrder(orderId)).map((c) => c.state)).toEqual(['Creating']);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).toMatchObject({
+      status: 503,
+      body: { error: { code: 'checkout_pending' } },
+    });
+    expect(cashIns(provider)).toBe(1);
 
     mode.current = 'ok';
-    expect((await server.json('POST', '/api/checkouts', { orderId, method: 'pix' })).status).toBe(201);
+    expect((await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).status).toBe(201);
+    expect(cashIns(provider)).toBe(2);
   });
 
-  it('turns a provider timeout into 504 provider_timeout and leaves nothing half-created', async () => {
-    const { server } = await withFlakyProvider({ current: 'hang' });
-    const { orderId } = await server.order();
-    const res = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+  it('turns a provider timeout into 504 provider_timeout and keeps the order reserved while the provider cannot be asked', async () => {
+    const { server, provider } = await withFlakyProvider({ current: 'hang' });
+    const { orderId, orderToken } = await server.order();
+    const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(res).toMatchObject({ status: 504, body: { error: { code: 'provider_timeout' } } });
-    expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
+    expect((await server.store.findCheckoutsByOrder(orderId)).map((c) => c.state)).toEqual(['Creating']);
+    expect(cashIns(provider)).toBe(1);
   });
 
   it('turns a refused CPF into 422 payer_refused', async () => {
     const server = await start();
-    const { orderId } = await server.order();
+    const { orderId, orderToken } = await server.order();
     const { MAGIC_CPFS } = await import('../../../server/sandbox/defaults');
-    const res = await server.json('POST', '/api/checkouts', { orderId, method: 'pix', payer: { cpf: MAGIC_CPFS.serviceError[0] } });
+    const res = await server.json('POST', '/api/checkouts', {
+      orderId,
+      orderToken,
+      method: 'pix',
+      payer: { cpf: MAGIC_CPFS.serviceError[0] },
+    });
     expect(res).toMatchObject({ status: 422, body: { error: { code: 'payer_refused' } } });
     expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
   });
@@ -123,17 +147,26 @@ describe('secrets', () => {
   it('never sends a credential, token or the webhook secret to the browser', async () => {
     const server = await start({ env: { PROVIDER_ACCESS_KEY: 'my-access-key-123', PROVIDER_SECRET: 'my-secret-456' } });
     const token = await server.provider.login();
-    const secrets = ['my-access-key-123', 'my-secret-456', token, server.config.webhookSecret, server.config.adminToken];
+    const secrets = [
+      'my-access-key-123',
+      'my-secret-456',
+      token,
+      server.config.webhookSecret,
+      server.config.adminToken,
+      server.orderTokenKey,
+    ];
     const seen: string[] = [];
     const capture = (res: { text: string; headers: Headers }) => seen.push(res.text, JSON.stringify([...res.headers]));
 
-    const { orderId } = await server.order();
-    const pix = await server.json('POST', '/api/checkouts', { orderId, method: 'pix', payer: { cpf: '52998224725' } });
+    const { orderId, orderToken } = await server.order();
+    const pix = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix', payer: { cpf: '52998224725' } });
     capture(pix);
     capture(await server.json('GET', `/api/checkouts/${pix.body.id}`));
     const of = await server.order();
-    capture(await server.json('POST', '/api/checkouts', { orderId: of.orderId, method: 'openfinance', payer: { cpf: '52998224725' } }));
-    capture(await server.json('POST', '/api/checkouts', { orderId: 'nope', method: 'pix' }));
+    const ofBody = { orderId: of.orderId, orderToken: of.orderToken, method: 'openfinance', payer: { cpf: '52998224725' } };
+    capture(await server.json('POST', '/api/checkouts', ofBody));
+    capture(await server.json('POST', '/api/checkouts', { orderId: 'nope', orderToken: server.orderTokenFor('nope'), method: 'pix' }));
+    capture(await server.json('POST', '/api/checkouts', { orderId, orderToken: 'forged', method: 'pix' }));
     capture(await server.json('POST', '/api/checkouts', '{bad'));
     capture(await server.json('POST', '/api/webhooks/provider', {}, {}));
     await server.provider.sandbox.pix.complete(pix.body.transactionId, { name: 'M', taxNumber: '52998224725' });

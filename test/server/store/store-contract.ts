@@ -205,6 +205,70 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       expect(await store.eventsAfter('unknown', 0)).toEqual([]);
     });
 
+    describe('recovered transactions', () => {
+      it('lists Creating reservations made before a cutoff, oldest first', async () => {
+        await store.reserveCheckout(draftFor('old', { createdAt: at(0) }));
+        await store.reserveCheckout(draftFor('older', { createdAt: at(-5) }));
+        await store.reserveCheckout(draftFor('young', { createdAt: at(20) }));
+        await checkoutIn('Created', 'active', at(0));
+        expect((await store.listStaleReservations(at(10), 10)).map((c) => c.orderId)).toEqual(['older', 'old']);
+        expect(await store.listStaleReservations(at(10), 1)).toHaveLength(1);
+      });
+
+      it("stores a found transaction in the order's free place, already in its state, with event 1", async () => {
+        const result = await store.insertActive(
+          draftFor('F-1'),
+          { state: 'Completed', transactionId: 'tx-f', details: { qrCode: 'q' } },
+          'webhook',
+          null,
+          at(1),
+        );
+        expect(result!.checkout).toMatchObject({
+          orderId: 'F-1',
+          state: 'Completed',
+          transactionId: 'tx-f',
+          duplicateOf: null,
+          seq: 1,
+          details: { qrCode: 'q' },
+        });
+        expect(result!.event).toMatchObject({ seq: 1, state: 'Completed', source: 'webhook', data: { transactionId: 'tx-f' } });
+        // The order's place is taken now: no new reservation.
+        expect((await store.reserveCheckout(draftFor('F-1'))).created).toBe(false);
+      });
+
+      it("stores nothing when the transaction is stored already or the order's place is taken", async () => {
+        const holder = await checkoutIn('Registered', 'F-2');
+        expect(
+          await store.insertActive(draftFor('F-2'), { state: 'Registered', transactionId: 'tx-new' }, 'webhook', null, at(1)),
+        ).toBeUndefined();
+        expect(
+          await store.insertActive(
+            draftFor('other'),
+            { state: 'Registered', transactionId: holder.transactionId! },
+            'webhook',
+            null,
+            at(1),
+          ),
+        ).toBeUndefined();
+        expect(await store.findCheckoutsByOrder('F-2')).toHaveLength(1);
+      });
+
+      it("keeps a duplicate beside the order's checkout, outside the one-per-order rule", async () => {
+        const holder = await checkoutIn('Completed', 'F-3');
+        const duplicate = await store.insertActive(
+          draftFor('F-3', { createdAt: at(2) }),
+          { state: 'Completed', transactionId: 'tx-late' },
+          'reconcile',
+          holder.id,
+          at(2),
+        );
+        expect(duplicate!.checkout).toMatchObject({ duplicateOf: holder.id, state: 'Completed' });
+        expect(duplicate!.event.data).toEqual({ transactionId: 'tx-late', duplicateOf: holder.id });
+        expect((await store.reserveCheckout(draftFor('F-3'))).checkout.id).toBe(holder.id);
+        expect((await store.findCheckoutsByOrder('F-3')).map((c) => c.duplicateOf)).toEqual([null, holder.id]);
+      });
+    });
+
     describe('webhook and check marks', () => {
       it('never move a date backwards', async () => {
         const created = await checkoutIn('Created');
