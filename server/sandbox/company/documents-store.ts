@@ -50,7 +50,7 @@ export function createDocumentStore(db: Database.Database) {
       `UPDATE documents SET uploaded_at = @at, content_type = @contentType, size = @size, content = @content
        WHERE upload_token = @token AND uploaded_at IS NULL`,
     ),
-    content: db.prepare('SELECT content, content_type FROM documents WHERE id = ? AND uploaded_at IS NOT NULL'),
+    content: db.prepare('SELECT content, content_type, file_name FROM documents WHERE id = ? AND uploaded_at IS NOT NULL'),
     remove: db.prepare('DELETE FROM documents WHERE id = ?'),
   };
 
@@ -83,7 +83,7 @@ export function createDocumentStore(db: Database.Database) {
     /** False when another upload already used the token. */
     upload: (token: string, at: string, contentType: string, content: Buffer) =>
       q.upload.run({ token, at, contentType, size: content.length, content }).changes === 1,
-    content: (id: string) => q.content.get(id) as { content: Buffer; content_type: string } | undefined,
+    content: (id: string) => q.content.get(id) as { content: Buffer; content_type: string; file_name: string } | undefined,
     remove: (id: string) => q.remove.run(id).changes === 1,
   };
 }

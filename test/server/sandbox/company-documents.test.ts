@@ -129,7 +129,9 @@ describe('PUT <upload address>', () => {
   it('takes files beyond the 64 KiB JSON limit and refuses more than 10 MiB with 413', async () => {
     await start();
     const owner = await createRequest(api);
-    const big = await upload(sandbox, await address(owner), new Uint8Array(MAX_UPLOAD_BYTES), 'application/octet-stream');
+    const bytes = new Uint8Array(MAX_UPLOAD_BYTES);
+    bytes.set(new TextEncoder().encode(PDF));
+    const big = await upload(sandbox, await address(owner), bytes);
     expect(big.status).toBe(200);
     expect(big.body.data.size).toBe(MAX_UPLOAD_BYTES);
     const to = await address(owner);

@@ -15,6 +15,7 @@ import { SANDBOX_REVIEWER } from '../../defaults';
 import { EmulatorError, methodNotAllowed, notFound } from '../../errors';
 import { newId } from '../../records';
 import { formatError, readBody } from '../../request';
+import { downloadHeaders } from '../document-types';
 import type { Decider } from '../requests';
 import { detailView } from '../views';
 
@@ -152,7 +153,7 @@ export function companyAdminRoutes(ctx: SandboxContext) {
     .get('/documents/:documentId/content', (c) => {
       const file = documents.content(c.req.param('documentId'));
       if (!file) throw notFound('No uploaded file for this document');
-      return c.body(new Uint8Array(file.content), 200, { 'content-type': file.content_type, 'x-content-type-options': 'nosniff' });
+      return c.body(new Uint8Array(file.content), 200, downloadHeaders(file.content_type, file.file_name));
     })
     .all('/', methodNotAllowed)
     .all('/receivers', methodNotAllowed)

@@ -1,16 +1,20 @@
 /**
  * The pre-signed upload address handed out by `POST /documents`: one `PUT` of the raw file bytes, within
  * UPLOAD_TTL_SECONDS of the emulator clock and at most MAX_UPLOAD_BYTES. Outside the partner API (the address is
- * the credential, no token) and mounted before the sandbox's 64 KiB JSON body limit.
+ * the credential, no token) and mounted before the sandbox's 64 KiB JSON body limit. Only a PDF, PNG, JPEG or WebP
+ * is kept, by its declared content type and by its first bytes; a refused file leaves the address unused.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { SandboxContext } from '../../context';
 import { MAX_UPLOAD_BYTES } from '../../defaults';
 import { EmulatorError, invalidRequest, methodNotAllowed, notFound } from '../../errors';
+import { bytesMatch, DOCUMENT_TYPES, isDocumentType, mediaType } from '../document-types';
 
-const uploadError = (status: 409 | 410 | 413, name: string, reason: string, message: string) =>
-  new EmulatorError(status, { name, message, code: name, details: { reason } });
+const uploadError = (status: 409 | 410 | 413 | 415, name: string, reason: string, message: string, extra: object = {}) =>
+  new EmulatorError(status, { name, message, code: name, details: { reason, ...extra } });
+
+const ALLOWED = DOCUMENT_TYPES.join(', ');
 
 export function uploadRoutes(ctx: SandboxContext) {
   const { documents } = ctx.company;
@@ -24,6 +28,10 @@ export function uploadRoutes(ctx: SandboxContext) {
         if (row.uploaded_at) throw uploadError(409, 'OperationError', 'UploadAddressUsed', 'This address already received its file');
         if (row.expires_at <= ctx.clock.now().toISOString())
           throw uploadError(410, 'OperationError', 'UploadAddressExpired', 'This upload address has expired; request a new one');
+        if (!isDocumentType(mediaType(c.req.header('content-type'))))
+          throw uploadError(415, 'UnsupportedMediaTypeError', 'DocumentTypeNotAllowed', `Send the file as one of ${ALLOWED}`, {
+            allowedTypes: DOCUMENT_TYPES,
+          });
         return next();
       },
       bodyLimit({
@@ -37,7 +45,11 @@ export function uploadRoutes(ctx: SandboxContext) {
         const content = Buffer.from(await c.req.arrayBuffer());
         if (content.length === 0)
           throw invalidRequest([{ path: '', code: 'minLength', message: 'the file is empty', info: { limit: 1 } }], 'The file is empty');
-        const contentType = c.req.header('content-type') || 'application/octet-stream';
+        const contentType = mediaType(c.req.header('content-type'));
+        if (!bytesMatch(contentType, content))
+          throw uploadError(415, 'UnsupportedMediaTypeError', 'DocumentContentMismatch', `The file is not a valid ${contentType}`, {
+            contentType,
+          });
         const now = ctx.clock.now();
         if (!documents.upload(token, now.toISOString(), contentType, content))
           throw uploadError(409, 'OperationError', 'UploadAddressUsed', 'This address already received its file');
