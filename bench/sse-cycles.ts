@@ -56,8 +56,8 @@ export interface SseCyclesResult {
 export async function sseCycles({ cycles = CYCLES, mark = Math.min(1_000, cycles) } = {}): Promise<SseCyclesResult> {
   const server = await startTestServer();
   try {
-    const { orderId } = await server.order();
-    const checkout = (await server.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as { id: string };
+    const { orderId, orderToken } = await server.order();
+    const checkout = (await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body as { id: string };
     const url = `${server.url}/api/checkouts/${checkout.id}/events`;
     const open = async () => {
       const sse = await openSse(url);

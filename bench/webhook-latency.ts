@@ -17,9 +17,9 @@ export async function webhookLatency() {
   const read: number[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
-      const { orderId } = await server.order();
+      const { orderId, orderToken } = await server.order();
       let t = performance.now();
-      const checkout = (await server.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as {
+      const checkout = (await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body as {
         id: string;
         transactionId: string;
       };

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
 import { ApiError, errorBody, sendError } from '../server/checkout/errors';
+import { signOrderToken } from '../server/checkout/order-token';
 import type { OrderResolver } from '../server/checkout/orders';
 import { parseJson } from '../server/checkout/validate';
 import type { Clock } from '../server/lib/clock';
@@ -26,6 +27,9 @@ const orderBody = z.object({
     .min(1)
     .max(20),
 });
+
+/** How long the shopper's page may start the order's payment: the checkout token the shop hands it lasts this long. */
+const ORDER_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Largest body the back-office sends to the emulator's admin routes (the emulator takes up to 64 KiB of JSON). */
 const SANDBOX_ADMIN_MAX_BODY = 64 * 1024;
@@ -50,7 +54,7 @@ export interface DemoApiOptions {
   store: Store;
   demo: DemoStore;
   orders: OrderResolver;
-  /** Bearer token of the order contract route. */
+  /** Bearer token of the order contract route, and the key of the order tokens the shop gives the checkout page. */
   ordersToken: string;
   provider: ProviderClient;
   clock: Clock;
@@ -85,8 +89,12 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           .map((l) => `${l.quantity}× ${l.name}`)
           .join(', ')
           .slice(0, 140);
-        demo.putOrder({ orderId, amountCents, description, items: lines, createdAt: clock.now().toISOString() });
-        return c.json({ orderId, amount: formatCents(BigInt(amountCents)), description, items: lines }, 201);
+        const now = clock.now();
+        demo.putOrder({ orderId, amountCents, description, items: lines, createdAt: now.toISOString() });
+        // Only the shopper who placed the order gets its token (never GET /orders/:id, which anyone may call): with it,
+        // and only with it, the BFF starts or steers the order's payment.
+        const orderToken = signOrderToken(ordersToken, orderId, new Date(now.getTime() + ORDER_TOKEN_TTL_MS));
+        return c.json({ orderId, orderToken, amount: formatCents(BigInt(amountCents)), description, items: lines }, 201);
       })
       .get('/orders/:orderId', async (c) => {
         const order = demo.getOrder(c.req.param('orderId'));

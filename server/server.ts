@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createCheckoutApp, type CheckoutAppOptions } from './checkout/app';
 import { errorBody } from './checkout/errors';
 import { httpOrders, type OrderResolver } from './checkout/orders';
-import type { Config } from './config';
+import { keptSecret, type Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
 import { openStore } from './store';
@@ -28,7 +28,6 @@ export interface Tuning {
   heartbeatMs?: number;
   reconcileIntervalMs?: number;
   staleAfterMs?: number;
-  settleAfterMs?: number;
   webhookRetryDelaysMs?: number[];
 }
 
@@ -101,10 +100,11 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     clock,
     apiBaseUrl: `${listener.publicBaseUrl}/api`,
     webhookSecret: config.webhookSecret,
+    // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
+    orderTokenSecret: config.orders?.token ?? keptSecret(config.dataDir, 'orders-token'),
     adminToken: config.adminToken,
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
-    ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
     reconcile: {
       ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),
       ...(tuning?.reconcileIntervalMs ? { intervalMs: tuning.reconcileIntervalMs } : {}),

@@ -27,6 +27,11 @@ export interface CheckoutAppOptions {
   apiBaseUrl: string;
   /** Per-deployment secret the provider sends back in the webhook header (at least 192 bits). */
   webhookSecret: string;
+  /**
+   * Key of the order tokens the merchant's server gives the page (HMAC-SHA256, see `order-token.ts`): the order-source
+   * secret it already shares with the BFF (`ORDERS_TOKEN`). Creating a checkout needs a valid token for its order.
+   */
+  orderTokenSecret: string;
   /** Bearer token of the back-office routes under `/admin`; without it they are not mounted. */
   adminToken?: string;
   /** Storefront origins allowed to call the API from a browser and to be OpenFinance return addresses. */
@@ -34,8 +39,6 @@ export interface CheckoutAppOptions {
   heartbeatMs?: number;
   retryMs?: number;
   creationWaitMs?: number;
-  /** A reservation older than this is settled with the provider; see `CheckoutServiceOptions.settleAfterMs`. */
-  settleAfterMs?: number;
   reconcile?: { staleAfterMs?: number; intervalMs?: number };
   /** Told of every authenticated webhook once it is handled (for a log); it never delays the provider's answer. */
   onWebhook?: WebhookRoutesOptions['onWebhook'];
@@ -45,6 +48,7 @@ export interface CheckoutAppOptions {
 export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
 
 export function createCheckoutApp(options: CheckoutAppOptions) {
+  if (!options.orderTokenSecret) throw new Error('createCheckoutApp needs orderTokenSecret (the key of the order tokens).');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? console;
   const webhook: WebhookTarget = {
@@ -92,6 +96,8 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       returnOrigins: options.allowedOrigins,
       heartbeatMs: options.heartbeatMs ?? 15_000,
       retryMs: options.retryMs ?? 3_000,
+      orderTokenSecret: options.orderTokenSecret,
+      clock,
     }),
   );
   app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook, onWebhook: options.onWebhook, logger }));

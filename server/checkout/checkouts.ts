@@ -1,11 +1,17 @@
-/** Public checkout routes used by the element: create (idempotent per order), snapshot, event stream. */
+/**
+ * Public checkout routes used by the element: create (idempotent per order), snapshot, event stream. Creating needs
+ * the order token the merchant's server gave the page (`order-token.ts`): knowing an order id alone must not let
+ * anyone pin the order's method or payer, block it, or read it.
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { isValidCpf, taxNumberDigits } from '../../core/cpf';
 import { METHODS } from '../../core/methods';
+import type { Clock } from '../lib/clock';
 import type { StatusHub, Store } from '../store/types';
 import { ApiError } from './errors';
 import { METHOD_ADAPTERS } from './methods';
+import { verifyOrderToken } from './order-token';
 import type { CheckoutService } from './service';
 import { checkoutEventStream, SSE_HEADERS } from './stream';
 import { toView } from './view';
@@ -18,6 +24,8 @@ const createBody = z.object({
     .min(1)
     .max(64)
     .regex(/^[\w.:-]+$/, 'Letters, digits and . _ : - only'),
+  /** Checked by `verifyOrderToken`, which refuses anything but a well-formed string with its own codes. */
+  orderToken: z.unknown().optional(),
   method: z.enum(METHODS).default('pix'),
   payer: z.object({ cpf: z.string().max(32), name: z.string().trim().max(120).optional() }).optional(),
   returnUrl: z
@@ -34,6 +42,18 @@ export interface CheckoutRoutesOptions {
   returnOrigins: readonly string[];
   heartbeatMs: number;
   retryMs: number;
+  /** The key order tokens are signed with: the order-source secret shared with the merchant (`ORDERS_TOKEN`). */
+  orderTokenSecret: string;
+  clock: Clock;
+}
+
+/** Refuses a request without a valid token for its order, before the order source is asked or anything reserved. */
+function requireOrderToken(options: CheckoutRoutesOptions, orderId: string, token: unknown): void {
+  const check = verifyOrderToken(options.orderTokenSecret, orderId, token, options.clock.now());
+  if (check.ok) return;
+  if (check.reason === 'missing') throw new ApiError(401, 'order_token_required', 'This order needs the order token from the shop.');
+  if (check.reason === 'expired') throw new ApiError(403, 'order_token_expired', 'The order token has expired. Reload the order page.');
+  throw new ApiError(403, 'order_token_invalid', 'The order token is not valid for this order.');
 }
 
 export function checkoutRoutes(options: CheckoutRoutesOptions) {
@@ -48,6 +68,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
   return new Hono()
     .post('/', async (c) => {
       const body = await parseJson(c, createBody);
+      requireOrderToken(options, body.orderId, body.orderToken);
       const cpf = body.payer ? taxNumberDigits(body.payer.cpf) : undefined;
       if (cpf !== undefined && !isValidCpf(cpf)) {
         throw new ApiError(422, 'payer_cpf_invalid', 'This CPF is not valid. Check the digits.');

@@ -37,8 +37,8 @@ describe('the demo entry with PROVIDER_BASE_URL set', () => {
     for (const [method, path] of paths) expect((await server.json(method, path)).status, `${method} ${path}`).toBe(404);
     expect((await server.json('GET', '/healthz')).body).toEqual({ status: 'ok', provider: 'remote' });
     // Orders still price through the order contract (here the provider-side demo answers it).
-    const { orderId } = await provider.order();
-    const created = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+    const { orderId, orderToken } = await provider.order();
+    const created = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(created).toMatchObject({ status: 201, body: { orderId, amount: '79.80' } });
   });
 });

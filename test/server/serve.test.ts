@@ -5,11 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signOrderToken } from '../../server/checkout/order-token';
 import { freePort, sendJson, startRecordingServer } from './helpers/http';
 import { jsonClient, startTestServer, tempDir, type TestServer } from './helpers/server';
 import { openSse } from './helpers/sse';
 
 const ORDERS_TOKEN = 'orders-token-for-the-serve-test';
+/** What the merchant's backend gives the page for an order: signed with ORDERS_TOKEN, valid for an hour. */
+const orderToken = (orderId: string) => signOrderToken(ORDERS_TOKEN, orderId, new Date(Date.now() + 3_600_000));
 
 /** Runs `npm run serve` with `env`; resolves with its output and exit code once it exits. */
 function serve(env: Record<string, string>) {
@@ -80,7 +83,7 @@ describe('npm run serve', () => {
 
     it('completes a PIX checkout end to end, priced by the order service', async () => {
       const json = jsonClient(url);
-      const created = await json('POST', '/api/checkouts', { orderId: 'A-100', method: 'pix' });
+      const created = await json('POST', '/api/checkouts', { orderId: 'A-100', orderToken: orderToken('A-100'), method: 'pix' });
       expect(created).toMatchObject({
         status: 201,
         body: { orderId: 'A-100', amount: '79.80', description: 'Pedido A-100', state: 'Registered' },
@@ -102,11 +105,11 @@ describe('npm run serve', () => {
 
     it('maps the order service answers to clear errors', async () => {
       const json = jsonClient(url);
-      expect(await json('POST', '/api/checkouts', { orderId: 'NOPE', method: 'pix' })).toMatchObject({
+      expect(await json('POST', '/api/checkouts', { orderId: 'NOPE', orderToken: orderToken('NOPE'), method: 'pix' })).toMatchObject({
         status: 404,
         body: { statusCode: 'Error', error: { code: 'order_not_found' } },
       });
-      const broken = await json('POST', '/api/checkouts', { orderId: 'BROKEN', method: 'pix' });
+      const broken = await json('POST', '/api/checkouts', { orderId: 'BROKEN', orderToken: orderToken('BROKEN'), method: 'pix' });
       expect(broken).toMatchObject({ status: 502, body: { statusCode: 'Error', error: { code: 'orders_unavailable' } } });
       expect(broken.text).not.toContain('database down');
     });

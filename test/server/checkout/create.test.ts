@@ -12,10 +12,11 @@ const VALID_CPF = '52998224725';
 
 describe('POST /api/checkouts', () => {
   it('creates an identified PIX cash-in priced by the server, ignoring a browser amount', async () => {
-    const { orderId, amount } = await server.order([{ sku: 'cafe-especial', quantity: 2 }]);
+    const { orderId, orderToken, amount } = await server.order([{ sku: 'cafe-especial', quantity: 2 }]);
     expect(amount).toBe('79.80');
     const res = await server.json('POST', '/api/checkouts', {
       orderId,
+      orderToken,
       method: 'pix',
       payer: { cpf: '529.982.247-25', name: 'Maria Silva' },
       amount: '0.01',
@@ -33,37 +34,49 @@ describe('POST /api/checkouts', () => {
   });
 
   it('creates an anonymous PIX cash-in when no payer is given', async () => {
-    const { orderId } = await server.order();
-    const res = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+    const { orderId, orderToken } = await server.order();
+    const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(res.status).toBe(201);
     const record = await server.provider.transactions.retrieve(res.body.transactionId);
     expect(record.payment.payer?.cpf ?? undefined).toBeUndefined();
   });
 
   it('creates an OpenFinance initiation with a checkout address and the storefront return address', async () => {
-    const { orderId } = await server.order();
+    const { orderId, orderToken } = await server.order();
     const returnUrl = `${server.url}/checkout.html?order=${orderId}`;
-    const res = await server.json('POST', '/api/checkouts', { orderId, method: 'openfinance', payer: { cpf: VALID_CPF }, returnUrl });
+    const res = await server.json('POST', '/api/checkouts', {
+      orderId,
+      orderToken,
+      method: 'openfinance',
+      payer: { cpf: VALID_CPF },
+      returnUrl,
+    });
     expect(res.status).toBe(201);
     expect(res.body.checkoutUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/v1\/system\/checkout\/init\//);
     expect(res.body.qrCode).toBeUndefined();
   });
 
   it('requires a valid CPF for OpenFinance, before calling the provider', async () => {
-    const { orderId } = await server.order();
-    const missing = await server.json('POST', '/api/checkouts', { orderId, method: 'openfinance' });
+    const { orderId, orderToken } = await server.order();
+    const missing = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'openfinance' });
     expect(missing.status).toBe(422);
     expect(missing.body.error.code).toBe('payer_required');
-    const wrong = await server.json('POST', '/api/checkouts', { orderId, method: 'openfinance', payer: { cpf: '111.111.111-11' } });
+    const wrong = await server.json('POST', '/api/checkouts', {
+      orderId,
+      orderToken,
+      method: 'openfinance',
+      payer: { cpf: '111.111.111-11' },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.error.code).toBe('payer_cpf_invalid');
     expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
   });
 
   it('refuses a return address outside the storefront origins', async () => {
-    const { orderId } = await server.order();
+    const { orderId, orderToken } = await server.order();
     const res = await server.json('POST', '/api/checkouts', {
       orderId,
+      orderToken,
       method: 'openfinance',
       payer: { cpf: VALID_CPF },
       returnUrl: 'https://evil.example/steal',
@@ -73,14 +86,20 @@ describe('POST /api/checkouts', () => {
   });
 
   it('answers an unknown order with 404', async () => {
-    const res = await server.json('POST', '/api/checkouts', { orderId: 'A-NOPE', method: 'pix' });
+    const res = await server.json('POST', '/api/checkouts', {
+      orderId: 'A-NOPE',
+      orderToken: server.orderTokenFor('A-NOPE'),
+      method: 'pix',
+    });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ statusCode: 'Error', error: { code: 'order_not_found' } });
   });
 
   it('returns the same checkout to concurrent submits of one order, with one provider transaction', async () => {
-    const { orderId } = await server.order();
-    const results = await Promise.all(Array.from({ length: 12 }, () => server.json('POST', '/api/checkouts', { orderId, method: 'pix' })));
+    const { orderId, orderToken } = await server.order();
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(new Set(results.map((r) => r.body.transactionId)).size).toBe(1);
@@ -88,18 +107,18 @@ describe('POST /api/checkouts', () => {
   });
 
   it('allows a new checkout after Error, but never after Completed', async () => {
-    const { orderId } = await server.order();
-    const first = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+    const { orderId, orderToken } = await server.order();
+    const first = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     await server.provider.sandbox.pix.error(first.body.transactionId);
     await expect.poll(async () => (await server.json('GET', `/api/checkouts/${first.body.id}`)).body.state).toBe('Error');
 
-    const second = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+    const second = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(second.status).toBe(201);
     expect(second.body.id).not.toBe(first.body.id);
     await server.provider.sandbox.pix.complete(second.body.transactionId, { name: 'Maria', taxNumber: VALID_CPF });
     await expect.poll(async () => (await server.json('GET', `/api/checkouts/${second.body.id}`)).body.state).toBe('Completed');
 
-    const third = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+    const third = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(third.status).toBe(200);
     expect(third.body).toMatchObject({ id: second.body.id, state: 'Completed' });
   });

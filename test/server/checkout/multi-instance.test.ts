@@ -32,17 +32,20 @@ describe.skipIf(!TEST_DATABASE_URL)('two instances on PostgreSQL', () => {
   });
 
   it('create one checkout for concurrent submits spread over both instances', async () => {
-    const { orderId } = await a.order();
+    const { orderId, orderToken } = await a.order();
     const results = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).json('POST', '/api/checkouts', { orderId, method: 'pix' })),
+      Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.transactionId)).size).toBe(1);
   });
 
   it('push a change applied by one instance to the streams of both', async () => {
-    const { orderId } = await a.order();
-    const checkout = (await b.json('POST', '/api/checkouts', { orderId, method: 'pix' })).body as { id: string; transactionId: string };
+    const { orderId, orderToken } = await a.order();
+    const checkout = (await b.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body as {
+      id: string;
+      transactionId: string;
+    };
     const streams = [
       await openSse(`${a.url}/api/checkouts/${checkout.id}/events`),
       await openSse(`${b.url}/api/checkouts/${checkout.id}/events`),

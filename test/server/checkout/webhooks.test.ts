@@ -9,8 +9,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function checkoutWithRecord() {
-  const { orderId } = await server.order();
-  const res = await server.json('POST', '/api/checkouts', { orderId, method: 'pix' });
+  const { orderId, orderToken } = await server.order();
+  const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
   const record = await server.provider.transactions.retrieve(res.body.transactionId);
   return { checkout: res.body as { id: string; transactionId: string }, record };
 }

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatCents } from '../../../core/money';
 import { startDemo } from '../../../demo/start';
+import { signOrderToken } from '../../../server/checkout/order-token';
 import type { PricedOrder } from '../../../server/checkout/orders';
-import { loadConfig } from '../../../server/config';
+import { keptSecret, loadConfig } from '../../../server/config';
+import { systemClock, type Clock } from '../../../server/lib/clock';
 import { startServer, type StartOptions } from '../../../server/server';
 
 export const quietLog = { log: () => undefined, warn: () => undefined, error: () => undefined };
@@ -37,20 +39,27 @@ export function jsonClient(baseUrl: string) {
   };
 }
 
+/** An hour after now on the server's clock: order tokens of the test helpers last that long. */
+const inAnHour = (clock: Clock = systemClock) => new Date(clock.now().getTime() + 3_600_000);
+
 export async function startTestServer(options: { dataDir?: string; env?: Record<string, string>; start?: StartOptions } = {}) {
   const dataDir = options.dataDir ?? tempDir();
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...options.env });
   const running = await startDemo(config, { log: quietLog, manualReconcile: true, ...options.start });
   const json = jsonClient(running.url);
+  // The demo shop signs order tokens with its order-source secret; with PROVIDER_BASE_URL set that is ORDERS_TOKEN.
+  const orderTokenKey = running.ordersToken ?? config.orders?.token ?? keptSecret(dataDir, 'orders-token');
+  /** An order token for any order id, as the merchant's server would sign it (valid for an hour unless told). */
+  const orderTokenFor = (orderId: string, expiresAt = inAnHour(options.start?.clock)) => signOrderToken(orderTokenKey, orderId, expiresAt);
 
-  /** Places a demo order (priced on the server) and returns its id. */
+  /** Places a demo order (priced on the server) and returns its id and the order token the shop gives the shopper. */
   const order = async (items = [{ sku: 'cafe-especial', quantity: 2 }]) => {
     const response = await json('POST', '/demo/api/orders', { items });
     if (response.status !== 201) throw new Error(`order failed: ${response.text}`);
-    return response.body as { orderId: string; amount: string };
+    return response.body as { orderId: string; orderToken: string; amount: string };
   };
 
-  return { ...running, dataDir, config, json, order };
+  return { ...running, dataDir, config, json, order, orderTokenKey, orderTokenFor };
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -67,12 +76,17 @@ export async function startTestBff(options: { env: Record<string, string>; start
     ...options.start,
   });
 
-  /** Places an order of `amountCents` and returns its id. */
+  // What the merchant's server signs order tokens with: the order-source secret (ORDERS_TOKEN, else the kept one).
+  const orderTokenKey = config.orders?.token ?? keptSecret(dataDir, 'orders-token');
+  /** An order token for any order id, as the merchant's server would sign it (valid for an hour unless told). */
+  const orderTokenFor = (orderId: string, expiresAt = inAnHour(options.start?.clock)) => signOrderToken(orderTokenKey, orderId, expiresAt);
+
+  /** Places an order of `amountCents` and returns its id and an order token valid for an hour, as a merchant would. */
   const order = async (amountCents = 7_980) => {
     const orderId = `T-${randomUUID()}`;
     orders.set(orderId, { amountCents, description: 'Test order' });
-    return { orderId, amount: formatCents(BigInt(amountCents)) };
+    return { orderId, orderToken: orderTokenFor(orderId), amount: formatCents(BigInt(amountCents)) };
   };
 
-  return { ...running, dataDir, config, json: jsonClient(running.url), order };
+  return { ...running, dataDir, config, json: jsonClient(running.url), order, orderTokenKey, orderTokenFor };
 }
