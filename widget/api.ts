@@ -27,6 +27,8 @@ export interface Checkout {
 
 export interface CreateCheckoutInput {
   orderId: string;
+  /** The merchant server's signed token for this order; without a valid one the BFF refuses (401/403). */
+  orderToken: string;
   method: Method;
   payer?: { cpf: string; name?: string };
   returnUrl?: string;

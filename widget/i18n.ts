@@ -47,6 +47,9 @@ export interface Strings {
   retry: string;
   networkError: string;
   missingConfiguration: string;
+  orderTokenRequired: string;
+  orderTokenInvalid: string;
+  orderTokenExpired: string;
 }
 
 const ptBR: Strings = {
@@ -94,6 +97,9 @@ const ptBR: Strings = {
   retry: 'Tentar novamente',
   networkError: 'Sem conexão com o servidor. Verifique sua internet.',
   missingConfiguration: 'Pagamento indisponível: configuração incompleta da página.',
+  orderTokenRequired: 'Não conseguimos confirmar que este pedido é seu. Volte para a loja e abra o pedido novamente.',
+  orderTokenInvalid: 'Este link de pagamento não vale para este pedido. Volte para a loja e abra o pedido novamente.',
+  orderTokenExpired: 'Este link de pagamento expirou. Recarregue a página ou volte para a loja.',
 };
 
 const en: Strings = {
@@ -141,6 +147,9 @@ const en: Strings = {
   retry: 'Try again',
   networkError: 'Cannot reach the server. Check your connection.',
   missingConfiguration: 'Payment unavailable: the page is not fully configured.',
+  orderTokenRequired: 'We could not confirm this order is yours. Go back to the shop and open the order again.',
+  orderTokenInvalid: 'This payment link is not valid for this order. Go back to the shop and open the order again.',
+  orderTokenExpired: 'This payment link has expired. Reload the page or go back to the shop.',
 };
 
 const catalog: Record<Locale, Strings> = { 'pt-BR': ptBR, en };
@@ -152,4 +161,17 @@ export function toLocale(lang: string | null | undefined): Locale {
 
 export function stringsFor(locale: Locale): Strings {
   return catalog[locale];
+}
+
+/** Error codes of the BFF that the element words itself, in the page's language, instead of showing the server's text. */
+const CODE_STRINGS: Readonly<Record<string, keyof Strings>> = {
+  order_token_required: 'orderTokenRequired',
+  order_token_invalid: 'orderTokenInvalid',
+  order_token_expired: 'orderTokenExpired',
+};
+
+/** The element's own text for an error code, or undefined when it shows the server's message for that code. */
+export function messageForCode(t: Strings, code: string): string | undefined {
+  const key = Object.hasOwn(CODE_STRINGS, code) ? CODE_STRINGS[code] : undefined;
+  return key && t[key];
 }

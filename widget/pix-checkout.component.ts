@@ -17,6 +17,8 @@ import * as view from './views.js';
 /**
  * A PIX / OpenFinance checkout for one order: creates the checkout on the merchant's backend, shows the PIX QR and
  * copy-and-paste code (or sends the payer to their bank), follows the payment live and reports the outcome.
+ * It needs `endpoint`, `order-id` and `order-token`: the token the merchant's server signed for this order (README,
+ * "Order token"), so that someone who knows only the order id cannot start or steer its payment.
  *
  * @summary Drop-in PIX and OpenFinance checkout.
  *
@@ -88,6 +90,8 @@ export class PixCheckout extends LitElement {
   @property({ attribute: 'endpoint' }) endpoint = '';
   /** The merchant's order id; the backend resolves amount and description from it, never the browser. */
   @property({ attribute: 'order-id' }) orderId = '';
+  /** The merchant server's signed token for `order-id`; sent when creating the checkout, never stored by the element. */
+  @property({ attribute: 'order-token' }) orderToken = '';
   /** Offered methods, space-separated: "pix" (default), "openfinance", or "pix openfinance" for a chooser. */
   @property({ attribute: 'methods' }) methods = 'pix';
   /** Interface language: "pt-BR" (default) or "en". */
@@ -167,7 +171,7 @@ export class PixCheckout extends LitElement {
     const run = this.run;
     this.screen = { name: 'loading' };
     this.retryStart = () => void this.start(method, payer);
-    const input: CreateCheckoutInput = { orderId: this.orderId, method };
+    const input: CreateCheckoutInput = { orderId: this.orderId, orderToken: this.orderToken, method };
     if (payer) input.payer = payer;
     if (METHOD_UI[method].goesToBank) input.returnUrl = this.returnUrl || window.location.href;
     try {

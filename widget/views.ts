@@ -5,7 +5,7 @@ import { formatMoney } from '../core/money.js';
 import { isFinal, type CheckoutState, type FinalCheckoutState } from '../core/states.js';
 import { webUrl, type Checkout, type CheckoutApiError } from './api.js';
 import type { CpfProblem } from './cpf-input.js';
-import type { Locale, Strings } from './i18n.js';
+import { messageForCode, type Locale, type Strings } from './i18n.js';
 import { METHOD_UI } from './methods.js';
 import { qrSvg } from './qr.js';
 
@@ -66,9 +66,10 @@ export function renderPending(t: Strings, checkout: Checkout, pix: Omit<PixView,
   }
 }
 
-/** The server's own message, except when no server answered at all. */
+/** The server's own message, except when no server answered at all or the element words the code itself (i18n). */
 export function startFailedMessage(t: Strings, error: CheckoutApiError): string {
-  return error.status === 0 && error.code === 'network_error' ? t.networkError : error.message;
+  if (error.status === 0 && error.code === 'network_error') return t.networkError;
+  return messageForCode(t, error.code) ?? error.message;
 }
 
 export function renderLoading(t: Strings): TemplateResult {

@@ -7,6 +7,8 @@
 //   badcpf-…   POST → 422 payer_cpf_invalid        nosse-…   the event stream answers 500 (the element must poll)
 //   slow-…     POST answers after 1 s (to look at the loading screen)
 //   blip-…     no stream; GET #1 takes 2.5 s and answers 503, GET #2 drops the connection, later GETs succeed
+// Order tokens, checked first as the real BFF does: "token:<orderId>" is valid, "expired:<orderId>" answers
+// 403 order_token_expired, none 401 order_token_required, anything else 403 order_token_invalid.
 // Test-only routes:
 //   POST /__fake/checkouts/:id/state  {"state": "Completed"}  sets the state and pushes it to open streams
 //   GET  /__fake/log?orderId=…        the requests seen for that order, plus the most overlapping GETs
@@ -97,6 +99,12 @@ async function handleCreate(ctx) {
   const log = logFor(body.orderId);
   log.requests.push({ method: 'POST', path: ctx.path, body });
   log.posts++;
+  const token = body.orderToken;
+  if (token === undefined || token === null || token === '') {
+    return fail(ctx, 401, 'order_token_required', 'This order needs the order token from the shop.');
+  }
+  if (token === `expired:${body.orderId}`) return fail(ctx, 403, 'order_token_expired', 'The order token has expired.');
+  if (token !== `token:${body.orderId}`) return fail(ctx, 403, 'order_token_invalid', 'The order token is not valid for this order.');
   switch (scenario(body.orderId)) {
     case 'missing':
       return fail(ctx, 404, 'order_not_found', `Pedido ${body.orderId} não encontrado`);

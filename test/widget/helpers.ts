@@ -12,6 +12,11 @@ export function newOrderId(scenario = 'order'): string {
   return `${scenario}-${Date.now().toString(36)}-${counter}`;
 }
 
+/** The order token the fake BFF accepts for an order (a real merchant server signs it; see fake-bff.mjs). */
+export function orderTokenFor(orderId: string): string {
+  return `token:${orderId}`;
+}
+
 export interface FakeLog {
   requests: { method: string; path: string; body?: any; lastEventId?: string }[];
   gets: number;
@@ -40,7 +45,12 @@ export async function createOnBackend(orderId: string, method: 'pix' | 'openfina
   const response = await fetch('/api/checkouts', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ orderId, method, payer: method === 'openfinance' ? { cpf: '52998224725' } : undefined }),
+    body: JSON.stringify({
+      orderId,
+      orderToken: orderTokenFor(orderId),
+      method,
+      payer: method === 'openfinance' ? { cpf: '52998224725' } : undefined,
+    }),
   });
   return response.json();
 }
@@ -56,11 +66,14 @@ export const EVENT_NAMES = [
 
 /**
  * Puts a `<pix-checkout>` with these attributes on the page, with an event recorder attached before it connects
- * (so the first events are not missed). `true` sets a boolean attribute.
+ * (so the first events are not missed). `true` sets a boolean attribute. The page gets the order's valid token
+ * unless `order-token` is given (`false` leaves it out).
  */
 export async function mountCheckout(attributes: Record<string, string | boolean>): Promise<{ el: PixCheckout; events: CustomEvent[] }> {
   const el = document.createElement('pix-checkout');
-  for (const [name, value] of Object.entries(attributes)) {
+  const orderId = attributes['order-id'];
+  const withToken = typeof orderId === 'string' && !('order-token' in attributes) ? { 'order-token': orderTokenFor(orderId) } : {};
+  for (const [name, value] of Object.entries({ ...attributes, ...withToken })) {
     if (value === true) el.setAttribute(name, '');
     else if (value !== false) el.setAttribute(name, value);
   }

@@ -1,7 +1,18 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PixCheckout } from '../../widget/index.js';
-import { $, backendLog, eventNames, mountCheckout, newOrderId, typeInto, visibleText, waitForSelector, waitForText } from './helpers.js';
+import {
+  $,
+  backendLog,
+  eventNames,
+  mountCheckout,
+  newOrderId,
+  orderTokenFor,
+  typeInto,
+  visibleText,
+  waitForSelector,
+  waitForText,
+} from './helpers.js';
 
 const VALID_CPF = '52998224725';
 
@@ -70,7 +81,7 @@ describe('<pix-checkout> method chooser and payer form', () => {
       await expect(el).to.be.accessible();
       submit(el);
       await waitForSelector(el, 'svg[part="qr"]');
-      expect((await backendLog(orderId)).requests[0]!.body).to.deep.equal({ orderId, method: 'pix' });
+      expect((await backendLog(orderId)).requests[0]!.body).to.deep.equal({ orderId, orderToken: orderTokenFor(orderId), method: 'pix' });
     });
 
     it('masks the CPF as typed and sends digits only, with the name', async () => {
@@ -86,6 +97,7 @@ describe('<pix-checkout> method chooser and payer form', () => {
       await waitForSelector(el, 'svg[part="qr"]');
       expect((await backendLog(orderId)).requests[0]!.body).to.deep.equal({
         orderId,
+        orderToken: orderTokenFor(orderId),
         method: 'pix',
         payer: { cpf: VALID_CPF, name: 'Maria Silva' },
       });
@@ -152,6 +164,7 @@ describe('<pix-checkout> method chooser and payer form', () => {
       expect(eventNames(events).slice(0, 2)).to.deep.equal(['pix-checkout-created', 'pix-checkout-status']);
       expect((await backendLog(orderId)).requests[0]!.body).to.deep.equal({
         orderId,
+        orderToken: orderTokenFor(orderId),
         method: 'openfinance',
         payer: { cpf: VALID_CPF },
         returnUrl: window.location.href,

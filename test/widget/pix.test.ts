@@ -7,6 +7,7 @@ import {
   liveRegion,
   mountCheckout,
   newOrderId,
+  orderTokenFor,
   setBackendState,
   visibleText,
   waitForSelector,
@@ -45,7 +46,9 @@ describe('<pix-checkout> PIX', () => {
 
   it('creates a PIX checkout on connect and shows the amount, QR and copy-and-paste code', async () => {
     const orderId = newOrderId();
-    const el = await fixture<PixCheckout>(html`<pix-checkout endpoint="/api" order-id=${orderId}></pix-checkout>`);
+    const el = await fixture<PixCheckout>(
+      html`<pix-checkout endpoint="/api" order-id=${orderId} order-token=${orderTokenFor(orderId)}></pix-checkout>`,
+    );
     const { detail } = await oneEvent(el, 'pix-checkout-created');
     expect(detail).to.include({ orderId, state: 'Registered', amount: '1234.50' });
     const qr = await waitForSelector(el, 'svg[part="qr"]');
@@ -59,7 +62,7 @@ describe('<pix-checkout> PIX', () => {
     expect(visibleText(el)).to.contain('Aguardando o pagamento');
     expect(liveRegion(el).getAttribute('aria-live')).to.equal('polite');
     const log = await backendLog(orderId);
-    expect(log.requests[0]!.body).to.deep.equal({ orderId, method: 'pix' });
+    expect(log.requests[0]!.body).to.deep.equal({ orderId, orderToken: orderTokenFor(orderId), method: 'pix' });
     await expect(el).to.be.accessible();
   });
 

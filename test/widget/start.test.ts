@@ -8,6 +8,7 @@ import {
   liveRegion,
   mountCheckout,
   newOrderId,
+  orderTokenFor,
   setBackendState,
   visibleText,
   waitForSelector,
@@ -129,6 +130,7 @@ describe('<pix-checkout> starting and resuming', () => {
       const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId() });
       await waitForSelector(el, 'svg[part="qr"]');
       const next = newOrderId();
+      el.setAttribute('order-token', orderTokenFor(next));
       el.setAttribute('order-id', next);
       await waitUntil(() => events.filter((event) => event.type === 'pix-checkout-created').length === 2);
       expect(events.filter((event) => event.type === 'pix-checkout-created')[1]!.detail.orderId).to.equal(next);
