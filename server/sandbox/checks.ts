@@ -1,4 +1,4 @@
-/** Request rules the shared zod schemas cannot express: amount precision and range, custom webhook header. */
+/** Request rules the shared zod schemas cannot express: amount precision and range, webhook address and custom header. */
 import { parseCents } from '../../core/money';
 import type { WebhookConfig } from '../provider/schemas';
 import { MAX_AMOUNT_CENTS } from './defaults';
@@ -28,12 +28,51 @@ const RESERVED = new Set([
   'trailer',
 ]);
 
-/** The custom header must be sendable as given, or every delivery would fail. */
-export function checkWebhookHeader(webhook: WebhookConfig): void {
+/** Longest address the emulator keeps for a webhook or a redirect. */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * An absolute http(s) address with a host, exactly as sent: the URL parser (and the shared schema, which hands back
+ * its result) silently drops leading or trailing spaces and tabs or line breaks inside, so such an address is refused
+ * rather than rewritten.
+ */
+export function checkHttpUrl(text: string, path: string): void {
+  if (text.length > MAX_URL_LENGTH)
+    throw formatError(path, `must be at most ${MAX_URL_LENGTH} characters`, 'maxLength', { limit: MAX_URL_LENGTH });
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  // eslint-disable-next-line no-control-regex -- refusing whitespace and control characters is the point.
+  if (!url || !/^https?:$/.test(url.protocol) || url.hostname === '' || /[\s\x00-\x1f\x7f]/.test(text))
+    throw formatError(path, 'must be an absolute http or https URL', 'format', { format: 'uri' });
+}
+
+/**
+ * For `readBody`'s `asSent`: checks the addresses at these JSON pointers of the body as sent. A value that is not a
+ * string is left to the schema, which reports it.
+ */
+export const urlsAsSent =
+  (...pointers: string[]) =>
+  (input: unknown): void => {
+    for (const pointer of pointers) {
+      let value: unknown = input;
+      for (const key of pointer.split('/').slice(1))
+        value =
+          value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+      if (typeof value === 'string') checkHttpUrl(value, pointer);
+    }
+  };
+
+/** The address must be an http(s) URL and the custom header sendable as given, or every delivery would fail. */
+export function checkWebhook(webhook: WebhookConfig, at = '/webhook'): void {
+  checkHttpUrl(webhook.url, `${at}/url`);
   const { customHeaderName: name, customHeaderValue: value } = webhook;
   if (name !== undefined && (!TOKEN.test(name) || RESERVED.has(name.toLowerCase())))
-    throw formatError('/webhook/customHeaderName', 'must be a valid HTTP header name not set by the service itself');
+    throw formatError(`${at}/customHeaderName`, 'must be a valid HTTP header name not set by the service itself');
   // Latin-1 without control characters: what an HTTP/1.1 header value can carry unchanged.
   if (value !== undefined && !/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
-    throw formatError('/webhook/customHeaderValue', 'must be a valid HTTP header value');
+    throw formatError(`${at}/customHeaderValue`, 'must be a valid HTTP header value');
 }

@@ -9,10 +9,11 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { parseCents } from '../../core/money';
-import type { WebhookConfig } from '../provider/schemas';
+import { webhookConfig, type WebhookConfig } from '../provider/schemas';
 import { createAddresses } from './addresses';
 import { createTokenIssuer, newSigningKey } from './auth';
 import { billingCalculator } from './billing';
+import { checkWebhook } from './checks';
 import { createCompanyPayments } from './company';
 import { companyAdminRoutes } from './company/routes/admin';
 import { uploadRoutes } from './company/routes/uploads';
@@ -76,6 +77,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     throw new Error(`adminKey must be at least ${defaults.MIN_ADMIN_KEY_LENGTH} characters`);
   const openingBalanceCents = parseCents(options.openingBalance ?? defaults.DEFAULT_OPENING_BALANCE);
   if (openingBalanceCents === undefined) throw new Error('openingBalance must be a decimal string with at most 2 decimals');
+  if (options.companyWebhook) {
+    try {
+      webhookConfig.parse(options.companyWebhook);
+      checkWebhook(options.companyWebhook);
+    } catch {
+      throw new Error('companyWebhook must have an absolute http(s) url and, if any, a sendable custom header');
+    }
+  }
   const addresses = createAddresses(options.publicBaseUrl);
   const chargesOf = billingCalculator(options.billing ?? defaults.DEFAULT_BILLING);
   const db = openDatabase(options.dataDir ?? 'data');

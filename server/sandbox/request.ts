@@ -43,5 +43,16 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
 export const formatError = (path: string, message: string, code = 'format', info: Record<string, unknown> = {}) =>
   invalidRequest([{ path, code, message, info } satisfies ValidationDetail]);
 
-export const readBody = async <S extends z.ZodType>(c: Context, schema: S, options?: { optional?: boolean }) =>
-  validate(schema, await readPartnerJson(c, options));
+/**
+ * Reads and validates a JSON body. `asSent` sees the body before the schema does, for rules about the text exactly as
+ * sent (the schema's URL check, for one, hands back a normalised address).
+ */
+export async function readBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { optional?: boolean; asSent?: (input: unknown) => void } = {},
+): Promise<z.output<S>> {
+  const input = await readPartnerJson(c, options);
+  options.asSent?.(input);
+  return validate(schema, input);
+}

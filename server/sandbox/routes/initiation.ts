@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { formatAmount6 } from '../../../core/money';
 import { initiationRequest } from '../../provider/schemas';
-import { checkAmount, checkWebhookHeader } from '../checks';
+import { checkAmount, checkWebhook, urlsAsSent } from '../checks';
 import type { SandboxContext } from '../context';
 import { checkCpf } from '../counterparty';
 import { methodNotAllowed } from '../errors';
@@ -13,9 +13,9 @@ import { readBody } from '../request';
 export function initiationRoutes(ctx: SandboxContext) {
   return new Hono()
     .post('/', async (c) => {
-      const body = await readBody(c, initiationRequest);
+      const body = await readBody(c, initiationRequest, { asSent: urlsAsSent('/webhook/url', '/payment/redirectUrl') });
       const amountCents = checkAmount(body.payment.value.original, '/payment/value/original');
-      checkWebhookHeader(body.webhook);
+      checkWebhook(body.webhook);
       const cpf = checkCpf(body.payment.payer.taxNumber);
       const id = newId();
       // The uuid segment makes the bank page address unguessable even to someone who knows the transaction id.

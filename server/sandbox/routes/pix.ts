@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { formatAmount6, formatCents, parseDecimal, rescale } from '../../../core/money';
 import { cashInRequest, cashOutRequest } from '../../provider/schemas';
 import { encodeBrCode } from '../brcode';
-import { checkAmount, checkWebhookHeader } from '../checks';
+import { checkAmount, checkWebhook, urlsAsSent } from '../checks';
 import type { SandboxContext } from '../context';
 import { checkCpf, checkPixKey, recordKeyType } from '../counterparty';
 import { MERCHANT } from '../defaults';
@@ -16,9 +16,9 @@ import { availableMicros } from './balance';
 export function pixRoutes(ctx: SandboxContext) {
   return new Hono()
     .post('/cashin', async (c) => {
-      const body = await readBody(c, cashInRequest);
+      const body = await readBody(c, cashInRequest, { asSent: urlsAsSent('/webhook/url') });
       const amountCents = checkAmount(body.payment.value.original, '/payment/value/original');
-      checkWebhookHeader(body.webhook);
+      checkWebhook(body.webhook);
       const payer = body.payment.payer && { ...body.payment.payer, cpf: checkCpf(body.payment.payer.cpf) };
       const editable = body.payment.value.editable ?? false;
       const id = newId();
@@ -65,9 +65,9 @@ export function pixRoutes(ctx: SandboxContext) {
       );
     })
     .post('/cashout', async (c) => {
-      const body = await readBody(c, cashOutRequest);
+      const body = await readBody(c, cashOutRequest, { asSent: urlsAsSent('/webhook/url') });
       const amountCents = checkAmount(body.payment.value, '/payment/value');
-      checkWebhookHeader(body.webhook);
+      checkWebhook(body.webhook);
       const { key, recipient } = body.payment;
       if (!key.type) throw operationError('PixKeyTypeNotAllowed', 'The PIX key type is missing or not allowed');
       const keyValue = checkPixKey(key.type, key.value);

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { taxNumberDigits, isValidCnpj } from '../../../../core/cpf';
 import { safeEqual } from '../../../lib/secrets';
 import { webhookConfig, type WebhookConfig } from '../../../provider/schemas';
-import { checkWebhookHeader } from '../../checks';
+import { checkWebhook, urlsAsSent } from '../../checks';
 import type { SandboxContext } from '../../context';
 import { SANDBOX_REVIEWER } from '../../defaults';
 import { EmulatorError, methodNotAllowed, notFound } from '../../errors';
@@ -141,8 +141,8 @@ export function companyAdminRoutes(ctx: SandboxContext) {
     })
     .get('/company-webhook', (c) => c.json({ statusCode: 'Done', data: webhookView(webhook.get()) }))
     .put('/company-webhook', async (c) => {
-      const body = await readBody(c, webhookConfig);
-      checkWebhookHeader(body);
+      const body = await readBody(c, webhookConfig, { asSent: urlsAsSent('/url') });
+      checkWebhook(body, '');
       webhook.set(body);
       return c.json({ statusCode: 'Done', data: webhookView(body) });
     })
