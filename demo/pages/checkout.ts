@@ -1,9 +1,10 @@
 /**
  * The checkout page (`checkout.html`): reads the order named in the address, shows its summary, adds
- * <pix-checkout> for it and starts the sandbox panel beside it.
+ * <pix-checkout> for it (with the order token the shop handed over in the fragment) and starts the sandbox panel
+ * beside it.
  */
 import { METHODS } from '../../core/methods';
-import { byId, cents, formatAmount, formatCents, h, messageOf, RequestError, requestJson, type ShopOrder } from './common';
+import { byId, cents, formatAmount, formatCents, h, messageOf, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
 import { startSandboxPanel } from './sandbox-panel';
 
 function showProblem(text: string): void {
@@ -28,12 +29,14 @@ function renderSummary(order: ShopOrder): void {
   );
 }
 
-function createElement(orderId: string): HTMLElement {
+function createElement(orderId: string, orderToken: string | undefined): HTMLElement {
   const element = document.createElement('pix-checkout');
   element.setAttribute('endpoint', '/api');
   element.setAttribute('methods', METHODS.join(' '));
   element.setAttribute('lang', 'pt-BR');
   element.setAttribute('order-id', orderId);
+  // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
+  if (orderToken) element.setAttribute('order-token', orderToken);
   // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
   element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
   return element;
@@ -41,6 +44,8 @@ function createElement(orderId: string): HTMLElement {
 
 async function main(): Promise<void> {
   const orderId = new URLSearchParams(location.search).get('order');
+  // Taken first, so the token leaves the address before anything else runs or is requested.
+  const orderToken = orderId ? takeOrderToken(orderId) : undefined;
   if (!orderId) {
     showProblem('Nenhum pedido informado no endereço.');
     return;
@@ -56,7 +61,7 @@ async function main(): Promise<void> {
   renderSummary(order);
   byId('order-status').hidden = true;
   byId('checkout-content').hidden = false;
-  const element = createElement(order.orderId);
+  const element = createElement(order.orderId, orderToken);
   // The panel listens before the element is connected, so it sees the element's very first event.
   startSandboxPanel({ orderId: order.orderId, element, checkouts: order.checkouts });
   byId('payment-slot').replaceChildren(element);

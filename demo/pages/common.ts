@@ -51,6 +51,34 @@ export interface WebhookLogEntry {
   outcome: string;
 }
 
+const ORDER_TOKEN_KEY = 'armazem-cerrado:order-token:';
+const FRAGMENT_NAME = 'order-token';
+
+/**
+ * The checkout page of an order. Its order token (what lets this shopper, and only them, start the order's payment)
+ * rides in the fragment: browsers send neither it to the server nor in a Referer, so it stays out of server logs.
+ */
+export function checkoutPageUrl(orderId: string, orderToken: string): string {
+  return `checkout.html?order=${encodeURIComponent(orderId)}#${FRAGMENT_NAME}=${encodeURIComponent(orderToken)}`;
+}
+
+/**
+ * The order token for `orderId`: taken from the address fragment (then kept for the tab in sessionStorage and wiped
+ * from the address, so neither a reload, a bookmark, a shared link nor the OpenFinance return address carries it),
+ * else the one this tab kept. Undefined when the page never had one.
+ */
+export function takeOrderToken(orderId: string): string | undefined {
+  const fromFragment = new URLSearchParams(location.hash.slice(1)).get(FRAGMENT_NAME);
+  if (fromFragment !== null) history.replaceState(history.state, '', location.pathname + location.search);
+  try {
+    if (fromFragment) sessionStorage.setItem(ORDER_TOKEN_KEY + orderId, fromFragment);
+    return fromFragment || (sessionStorage.getItem(ORDER_TOKEN_KEY + orderId) ?? undefined);
+  } catch {
+    // Storage refused (private modes): the token lives as long as the page.
+    return fromFragment || undefined;
+  }
+}
+
 /** Integer cents of a decimal string from the demo server ("39.90" → 3990n); throws on anything else. */
 export function cents(decimal: string): bigint {
   const value = centsOf(decimal);

@@ -3,7 +3,7 @@
  * order on the server (where it is priced) and moves to the checkout page. The cart's totals are only a preview, in
  * bigint cents; the server prices the order again.
  */
-import { byId, cents, formatAmount, formatCents, h, messageOf, requestJson, type ShopProduct } from './common';
+import { byId, checkoutPageUrl, cents, formatAmount, formatCents, h, messageOf, requestJson, type ShopProduct } from './common';
 
 const CART_KEY = 'armazem-cerrado:cart';
 const MAX_QUANTITY = 20; // the demo API refuses more per line
@@ -155,10 +155,14 @@ async function checkout(): Promise<void> {
   button.textContent = 'Fechando o pedido…';
   byId('checkout-error').textContent = '';
   try {
-    const order = await requestJson<{ orderId: string }>('/demo/api/orders', { method: 'POST', body: JSON.stringify({ items }) });
+    const order = await requestJson<{ orderId: string; orderToken: string }>('/demo/api/orders', {
+      method: 'POST',
+      body: JSON.stringify({ items }),
+    });
     cart = {};
     saveCart();
-    location.assign(`checkout.html?order=${encodeURIComponent(order.orderId)}`);
+    // Only this answer carries the order's token; the checkout page takes it from the fragment.
+    location.assign(checkoutPageUrl(order.orderId, order.orderToken));
   } catch (error) {
     byId('checkout-error').textContent = `Não foi possível fechar o pedido: ${messageOf(error)}`;
     button.disabled = false;

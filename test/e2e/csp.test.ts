@@ -44,7 +44,7 @@ describe('the demo pages under their strict CSP', () => {
 
   it('tells the visitor when the order does not exist', async () => {
     const page = await e2e.newPage();
-    await openCheckoutPage(page, e2e.app, 'A-MISSING');
+    await openCheckoutPage(page, e2e.app, { orderId: 'A-MISSING' });
     await page.getByText('Pedido não encontrado.').waitFor();
     expect(await page.locator('pix-checkout').count()).toBe(0);
     // The browser logs the lookup's 404, the expected answer here; anything else is still a failure.
@@ -52,9 +52,9 @@ describe('the demo pages under their strict CSP', () => {
   });
 
   it('shows the order summary as the server priced it', async () => {
-    const orderId = await placeOrder(e2e.app, [{ sku: 'rapadura', quantity: 3 }]);
+    const order = await placeOrder(e2e.app, [{ sku: 'rapadura', quantity: 3 }]);
     const page = await e2e.newPage();
-    await openCheckoutPage(page, e2e.app, orderId);
+    await openCheckoutPage(page, e2e.app, order);
     await expect.poll(() => page.locator('#order-amount').textContent()).toMatch(/^R\$\s36,75$/);
   });
 });

@@ -150,15 +150,22 @@ export function useE2E() {
   };
 }
 
-/** Places an order through the demo API (priced on the server) and returns its id. */
-export async function placeOrder(app: RunningApp, items = [{ sku: 'cafe-especial', quantity: 1 }]): Promise<string> {
+/** An order as the shop placed it: its id, and the order token only the shopper who placed it gets. */
+export interface PlacedOrder {
+  orderId: string;
+  orderToken: string;
+}
+
+/** Places an order through the demo API (priced on the server) and returns its id and order token. */
+export async function placeOrder(app: RunningApp, items = [{ sku: 'cafe-especial', quantity: 1 }]): Promise<PlacedOrder> {
   const response = await fetch(`${app.url}/demo/api/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ items }),
   });
   expect(response.status).toBe(201);
-  return ((await response.json()) as { orderId: string }).orderId;
+  const { orderId, orderToken } = (await response.json()) as PlacedOrder;
+  return { orderId, orderToken };
 }
 
 export interface OrderView {
@@ -169,8 +176,17 @@ export async function readOrder(app: RunningApp, orderId: string): Promise<Order
   return (await (await fetch(`${app.url}/demo/api/orders/${orderId}`)).json()) as OrderView;
 }
 
-export async function openCheckoutPage(page: Page, app: RunningApp, orderId: string): Promise<void> {
-  await page.goto(`${app.url}/checkout.html?order=${encodeURIComponent(orderId)}`);
+/**
+ * Opens the checkout page of an order the way the shop links to it: the order token in the fragment. Given only an
+ * order id (or a token of `undefined`), the page is what anyone who knows the id can open.
+ */
+export async function openCheckoutPage(
+  page: Page,
+  app: RunningApp,
+  order: { orderId: string; orderToken?: string | undefined },
+): Promise<void> {
+  const fragment = order.orderToken ? `#order-token=${encodeURIComponent(order.orderToken)}` : '';
+  await page.goto(`${app.url}/checkout.html?order=${encodeURIComponent(order.orderId)}${fragment}`);
 }
 
 export const element = (page: Page): Locator => page.locator('pix-checkout');

@@ -15,8 +15,9 @@ async function goToBank(page: Page, cpf: string): Promise<void> {
 describe('storefront with an OpenFinance payment', () => {
   it('goes to the bank page, comes back approved and resumes the same checkout as Completed', async () => {
     const page = await e2e.newPage();
-    const orderId = await placeOrder(e2e.app, [{ sku: 'caneca', quantity: 1 }]);
-    await openCheckoutPage(page, e2e.app, orderId);
+    const order = await placeOrder(e2e.app, [{ sku: 'caneca', quantity: 1 }]);
+    const { orderId } = order;
+    await openCheckoutPage(page, e2e.app, order);
 
     await goToBank(page, '529.982.247-25');
     await expect(page.getByText('R$ 54,90').count()).resolves.toBe(1);
@@ -44,8 +45,9 @@ describe('storefront with an OpenFinance payment', () => {
 
   it('keeps the payer on the form while the CPF is invalid', async () => {
     const page = await e2e.newPage();
-    const orderId = await placeOrder(e2e.app);
-    await openCheckoutPage(page, e2e.app, orderId);
+    const order = await placeOrder(e2e.app);
+    const { orderId } = order;
+    await openCheckoutPage(page, e2e.app, order);
     await chooseMethod(page, 'Open Finance');
     await element(page).getByLabel('CPF', { exact: true }).pressSequentially('529.982.247-24');
     await element(page).getByRole('button', { name: 'Continuar no meu banco' }).click();

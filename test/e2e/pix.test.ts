@@ -27,6 +27,8 @@ describe('storefront with a PIX payment', () => {
     await page.waitForURL(/\/checkout\.html\?order=A-/);
     const orderId = new URL(page.url()).searchParams.get('order')!;
     await expect.poll(() => page.locator('#order-amount').textContent()).toMatch(/^R\$\s79,80$/);
+    // The shop handed the order token over in the fragment; the page took it and wiped it from the address.
+    expect(page.url()).toBe(`${e2e.app.url}/checkout.html?order=${orderId}`);
 
     await chooseMethod(page, 'PIX');
     const code = await pixCode(page);
@@ -65,8 +67,9 @@ describe('storefront with a PIX payment', () => {
 
   it('resumes the same checkout after a reload mid-payment, then completes it', async () => {
     const page = await e2e.newPage();
-    const orderId = await placeOrder(e2e.app);
-    await openCheckoutPage(page, e2e.app, orderId);
+    const order = await placeOrder(e2e.app);
+    const { orderId } = order;
+    await openCheckoutPage(page, e2e.app, order);
     await chooseMethod(page, 'PIX');
     const code = await pixCode(page);
     const transactionId = await panelTransactionId(page);

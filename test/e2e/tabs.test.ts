@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import {
   chooseMethod,
   driveOutcome,
+  element,
   expectResult,
   openCheckoutPage,
   panelTransactionId,
@@ -10,29 +11,31 @@ import {
   placeOrder,
   readOrder,
   useE2E,
+  type PlacedOrder,
 } from './helpers';
 
 const e2e = useE2E();
 
 /** Opens the order's checkout page, picks PIX and returns what the page shows: code and transaction id. */
-async function payWithPix(page: Page, orderId: string) {
-  await openCheckoutPage(page, e2e.app, orderId);
+async function payWithPix(page: Page, order: PlacedOrder) {
+  await openCheckoutPage(page, e2e.app, order);
   await chooseMethod(page, 'PIX');
   return { code: await pixCode(page), transactionId: await panelTransactionId(page) };
 }
 
 describe('one order open in several tabs', () => {
   it('shows the same checkout in two tabs of one browser and in a second browser, and completes all of them', async () => {
-    const orderId = await placeOrder(e2e.app);
+    const order = await placeOrder(e2e.app);
+    const { orderId } = order;
     const firstContext = await e2e.newContext();
     const tabA = await firstContext.newPage();
     const tabB = await firstContext.newPage();
     const otherBrowser = await e2e.newPage();
 
-    const a = await payWithPix(tabA, orderId);
+    const a = await payWithPix(tabA, order);
     // Tabs keep their own sessionStorage, so tab B and the other browser ask the BFF, which returns the live checkout.
-    const b = await payWithPix(tabB, orderId);
-    const c = await payWithPix(otherBrowser, orderId);
+    const b = await payWithPix(tabB, order);
+    const c = await payWithPix(otherBrowser, order);
     expect(b).toEqual(a);
     expect(c).toEqual(a);
     expect((await readOrder(e2e.app, orderId)).checkouts).toHaveLength(1);
@@ -45,17 +48,41 @@ describe('one order open in several tabs', () => {
   });
 
   it("shows in a tab's panel the checkout another tab created, before its element picks a method", async () => {
-    const orderId = await placeOrder(e2e.app);
+    const order = await placeOrder(e2e.app);
     const first = await e2e.newPage();
-    const { transactionId } = await payWithPix(first, orderId);
+    const { transactionId } = await payWithPix(first, order);
 
     const second = await e2e.newPage();
-    await openCheckoutPage(second, e2e.app, orderId);
+    await openCheckoutPage(second, e2e.app, order);
     expect(await panelTransactionId(second)).toBe(transactionId);
     await driveOutcome(second, 'Resultado do PIX', 'Complete');
 
     await expectResult(first, 'Pagamento confirmado');
     // The second tab's element still offers the methods, but its panel follows the order through the webhook log.
     await expect.poll(() => second.locator('#sb-state').textContent()).toBe('Completed');
+  });
+});
+
+describe('a page opened with only the order id', () => {
+  it("can neither pin the order to OpenFinance nor start it, and the shopper's page then pays it with PIX", async () => {
+    const order = await placeOrder(e2e.app);
+    // The attacker knows the order id (the demo's order page answers anyone), not the token the shop gave the shopper.
+    const attacker = await e2e.newPage();
+    await openCheckoutPage(attacker, e2e.app, { orderId: order.orderId });
+    await chooseMethod(attacker, 'Open Finance');
+    await element(attacker).getByLabel('CPF', { exact: true }).pressSequentially('111.444.777-35');
+    await element(attacker).getByRole('button', { name: 'Continuar no meu banco' }).click();
+    await expectResult(attacker, 'Não foi possível iniciar o pagamento');
+    expect(await element(attacker).locator('[part="message"]').textContent()).toContain('Não conseguimos confirmar que este pedido é seu');
+    expect(attacker.url()).toContain('/checkout.html');
+    expect((await readOrder(e2e.app, order.orderId)).checkouts).toEqual([]);
+    // The browser logs the refusal's 401, the expected answer here; anything else is still a failure.
+    expect(e2e.problems.problems.splice(0)).toEqual([expect.stringMatching(/status of 401 .*\/api\/checkouts/)]);
+
+    const shopper = await e2e.newPage();
+    const { transactionId } = await payWithPix(shopper, order);
+    // The token left the address as soon as the page took it.
+    expect(shopper.url()).toBe(`${e2e.app.url}/checkout.html?order=${order.orderId}`);
+    expect((await readOrder(e2e.app, order.orderId)).checkouts).toEqual([expect.objectContaining({ method: 'pix', transactionId })]);
   });
 });
