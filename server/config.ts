@@ -6,9 +6,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { openFileLimit } from './lib/limits';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const url = z.url({ protocol: /^https?$/ });
+/** A whole number of at least `min`, or `fallback` when unset or empty. */
+const whole = (min: number, fallback: number) =>
+  z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).default(fallback));
+
+/** Open SSE streams at once, all clients together: 4096, or half the open-file limit when that is lower. */
+export function defaultSseMaxTotal(fileLimit = openFileLimit()): number {
+  return fileLimit === undefined ? 4096 : Math.max(64, Math.min(4096, Math.floor(fileLimit / 2)));
+}
 
 const env = z
   .object({
@@ -27,6 +36,15 @@ const env = z
     ADMIN_TOKEN: optional(z.string().min(24, 'must be at least 24 characters')),
     ORDERS_URL: optional(url),
     ORDERS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
+    TRUST_PROXY: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce.number('must be the number of proxies in front of this server (0 to 10)').int().min(0).max(10).default(0),
+    ),
+    SSE_MAX_PER_CLIENT: whole(1, 256),
+    SSE_MAX_TOTAL: optional(z.coerce.number().int().min(1)),
+    CHECKOUT_RATE_PER_MINUTE: whole(0, 30),
+    REQUEST_TIMEOUT_MS: whole(100, 60_000),
+    BODY_TIMEOUT_MS: whole(100, 10_000),
   })
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',
@@ -37,6 +55,11 @@ const env = z
   .refine((e) => !e.ORDERS_URL || e.ORDERS_TOKEN, {
     message: 'ORDERS_URL needs ORDERS_TOKEN (the bearer token the BFF sends to the order service)',
     path: ['ORDERS_TOKEN'],
+    when: () => true,
+  })
+  .refine((e) => !(e.BODY_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS), {
+    message: 'must not exceed REQUEST_TIMEOUT_MS (the whole request must arrive within that)',
+    path: ['BODY_TIMEOUT_MS'],
     when: () => true,
   });
 
@@ -74,6 +97,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     orders: e.ORDERS_URL ? { url: e.ORDERS_URL, token: e.ORDERS_TOKEN! } : undefined,
     webhookSecret: e.WEBHOOK_SECRET ?? keptSecret(dataDir, 'webhook-secret'),
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
+    limits: {
+      /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
+      trustProxy: e.TRUST_PROXY,
+      sseMaxPerClient: e.SSE_MAX_PER_CLIENT,
+      sseMaxTotal: e.SSE_MAX_TOTAL ?? defaultSseMaxTotal(),
+      /** `POST /api/checkouts` per client address and minute (a burst of as many); 0 turns the limit off. */
+      checkoutRatePerMinute: e.CHECKOUT_RATE_PER_MINUTE,
+      /** Node's `requestTimeout`: the whole request (headers and body, an invoice upload too) must arrive within it. */
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      /** Headers, and then a JSON body, must arrive within it. */
+      bodyTimeoutMs: e.BODY_TIMEOUT_MS,
+    },
   };
 }
 

@@ -37,13 +37,40 @@ const pageQuery = {
   offset: z.coerce.number().int().min(0).default(0),
 };
 const receiversQuery = z.object({ ...pageQuery, status: approvalFilter.optional() });
-const requestsQuery = z.object({
-  ...pageQuery,
-  status: approvalFilter.default('Pending'),
-  startDate: z.iso.datetime(),
-  endDate: z.iso.datetime(),
-});
-const transactionsQuery = z.object({ orderId: z.string().min(1).max(64), date: z.iso.date().optional() });
+
+/** Dates the back-office may ask about: from 2000 to a year from now (anything else is a typo or a probe). */
+const EARLIEST = Date.UTC(2000, 0, 1);
+const YEAR_MS = 366 * 24 * 60 * 60 * 1000;
+const saneDates = (clock: Clock) => {
+  const inRange = (iso: string) => {
+    const ms = Date.parse(iso);
+    return Number.isFinite(ms) && ms >= EARLIEST && ms <= clock.now().getTime() + YEAR_MS;
+  };
+  const message = 'A date from 2000-01-01 to a year from now';
+  const instant = z.iso.datetime().refine(inRange, message);
+  // The ISO pattern alone lets 2023-02-30 through; the date must also read back as itself.
+  const day = z.iso
+    .date()
+    .refine((d) => new Date(`${d}T00:00:00.000Z`).toISOString().startsWith(d), 'A calendar date')
+    .refine((d) => inRange(`${d}T00:00:00.000Z`), message);
+  return {
+    requestsQuery: z
+      .object({ ...pageQuery, status: approvalFilter.default('Pending'), startDate: instant, endDate: instant })
+      .refine((q) => Date.parse(q.endDate) >= Date.parse(q.startDate), { message: 'Must not be before startDate', path: ['endDate'] }),
+    transactionsQuery: z.object({ orderId: z.string().min(1).max(64), date: day.optional() }),
+  };
+};
+
+/** The uploaded file's name as the client percent-encoded it, or a 400 when that encoding is broken. */
+function invoiceFileName(header: string | undefined): string {
+  let name: string;
+  try {
+    name = decodeURIComponent(header ?? 'invoice.pdf');
+  } catch {
+    throw new ApiError(400, 'invalid_file_name', 'X-File-Name must be percent-encoded (encodeURIComponent).');
+  }
+  return name.replace(/[^\w.\- ]/g, '_').slice(0, 120) || 'invoice.pdf';
+}
 
 export interface AdminRoutesOptions {
   provider: ProviderClient;
@@ -63,6 +90,7 @@ function adminError(error: unknown): ApiError {
 export function backOfficeRoutes({ provider, adminToken, clock, webhook }: AdminRoutesOptions) {
   const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
   const call = <T>(work: Promise<T>) => work.catch((error: unknown) => Promise.reject(adminError(error)));
+  const { requestsQuery, transactionsQuery } = saneDates(clock);
 
   return new Hono()
     .use(async (c, next) => {
@@ -158,10 +186,7 @@ export function backOfficeRoutes({ provider, adminToken, clock, webhook }: Admin
         throw new ApiError(413, 'file_too_large', `The invoice must be at most ${MAX_INVOICE_BYTES / 1024 / 1024} MiB.`);
       const contentType = c.req.header('content-type') ?? 'application/octet-stream';
       if (contentType !== 'application/pdf') throw new ApiError(415, 'pdf_required', 'The invoice must be a PDF.');
-      const fileName =
-        decodeURIComponent(c.req.header('x-file-name') ?? 'invoice.pdf')
-          .replace(/[^\w.\- ]/g, '_')
-          .slice(0, 120) || 'invoice.pdf';
+      const fileName = invoiceFileName(c.req.header('x-file-name'));
       const address = await call(
         provider.documents.createUploadAddress({
           properties: { name: fileName },

@@ -1,15 +1,81 @@
-/** Input parsing for BFF routes: malformed JSON or input off-schema is a 400 naming the failing paths. */
+/**
+ * Input parsing for BFF routes: malformed JSON or input off-schema is a 400 naming the failing paths. `readJson` is
+ * the one JSON reader of every BFF route (the webhook receiver too): it takes `application/json` only, and refuses
+ * nesting deeper than `MAX_JSON_DEPTH` and strings with U+0000 or a lone surrogate, so neither a database nor a
+ * JSON writer ever sees them.
+ */
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from './errors';
+import { isJsonType, isUnsafeText } from './guards';
 
-/** The body as JSON, or a 400 `invalid_json`. */
+/** Deepest nesting of objects and arrays accepted; our bodies need 4, a provider webhook fewer than 10. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether `text` nests objects or arrays deeper than `max`, without parsing (so without recursion). */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++;
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x7b || ch === 0x5b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x7d || ch === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** The path of the first string (value or key) in `value` that no database or JSON column may hold. */
+function unsafeStringAt(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return isUnsafeText(value) ? path || '/' : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unsafeStringAt(value[i], `${path}/${i}`);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (isUnsafeText(key)) return `${path}/${key.replace(/[^\x20-\x7e]/g, '?')}`;
+      const found = unsafeStringAt(item, `${path}/${key}`);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The body as JSON, or a 415 `unsupported_media_type`, a 400 `invalid_json` or a 400 `invalid_request`. */
 export async function readJson(c: Context): Promise<unknown> {
+  if (!isJsonType(c.req.header('content-type'))) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+  }
+  let text: string;
   try {
-    return await c.req.json();
+    text = await c.req.text();
+  } catch (error) {
+    // A deadline or size refusal of the body reader keeps its own status.
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(400, 'invalid_json', 'The request body could not be read.');
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, 'invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'invalid_json', 'The request body must be JSON.');
   }
+  const unsafe = unsafeStringAt(value);
+  if (unsafe) {
+    throw new ApiError(400, 'invalid_request', `Invalid request: ${unsafe} contains U+0000 or an unpaired surrogate.`, [
+      { path: unsafe, message: 'Contains U+0000 or an unpaired surrogate' },
+    ]);
+  }
+  return value;
 }
 
 function parsed<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
