@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_HEADER } from '../server/checkout/app';
 import { errorBody } from '../server/checkout/errors';
+import { securityHeaders } from '../server/checkout/guards';
 import { keptSecret, type Config } from '../server/config';
 import { systemClock } from '../server/lib/clock';
 import { createProviderClient } from '../server/provider';
@@ -76,10 +77,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   });
 
   const app = new Hono();
-  app.use('*', async (c, next) => {
-    await next();
-    if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('content-security-policy', CSP);
-  });
+  // Security headers on every answer (nosniff, referrer, framing), and the strict policy on every page.
+  app.use(securityHeaders({ pageCsp: CSP, https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'sandbox' });
   app.route('/sandbox', sandbox.app);
   app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken: config.adminToken, sandbox }));

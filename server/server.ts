@@ -2,15 +2,17 @@
  * The product as one process: the BFF under `/api`, the built element under `/widget`, and `/healthz`. No demo and
  * no emulator: those are composed on top by `demo/`, which reuses `listen` and `createProduct`.
  */
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createCheckoutApp, type CheckoutAppOptions } from './checkout/app';
 import { errorBody } from './checkout/errors';
+import { BASE_SECURITY_HEADERS, securityHeaders } from './checkout/guards';
 import { httpOrders, type OrderResolver } from './checkout/orders';
 import { keptSecret, type Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
@@ -28,6 +30,7 @@ export interface Tuning {
   heartbeatMs?: number;
   reconcileIntervalMs?: number;
   staleAfterMs?: number;
+  settleAfterMs?: number;
   webhookRetryDelaysMs?: number[];
 }
 
@@ -41,17 +44,74 @@ export interface StartOptions {
   log?: Logger;
 }
 
+/** What the Node server itself answers when a request can't reach the app: the BFF's envelope, never plain text. */
+function requestErrorResponse(log: Pick<Logger, 'error'>) {
+  return (error: unknown): Response => {
+    // A RequestError is a request @hono/node-server can't turn into a URL: a backslash in the path, a bad Host.
+    const malformed = error instanceof RequestError;
+    if (!malformed) log.error('server:', error);
+    return Response.json(
+      malformed
+        ? errorBody('BadRequest', 'bad_request', 'Malformed request.')
+        : errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'),
+      { status: malformed ? 400 : 500, headers: BASE_SECURITY_HEADERS },
+    );
+  };
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
+};
+
+/**
+ * Node's answer to what its HTTP parser refuses (bad request line or header, headers or whole request too slow),
+ * written on the socket as Node would, but as the envelope in JSON.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'bad_request', 'Malformed request.'];
+  const body = JSON.stringify(errorBody('BadRequest', code, message));
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+    ...BASE_SECURITY_HEADERS,
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${body}`, () => socket.destroy());
+}
+
 /**
  * Binds the port first, so the public address is known even with PORT=0; requests that arrive before `handle` is
  * given a handler get a 503.
+ *
+ * Slow clients: headers must arrive within `BODY_TIMEOUT_MS` and the whole request within `REQUEST_TIMEOUT_MS`
+ * (Node's `headersTimeout` and `requestTimeout`, 60 s and 300 s by default). Neither touches a response that takes
+ * long, such as an event stream: they end once the request is in.
  */
-export async function listen(config: Config) {
-  let handler: ((request: Request) => Response | Promise<Response>) | undefined;
-  const server: ServerType = serve({
-    fetch: (request) => handler?.(request) ?? Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), { status: 503 }),
-    port: config.port,
+export async function listen(config: Config, log: Pick<Logger, 'error'> = console) {
+  let handler: ((request: Request, env: HttpBindings) => Response | Promise<Response>) | undefined;
+  const fetch = (request: Request, env: HttpBindings) =>
+    handler?.(request, env) ??
+    Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), { status: 503, headers: BASE_SECURITY_HEADERS });
+  const respond = getRequestListener(fetch as Parameters<typeof getRequestListener>[0], {
     hostname: config.host,
+    errorHandler: requestErrorResponse(log),
   });
+  const requestTimeout = config.limits.requestTimeoutMs;
+  const headersTimeout = Math.min(requestTimeout, config.limits.bodyTimeoutMs);
+  const server = createServer(
+    // Node checks both deadlines every `connectionsCheckingInterval` (30 s by default): often enough to keep them.
+    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))) },
+    (incoming, outgoing) => void respond(incoming, outgoing),
+  );
+  server.on('clientError', answerClientError);
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -66,10 +126,10 @@ export async function listen(config: Config) {
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins ?? [new URL(publicBaseUrl).origin],
     handle(app: Hono) {
-      handler = app.fetch;
+      handler = (request, env) => app.fetch(request, env);
     },
     async close() {
-      (server as Server).closeAllConnections();
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
@@ -105,12 +165,20 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     adminToken: config.adminToken,
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
+    ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
     reconcile: {
       ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),
       ...(tuning?.reconcileIntervalMs ? { intervalMs: tuning.reconcileIntervalMs } : {}),
     },
     ...(onWebhook ? { onWebhook } : {}),
     logger: log,
+    limits: {
+      trustProxy: config.limits.trustProxy,
+      sseMaxPerClient: config.limits.sseMaxPerClient,
+      sseMaxTotal: config.limits.sseMaxTotal,
+      checkoutRatePerMinute: config.limits.checkoutRatePerMinute,
+      bodyTimeoutMs: config.limits.bodyTimeoutMs,
+    },
   });
 
   function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
@@ -136,7 +204,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   }
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
-  const listener = await listen(config);
+  const listener = await listen(config, log);
   const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch(async (error) => {
     await listener.close();
     throw error;
@@ -148,6 +216,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const product = createProduct({ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning });
 
   const app = new Hono();
+  app.use(securityHeaders({ https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'remote' });
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
   listener.handle(app);

@@ -2,16 +2,18 @@
  * The backend-for-frontend: what a merchant deploys. It holds the provider credentials, prices orders itself,
  * and is the only thing the browser talks to. Mount the returned app at `/api`.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from '../lib/clock';
+import { createRateLimiter, createStreamLimiter } from '../lib/limits';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
 import { backOfficeRoutes } from './admin';
 import { checkoutRoutes } from './checkouts';
 import { ApiError, errorBody, sendError } from './errors';
+import { bodyDeadline, jsonOnly, rateLimit, safeAddress, securityHeaders, streamLimit } from './guards';
 import type { OrderResolver } from './orders';
 import { createReconciler } from './reconcile';
 import { createCheckoutService, type WebhookTarget } from './service';
@@ -39,11 +41,35 @@ export interface CheckoutAppOptions {
   heartbeatMs?: number;
   retryMs?: number;
   creationWaitMs?: number;
+  /** A reservation older than this is settled with the provider; see `CheckoutServiceOptions.settleAfterMs`. */
+  settleAfterMs?: number;
   reconcile?: { staleAfterMs?: number; intervalMs?: number };
   /** Told of every authenticated webhook once it is handled (for a log); it never delays the provider's answer. */
   onWebhook?: WebhookRoutesOptions['onWebhook'];
   logger?: Pick<Console, 'error' | 'warn'>;
+  /** Per-client limits; each unset one takes the default of the matching setting (README, Configuration). */
+  limits?: Partial<CheckoutLimits>;
 }
+
+export interface CheckoutLimits {
+  /** Proxies in front whose `X-Forwarded-For` is believed (`TRUST_PROXY`); 0 counts the socket's peer. */
+  trustProxy: number;
+  /** Open event streams per client address (`SSE_MAX_PER_CLIENT`) and in all (`SSE_MAX_TOTAL`). */
+  sseMaxPerClient: number;
+  sseMaxTotal: number;
+  /** `POST /checkouts` per client address and minute, in a burst of as many (`CHECKOUT_RATE_PER_MINUTE`); 0: off. */
+  checkoutRatePerMinute: number;
+  /** A JSON body must arrive within this (`BODY_TIMEOUT_MS`). */
+  bodyTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: CheckoutLimits = {
+  trustProxy: 0,
+  sseMaxPerClient: 256,
+  sseMaxTotal: 4096,
+  checkoutRatePerMinute: 30,
+  bodyTimeoutMs: 10_000,
+};
 
 export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
 
@@ -72,12 +98,15 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   });
 
   const app = new Hono();
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const jsonLimit = bodyLimit({
     maxSize: 64 * 1024,
     onError: (c) => c.json(errorBody('ApiError', 'payload_too_large', 'Request body too large.'), 413),
   });
-  // Invoices are streamed with their own limit (admin routes); every other body is small JSON.
-  app.use((c, next) => (c.req.path.endsWith('/invoice') ? next() : jsonLimit(c, next)));
+  // Invoices are streamed as PDF with their own size limit (admin routes), within Node's request timeout; every
+  // other body is small JSON.
+  const invoiceUpload = (c: Context) => c.req.method === 'PUT' && /\/payment-requests\/[^/]+\/invoice$/.test(c.req.path);
+  app.use(securityHeaders({ https: options.apiBaseUrl.startsWith('https:') }));
   app.use(
     '/checkouts/*',
     cors({
@@ -87,6 +116,15 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       maxAge: 600,
     }),
   );
+  app.use(safeAddress());
+  app.use(jsonOnly({ except: invoiceUpload }));
+  app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload }));
+  app.use((c, next) => (invoiceUpload(c) ? next() : jsonLimit(c, next)));
+  if (limits.checkoutRatePerMinute > 0) {
+    app.use('/checkouts', rateLimit(createRateLimiter({ perMinute: limits.checkoutRatePerMinute }), limits.trustProxy));
+  }
+  const streams = createStreamLimiter({ perClient: limits.sseMaxPerClient, total: limits.sseMaxTotal });
+  app.use('/checkouts/:id/events', streamLimit(streams, limits.trustProxy));
   app.route(
     '/checkouts',
     checkoutRoutes({
@@ -118,5 +156,5 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     return c.json(errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'), 500);
   });
 
-  return { app, service, reconciler, webhook };
+  return { app, service, reconciler, webhook, streams };
 }
