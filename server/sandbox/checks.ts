@@ -32,9 +32,9 @@ const RESERVED = new Set([
 export const MAX_URL_LENGTH = 2048;
 
 /**
- * An absolute http(s) address with a host, exactly as sent: the URL parser (and the shared schema, which hands back
- * its result) silently drops leading or trailing spaces and tabs or line breaks inside, so such an address is refused
- * rather than rewritten.
+ * An absolute http(s) address with a host and no credentials, exactly as sent: the URL parser (and the shared schema,
+ * which hands back its result) silently drops leading or trailing spaces and tabs or line breaks inside, so such an
+ * address is refused rather than rewritten.
  */
 export function checkHttpUrl(text: string, path: string): void {
   if (text.length > MAX_URL_LENGTH)
@@ -48,6 +48,9 @@ export function checkHttpUrl(text: string, path: string): void {
   // eslint-disable-next-line no-control-regex -- refusing whitespace and control characters is the point.
   if (!url || !/^https?:$/.test(url.protocol) || url.hostname === '' || /[\s\x00-\x1f\x7f]/.test(text))
     throw formatError(path, 'must be an absolute http or https URL', 'format', { format: 'uri' });
+  // fetch refuses such an address, so no delivery could ever succeed; and the record would echo the password.
+  if (url.username !== '' || url.password !== '')
+    throw formatError(path, 'must not carry a user name or password', 'format', { format: 'uri' });
 }
 
 /**

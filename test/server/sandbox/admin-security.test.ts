@@ -1,10 +1,12 @@
 /** The portal stand-in (`/admin/...`) always needs the admin key, and none of its answers carries a secret. */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorEnvelope } from '../../../server/provider/schemas';
 import { createSandbox, IN_MEMORY, type Sandbox } from '../../../server/sandbox';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
 import { admin, SEED } from './company-helpers';
-import { ADMIN_KEY, BASE, call, makeSandbox } from './helpers';
+import { ADMIN_KEY, BASE, call, makeSandbox, tempDir } from './helpers';
 
 let sandbox: Sandbox | undefined;
 afterEach(() => {
@@ -138,10 +140,26 @@ describe('admin answers carry no secret', () => {
   it.each([
     ['user and password', 'https://alice:hunter2-password@hooks.example/x', 'https://********:********@hooks.example/x'],
     ['a token as user name', 'https://tok3n-in-the-user-name@hooks.example/x', 'https://********@hooks.example/x'],
-  ])('masks %s in the address', async (_name, url, shown) => {
+  ])('refuses %s in the address, and masks it in one an older emulator stored', async (_name, url, shown) => {
     sandbox = makeSandbox().sandbox;
     const put = await admin(sandbox, 'PUT', '/company-webhook', { url });
-    expect(put.body.data.url).toBe(shown);
-    expect((await admin(sandbox, 'GET', '')).body.data.companyWebhook.url).toBe(shown);
+    expect(put.status).toBe(400);
+    expect(put.body.error.details).toEqual([expect.objectContaining({ path: '/url', code: 'format' })]);
+    sandbox.close();
+
+    const dataDir = tempDir();
+    const open = () => createSandbox({ dataDir, publicBaseUrl: BASE, adminKey: ADMIN_KEY });
+    open().close();
+    const db = new Database(join(dataDir, 'sandbox.sqlite'));
+    db.prepare("INSERT INTO settings (key, value) VALUES ('company-webhook', ?)").run(
+      JSON.stringify({ url, customHeaderValue: HEADER_SECRET }),
+    );
+    db.close();
+    sandbox = open();
+    for (const reply of [await admin(sandbox, 'GET', '/company-webhook'), await admin(sandbox, 'GET', '')]) {
+      expect(reply.text).toContain(`"url":"${shown}"`);
+      expect(reply.text).not.toMatch(/hunter2|tok3n/);
+      secretFree(reply.text);
+    }
   });
 });

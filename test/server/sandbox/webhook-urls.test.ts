@@ -37,6 +37,9 @@ const BAD_URLS = [
   'http://hooks.\texample/x',
   'http://hooks.example/\rSet-Cookie:x',
   `http://hooks.example/${'a'.repeat(2048)}`,
+  'http://user:password@hooks.example/x',
+  'https://t0ken@hooks.example/x',
+  'http://:secret@hooks.example/x',
 ];
 
 const GOOD_URLS = ['http://127.0.0.1:9/hooks', 'https://hooks.example/x?y=1#z', 'HTTPS://Hooks.Example/X', 'http://[::1]:8080/h'];

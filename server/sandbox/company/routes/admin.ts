@@ -53,7 +53,7 @@ export const MASKED = '********';
 
 /**
  * The company webhook as the admin routes show it: the header value is replaced by `customHeaderValueSet`, and
- * credentials in the address are masked.
+ * credentials in the address (refused on input now, but a database may hold older ones) are masked.
  */
 export function webhookView(config: WebhookConfig | undefined) {
   if (!config) return null;
