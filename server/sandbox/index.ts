@@ -26,6 +26,7 @@ import { availableMicros } from './routes/balance';
 import { bankPageRoutes } from './routes/bank-page';
 import { partnerApi } from './routes/partner-api';
 import { systemRoutes } from './routes/system';
+import { guardAddress } from './request';
 import { createTransactionStore, type TransactionStore } from './store';
 import { createWebhookDispatcher } from './webhooks';
 
@@ -127,6 +128,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const ctx: SandboxContext = { store, clock, tokens, lifecycle, addresses, chargesOf, openingBalanceCents, webhooks, company };
 
   const app = new Hono();
+  app.use('*', guardAddress);
   // Before the JSON body limit: Hono runs handlers in registration order and the upload answers first, under its own limit.
   app.route('/v1/uploads', uploadRoutes(ctx));
   app.use(

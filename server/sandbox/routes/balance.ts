@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { formatDecimal, parseDecimal, rescale } from '../../../core/money';
 import type { SandboxContext } from '../context';
 import { methodNotAllowed } from '../errors';
-import { formatError } from '../request';
+import { parseInstant } from '../request';
 
 const SCALE = 6;
 const micros = (text: string | null | undefined) => parseDecimal(text ?? '0', SCALE) ?? 0n;
@@ -47,8 +47,7 @@ export function balanceRoutes(ctx: SandboxContext) {
       let date = ctx.clock.now().toISOString();
       if (filterDate !== undefined) {
         // The provider's filterDate names a day (UTC) and answers that day's closing balance.
-        const day = Date.parse(filterDate);
-        if (Number.isNaN(day)) throw formatError('/filterDate', 'must be an ISO 8601 date', 'format', { format: 'date-time' });
+        const day = parseInstant(filterDate, '/filterDate');
         const start = Math.floor(day / DAY_MS) * DAY_MS;
         until = new Date(start + DAY_MS).toISOString();
         date = new Date(start + DAY_MS - 1).toISOString();

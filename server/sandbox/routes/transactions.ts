@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { listTransactionsQuery } from '../../provider/schemas';
 import type { SandboxContext } from '../context';
 import { methodNotAllowed, notFound } from '../errors';
-import { formatError, validate } from '../request';
+import { formatError, parseInstant, validate } from '../request';
 
 const DAY_MS = 86_400_000;
 
@@ -13,12 +13,6 @@ function queryInput(query: Record<string, string>): Record<string, unknown> {
   for (const key of ['dataset.limit', 'dataset.offset'])
     if (query[key] !== undefined && /^\d{1,9}$/.test(query[key])) input[key] = Number(query[key]);
   return input;
-}
-
-function instant(text: string, name: string): number {
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw formatError(`/${name}`, 'must be an ISO 8601 date', 'format', { format: 'date-time' });
-  return ms;
 }
 
 export function transactionRoutes(ctx: SandboxContext) {
@@ -31,8 +25,8 @@ export function transactionRoutes(ctx: SandboxContext) {
     })
     .get('/pix', (c) => {
       const query = validate(listTransactionsQuery, queryInput(c.req.query()));
-      const start = instant(query.startDate, 'startDate');
-      const end = instant(query.endDate, 'endDate');
+      const start = parseInstant(query.startDate, '/startDate');
+      const end = parseInstant(query.endDate, '/endDate');
       if (end < start) throw formatError('/endDate', 'must not be before startDate', 'formatMinimum');
       if (end - start > DAY_MS) throw formatError('/endDate', 'must be at most one day after startDate', 'formatMaximum');
       // Single-account sandbox: `account` (an account id or "all") is accepted and changes nothing.

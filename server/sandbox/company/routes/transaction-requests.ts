@@ -6,15 +6,11 @@ import { Hono } from 'hono';
 import { createPaymentRequest, listPaymentRequestsQuery } from '../../../provider/schemas';
 import type { SandboxContext } from '../../context';
 import { methodNotAllowed } from '../../errors';
-import { formatError, readBody, readPartnerJson, validate } from '../../request';
+import { formatError, parseInstant, readBody, readPartnerJson, validate } from '../../request';
 import { detailView, executedView, requestView } from '../views';
 import { partnerUser, queryInput } from './query';
 
-function instant(text: string, name: string): string {
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) throw formatError(`/${name}`, 'must be an ISO 8601 date', 'format', { format: 'date-time' });
-  return new Date(ms).toISOString();
-}
+const instant = (text: string, name: string) => new Date(parseInstant(text, `/${name}`)).toISOString();
 
 export function transactionRequestRoutes(ctx: SandboxContext) {
   const { requests, store } = ctx.company;
