@@ -48,10 +48,15 @@ const saneDates = (clock: Clock) => {
   };
   const message = 'A date from 2000-01-01 to a year from now';
   const instant = z.iso.datetime().refine(inRange, message);
-  // The ISO pattern alone lets 2023-02-30 through; the date must also read back as itself.
+  // The ISO pattern alone lets 2023-02-30 through; the date must also read back as itself. (Refinements run after a
+  // failed format check too, so they must not throw on any string.)
+  const calendarDay = (d: string) => {
+    const ms = Date.parse(`${d}T00:00:00.000Z`);
+    return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(`${d}T`);
+  };
   const day = z.iso
     .date()
-    .refine((d) => new Date(`${d}T00:00:00.000Z`).toISOString().startsWith(d), 'A calendar date')
+    .refine(calendarDay, 'A calendar date')
     .refine((d) => inRange(`${d}T00:00:00.000Z`), message);
   return {
     requestsQuery: z

@@ -163,6 +163,9 @@ describe('bad input gets a 4xx envelope, never a 5xx', () => {
       `/payment-requests?startDate=${iso(now)}&endDate=${iso(now - 86_400_000)}`,
       '/transactions?orderId=A-1&date=0001-01-01',
       '/transactions?orderId=A-1&date=2025-02-30',
+      '/transactions?orderId=A-1&date=',
+      '/transactions?orderId=A-1&date=%2B275760-09-13',
+      '/payment-requests?startDate=&endDate=',
     ]) {
       const res = await admin(path);
       expect({ path, status: res.status, code: res.body.error?.code }).toEqual({ path, status: 400, code: 'invalid_request' });
