@@ -109,3 +109,37 @@ describe('bearer token', () => {
     expect((await call(other, 'GET', `${API}/accounts/balance`, undefined, { authorization: `Bearer ${token}` })).status).toBe(401);
   });
 });
+
+describe('token spelling', () => {
+  /** Other spellings of the same signature bytes, which a decode-then-compare check would accept. */
+  const variants: [name: string, change: (token: string) => string][] = [
+    ['a trailing ~', (t) => `${t}~`],
+    ['a trailing =', (t) => `${t}=`],
+    ['padding and a stray character', (t) => `${t}==!`],
+    [
+      'another last character with the same bytes',
+      (t) => {
+        // 32 bytes take 43 characters; the last one carries 4 bits, so its 2 low bits are free.
+        const last = t.at(-1)!;
+        const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+        const index = alphabet.indexOf(last);
+        return t.slice(0, -1) + alphabet[index ^ 1];
+      },
+    ],
+    ['+ and / for - and _', (t) => t.replace(/\.([^.]+)$/, (_m, sig: string) => `.${sig.replaceAll('-', '+').replaceAll('_', '/')}`)],
+    ['an extra dot', (t) => t.replace(/\.([^.]{10})/, '.$1.').replace(/\.([^.]+)\.([^.]+)$/, '.$1$2')],
+  ];
+
+  it.each(variants)('refuses the token with %s', async (_name, change) => {
+    const { sandbox } = setup();
+    // Each login makes another token (a new jti); take one whose characters the variant can change.
+    let token = await login(sandbox);
+    for (let i = 0; i < 100 && change(token) === token; i++) token = await login(sandbox);
+    expect((await balance(sandbox, token)).status).toBe(200);
+    const changed = change(token);
+    expect(changed).not.toBe(token);
+    const reply = await balance(sandbox, changed);
+    expect(reply.status).toBe(401);
+    expect(errorEnvelope.parse(reply.body).error.details).toMatchObject({ reason: 'AuthenticationTokenInvalid' });
+  });
+});
