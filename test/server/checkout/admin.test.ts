@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const TOKEN = 'admin-token-for-tests-0123456789';
@@ -162,7 +163,14 @@ describe('payment request execution', () => {
       await admin('POST', '/payment-requests', { amount: '33.10', description: 'Nota 44', receiverId: receiver.id, accountId: account.id })
     ).body;
     // Approval is a portal operation: the emulator's admin route stands in for the reviewer.
-    const approved = await server.json('POST', `/sandbox/admin/transaction-requests/${request.id}/approve`, {});
+    const approved = await server.json(
+      'POST',
+      `/sandbox/admin/transaction-requests/${request.id}/approve`,
+      {},
+      {
+        [ADMIN_KEY_HEADER]: server.sandbox!.adminKey,
+      },
+    );
     expect(approved.status).toBe(200);
 
     await expect
