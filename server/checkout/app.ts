@@ -106,6 +106,9 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   // Invoices are streamed as PDF with their own size limit (admin routes), within Node's request timeout; every
   // other body is small JSON.
   const invoiceUpload = (c: Context) => c.req.method === 'PUT' && /\/payment-requests\/[^/]+\/invoice$/.test(c.req.path);
+  // The provider's contract names no content type for webhooks, and their secret header already proves the sender
+  // (a foreign page cannot add it), so their body is read as JSON whatever its declared type.
+  const providerWebhook = (c: Context) => c.req.method === 'POST' && c.req.path.endsWith('/webhooks/provider');
   app.use(securityHeaders({ https: options.apiBaseUrl.startsWith('https:') }));
   app.use(
     '/checkouts/*',
@@ -117,7 +120,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     }),
   );
   app.use(safeAddress());
-  app.use(jsonOnly({ except: invoiceUpload }));
+  app.use(jsonOnly({ except: (c) => invoiceUpload(c) || providerWebhook(c) }));
   app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload }));
   app.use((c, next) => (invoiceUpload(c) ? next() : jsonLimit(c, next)));
   if (limits.checkoutRatePerMinute > 0) {

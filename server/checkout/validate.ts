@@ -47,9 +47,12 @@ function unsafeStringAt(value: unknown, path = ''): string | undefined {
   return undefined;
 }
 
-/** The body as JSON, or a 415 `unsupported_media_type`, a 400 `invalid_json` or a 400 `invalid_request`. */
-export async function readJson(c: Context): Promise<unknown> {
-  if (!isJsonType(c.req.header('content-type'))) {
+/**
+ * The body as JSON, or a 415 `unsupported_media_type`, a 400 `invalid_json` or a 400 `invalid_request`.
+ * `anyContentType` reads JSON whatever the declared type: for senders proven otherwise, such as the provider.
+ */
+export async function readJson(c: Context, { anyContentType = false } = {}): Promise<unknown> {
+  if (!anyContentType && !isJsonType(c.req.header('content-type'))) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
   }
   let text: string;

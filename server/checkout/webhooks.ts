@@ -56,7 +56,8 @@ export function webhookRoutes({ service, store, clock, webhook, onWebhook, logge
       await next();
     },
     async (c) => {
-      const payload = await readJson(c);
+      // The contract names no content type for webhooks; the secret header has proven the sender already.
+      const payload = await readJson(c, { anyContentType: true });
       const parsed = webhookEvent.safeParse(payload);
       if (!parsed.success) {
         tell({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });

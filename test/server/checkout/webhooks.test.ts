@@ -79,6 +79,22 @@ describe('POST /api/webhooks/provider', () => {
     });
   });
 
+  it('reads an authenticated webhook as JSON whatever content type it declares; the contract names none', async () => {
+    const { checkout, record } = await checkoutWithRecord();
+    await server.provider.sandbox.pix.complete(checkout.transactionId);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await server.json('POST', '/api/webhooks/provider', JSON.stringify(payload(record.transaction.id, 'Completed')), {
+        'content-type': type,
+        [WEBHOOK_HEADER]: server.config.webhookSecret,
+      });
+      expect(res.status, type).toBe(200);
+    }
+    const forged = await server.json('POST', '/api/webhooks/provider', JSON.stringify(payload(record.transaction.id, 'Completed')), {
+      'content-type': 'text/plain',
+    });
+    expect(forged.status).toBe(401);
+  });
+
   it('answers malformed payloads with 400 and a clear error', async () => {
     for (const body of ['not json', { id: 'x' }, { ...payload('x', 'Completed'), transactionState: 'Paid' }]) {
       const res = await post(body, server.config.webhookSecret);
