@@ -76,6 +76,10 @@ describe('provider failures', () => {
       if (req.url.endsWith('/login')) return void res.writeHead(201).end('token-abc');
       if (mode.current === 'hang') return;
       if (mode.current === 'error') return sendJson(res, 500, { statusCode: 'Error', error: { name: 'InternalError', message: 'boom' } });
+      // The order-id listing the BFF asks before answering a failed create: nothing was made.
+      if (req.method === 'GET' && req.url.includes('/accounts/transactions/pix?')) {
+        return sendJson(res, 200, { statusCode: 'Done', data: { limit: 20, offset: 0, total: 0, items: [] } });
+      }
       sendJson(res, 201, {
         statusCode: 'Done',
         data: {
@@ -87,31 +91,41 @@ describe('provider failures', () => {
     open.push(provider);
     const server = await startTestBff({
       env: { PROVIDER_BASE_URL: `${provider.url}/v1`, PROVIDER_ACCESS_KEY: 'key', PROVIDER_SECRET: 'secret' },
-      start: { tuning: { providerTimeoutMs: 300 } },
+      start: { tuning: { providerTimeoutMs: 300, settleAfterMs: 200 } },
     });
     open.push(server);
     return { server, provider };
   }
 
-  it('turns a provider 5xx into 502 provider_unavailable and leaves nothing half-created', async () => {
+  const cashIns = (provider: { requests: Array<{ url: string }> }) => provider.requests.filter((r) => r.url.endsWith('/cashin')).length;
+
+  it('turns a provider 5xx into 502 provider_unavailable, and creates again only once the provider says it made nothing', async () => {
     const mode = { current: 'error' as 'error' | 'hang' | 'ok' };
     const { server, provider } = await withFlakyProvider(mode);
     const { orderId, orderToken } = await server.order();
     const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(res).toMatchObject({ status: 502, body: { statusCode: 'Error', error: { code: 'provider_unavailable' } } });
-    expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
-    expect(provider.requests.filter((r) => r.url.endsWith('/cashin'))).toHaveLength(1);
+    // A 5xx may come after the provider acted, and it could not be asked: the order stays reserved.
+    expect((await server.store.findCheckoutsByOrder(orderId)).map((c) => c.state)).toEqual(['Creating']);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).toMatchObject({
+      status: 503,
+      body: { error: { code: 'checkout_pending' } },
+    });
+    expect(cashIns(provider)).toBe(1);
 
     mode.current = 'ok';
     expect((await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).status).toBe(201);
+    expect(cashIns(provider)).toBe(2);
   });
 
-  it('turns a provider timeout into 504 provider_timeout and leaves nothing half-created', async () => {
-    const { server } = await withFlakyProvider({ current: 'hang' });
+  it('turns a provider timeout into 504 provider_timeout and keeps the order reserved while the provider cannot be asked', async () => {
+    const { server, provider } = await withFlakyProvider({ current: 'hang' });
     const { orderId, orderToken } = await server.order();
     const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(res).toMatchObject({ status: 504, body: { error: { code: 'provider_timeout' } } });
-    expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
+    expect((await server.store.findCheckoutsByOrder(orderId)).map((c) => c.state)).toEqual(['Creating']);
+    expect(cashIns(provider)).toBe(1);
   });
 
   it('turns a refused CPF into 422 payer_refused', async () => {
