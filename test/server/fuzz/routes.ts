@@ -1,0 +1,907 @@
+/**
+ * Every route of the BFF (server/checkout/*.ts) and of the emulator (server/sandbox/routes/**,
+ * server/sandbox/company/routes/**), each with what a hostile client may send it and what it may answer besides a
+ * JSON envelope. `build` makes any request for the route (mostly with valid credentials, so input reaches the
+ * handlers); `refused` makes requests the route must refuse (a wrong credential, a body that can't be read, an id
+ * that does not exist), for the property that a refusal changes nothing stored.
+ */
+import fc from 'fast-check';
+import { isValidCpf, taxNumberDigits } from '../../../core/cpf';
+import {
+  contentType,
+  headerSafe,
+  hostileBody,
+  hostileHeaders,
+  hostileHeaderValue,
+  hostileJson,
+  hostileKey,
+  hostileQuery,
+  hostileString,
+  idSegment,
+  jsonText,
+  pct,
+  poisonString,
+  toJson,
+  type Json,
+  shortHostileString,
+  wrongAuthorization,
+  type QueryTemplate,
+} from './hostile';
+import { signOrderToken } from '../../../server/checkout/order-token';
+import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
+import type { FuzzAnswer, FuzzRequest } from './send';
+import { printable } from './report';
+import { VALID_CPF, type World } from './world';
+
+type Auth = 'admin' | 'webhook' | 'sandbox' | 'sandbox-admin' | 'none';
+type BodyKind = 'json' | 'optional-json' | 'form' | 'bytes' | 'none';
+
+export interface Target {
+  name: string;
+  /** Any request for this route. */
+  build(w: World): fc.Arbitrary<FuzzRequest>;
+  /** Requests this route must refuse; undefined when nothing it can be sent is certain to be refused. */
+  refused(w: World): fc.Arbitrary<FuzzRequest> | undefined;
+  /** True when the answer is one of the route's documented non-JSON answers. */
+  otherAnswer?(answer: FuzzAnswer, request: FuzzRequest): boolean;
+  /** Statuses allowed besides 2xx and 4xx (a redirect). */
+  otherStatuses?: number[];
+}
+
+interface Spec {
+  method: string;
+  /** Told apart from another target of the same route. */
+  label?: string;
+  /** Requests the route must refuse beyond the generic defects (a wrong credential, an unreadable body, an unknown id). */
+  refusals?: (w: World) => fc.Arbitrary<FuzzRequest>;
+  /** Path with `:name` segments, each filled from `ids[name]`. */
+  path: string;
+  ids?: (w: World) => Record<string, readonly string[]>;
+  /** Whether an unknown id is certain to be refused (the route looks it up). */
+  idsMustExist?: boolean;
+  query?: (w: World) => QueryTemplate;
+  queryValues?: Partial<Record<string, fc.Arbitrary<string>>>;
+  body?: BodyKind;
+  template?: (w: World) => unknown;
+  /** Fixed headers a valid request has (besides credentials). */
+  headers?: (w: World) => Record<string, string>;
+  auth: Auth;
+  otherAnswer?: Target['otherAnswer'];
+  otherStatuses?: number[];
+  /** Other methods a client might try on this path. */
+  methods?: string[];
+}
+
+const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
+
+function credential(w: World, auth: Auth): { header: string; valid: string } | undefined {
+  switch (auth) {
+    case 'admin':
+      return { header: 'authorization', valid: `Bearer ${w.adminToken}` };
+    case 'sandbox':
+      return { header: 'authorization', valid: `Bearer ${w.sandboxToken}` };
+    case 'webhook':
+      return { header: 'x-checkout-webhook-secret', valid: w.webhookSecret };
+    case 'sandbox-admin':
+      return w.sandboxAdminKey ? { header: 'x-sandbox-admin-key', valid: w.sandboxAdminKey } : undefined;
+    case 'none':
+      return undefined;
+  }
+}
+
+function wrongCredential(w: World, auth: Auth): fc.Arbitrary<string | undefined> {
+  const cred = credential(w, auth)!;
+  if (cred.header === 'authorization') return wrongAuthorization(cred.valid);
+  return fc.oneof(
+    fc.constant(undefined),
+    // Not ` ${valid}`: HTTP drops the blanks around a header value, so that one is the valid value.
+    fc.constantFrom('', `${cred.valid}x`, cred.valid.slice(0, -1), cred.valid.toUpperCase(), `${cred.valid}\u00ff`),
+    hostileHeaderValue,
+  );
+}
+
+const placeholders = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+
+function fillPath(path: string, segments: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => segments[name]!);
+}
+
+function pathArb(spec: Spec, w: World, unknownIds: boolean): fc.Arbitrary<string> {
+  const names = placeholders(spec.path);
+  const pools = spec.ids?.(w) ?? {};
+  const segment = (name: string) =>
+    unknownIds ? idSegment([]).filter((s) => !(pools[name] ?? []).some((id) => pct(id) === s)) : idSegment(pools[name] ?? []);
+  const segments = fc.tuple(...names.map(segment)).map((values) => Object.fromEntries(names.map((n, i) => [n, values[i]!])));
+  const query = spec.query ? hostileQuery(spec.query(w), spec.queryValues) : fc.oneof(fc.constant(''), hostileQuery({}));
+  return fc.tuple(segments, query, fc.constantFrom('', '', '', '/', '//')).map(([s, q, tail]) => {
+    const path = fillPath(spec.path, s) + tail;
+    return q ? `${path}?${q}` : path;
+  });
+}
+
+function bodyArb(spec: Spec, w: World): fc.Arbitrary<{ body?: Buffer; type?: string | undefined }> {
+  const template = spec.template?.(w);
+  switch (spec.body ?? 'none') {
+    case 'json':
+      return fc.record({ body: hostileBody(template), type: contentType });
+    case 'optional-json':
+      return fc.oneof(
+        fc.constant({}),
+        fc.record({ body: hostileBody(template ?? {}), type: contentType }),
+        fc.record({ body: fc.constant(Buffer.alloc(0)), type: contentType }),
+      );
+    case 'form':
+      return fc.record({
+        body: fc.oneof(
+          fc
+            .constantFrom('decision=approve', 'decision=fail', 'decision=', 'decision=approve&decision=fail', 'decision=%', '%%%', '')
+            .map(Buffer.from),
+          shortHostileString.map((s) => Buffer.from(`decision=${pct(s)}`)),
+          hostileBody({ decision: 'approve' }),
+        ),
+        type: fc.oneof(
+          fc.constant('application/x-www-form-urlencoded'),
+          fc.constant('multipart/form-data; boundary=x'),
+          fc.constant('multipart/form-data'),
+          contentType,
+        ),
+      });
+    case 'bytes':
+      return fc.record({
+        body: fc.oneof(
+          fc.constant(Buffer.from('%PDF-1.4\n%%EOF\n')),
+          fc.constant(Buffer.alloc(0)),
+          fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)),
+          fc.constantFrom(70_000, 200_000).map((n) => Buffer.alloc(n, 0x25)),
+        ),
+        type: fc.oneof(fc.constant('application/pdf'), contentType),
+      });
+    case 'none':
+      return fc.oneof(
+        { weight: 4, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.record({ body: hostileBody(), type: contentType }) },
+      );
+  }
+}
+
+/** A body every reader of this kind must refuse: not JSON at all (optional bodies), or not an object (schemas). */
+function fatalBody(kind: BodyKind): fc.Arbitrary<{ body: Buffer; type: string }> | undefined {
+  const malformed = fc
+    // Not a byte order mark before valid JSON: RFC 8259 lets a parser ignore it (TextDecoder drops it).
+    .constantFrom('{', '{"a":', '[1,]', '{"a":1}x', '{a:1}', "{'a':1}", 'NaN', '{"a":"\\u12"}', '<a/>')
+    .map((t) => ({ body: Buffer.from(t), type: 'application/json' }));
+  if (kind === 'optional-json') return malformed;
+  if (kind === 'json') {
+    const notAnObject = fc
+      .oneof(hostileString, fc.integer(), fc.constant(null), fc.array(hostileJson, { maxLength: 3 }))
+      .map((v) => ({ body: Buffer.from(jsonText(v)), type: 'application/json' }));
+    return fc.oneof(malformed, notAnObject);
+  }
+  if (kind === 'form') {
+    return shortHostileString
+      .filter((s) => s !== 'approve' && s !== 'fail')
+      .map((s) => ({ body: Buffer.from(`decision=${pct(s)}`), type: 'application/x-www-form-urlencoded' }));
+  }
+  return undefined;
+}
+
+function request(
+  method: string,
+  path: string,
+  headers: Record<string, string | undefined>,
+  body: { body?: Buffer; type?: string | undefined },
+): FuzzRequest {
+  const all: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) all[k] = headerSafe(v);
+  if (body.type !== undefined) all['content-type'] = headerSafe(body.type);
+  // Node answers a bare 431 to a request line and headers over 16 KiB before any route sees them: stay below.
+  return printable({ method, path: path.slice(0, 8_000), headers: all, ...(body.body !== undefined ? { body: body.body } : {}) });
+}
+
+function route(spec: Spec): Target {
+  const name = `${spec.method} ${spec.path}${spec.label ? ` (${spec.label})` : ''}`;
+  const methodArb = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(spec.method) },
+    { weight: 1, arbitrary: fc.constantFrom(...(spec.methods ?? OTHER_METHODS)) },
+  );
+  return {
+    name,
+    ...(spec.otherAnswer ? { otherAnswer: spec.otherAnswer } : {}),
+    ...(spec.otherStatuses ? { otherStatuses: spec.otherStatuses } : {}),
+    build(w) {
+      const cred = credential(w, spec.auth);
+      const auth: fc.Arbitrary<Record<string, string | undefined>> = cred
+        ? fc.oneof(
+            { weight: 6, arbitrary: fc.constant({ [cred.header]: cred.valid }) },
+            { weight: 1, arbitrary: wrongCredential(w, spec.auth).map((v) => ({ [cred.header]: v })) },
+          )
+        : fc.constant({});
+      return fc
+        .record({
+          method: methodArb,
+          path: pathArb(spec, w, false),
+          auth,
+          extra: fc.oneof({ weight: 2, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: hostileHeaders }),
+          body: bodyArb(spec, w),
+        })
+        .map(({ method, path, auth: a, extra, body }) => request(method, path, { ...extra, ...spec.headers?.(w), ...a }, body));
+    },
+    refused(w) {
+      const cred = credential(w, spec.auth);
+      const defects: fc.Arbitrary<FuzzRequest>[] = [];
+      const base = fc.record({
+        path: pathArb(spec, w, false),
+        extra: fc.oneof(fc.constant({}), hostileHeaders),
+        body: bodyArb(spec, w),
+      });
+      if (cred) {
+        defects.push(
+          fc
+            .tuple(base, wrongCredential(w, spec.auth))
+            .map(([{ path, extra, body }, wrong]) =>
+              request(spec.method, path, { ...extra, ...spec.headers?.(w), [cred.header]: wrong }, body),
+            ),
+        );
+      }
+      const auth = cred ? { [cred.header]: cred.valid } : {};
+      const broken = fatalBody(spec.body ?? 'none');
+      if (broken) {
+        defects.push(
+          fc
+            .tuple(base, broken)
+            .map(([{ path, extra }, body]) => request(spec.method, path, { ...extra, ...spec.headers?.(w), ...auth }, body)),
+        );
+      }
+      if (spec.idsMustExist) {
+        defects.push(
+          fc
+            .record({ path: pathArb(spec, w, true), extra: fc.oneof(fc.constant({}), hostileHeaders), body: bodyArb(spec, w) })
+            .map(({ path, extra, body }) => request(spec.method, path, { ...extra, ...spec.headers?.(w), ...auth }, body)),
+        );
+      }
+      if (spec.refusals) defects.push(spec.refusals(w));
+      return defects.length ? fc.oneof(...defects) : undefined;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What routes answer besides JSON
+
+/**
+ * Whether a segment is a dot segment once decoded: `/api/%2e%2e` is `/` (RFC 3986 decodes unreserved characters
+ * before removing dot segments), which the demo serves its shop page at, so it is no longer a path under /api.
+ */
+const isDotSegment = (segment: string) => {
+  try {
+    return ['.', '..'].includes(decodeURIComponent(segment));
+  } catch {
+    return false;
+  }
+};
+
+const contentTypeOf = (a: FuzzAnswer) => a.headers['content-type'] ?? '';
+const isHtml = (a: FuzzAnswer) => /^text\/html/i.test(contentTypeOf(a));
+const isPreflight = (a: FuzzAnswer, r: FuzzRequest) => r.method === 'OPTIONS' && a.status === 204 && a.body.length === 0;
+/** The event stream of a checkout (its first frame, the `retry:` hint, has arrived). */
+const isEventStream = (a: FuzzAnswer) => a.status === 200 && a.stream && /^retry: \d+/.test(a.body.toString('utf8'));
+/** Login's bare token (the one partner operation without the envelope). */
+const isToken = (a: FuzzAnswer) =>
+  a.status === 201 && /^text\/plain/i.test(contentTypeOf(a)) && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(a.body.toString());
+
+// ---------------------------------------------------------------------------------------------------------------
+// The routes
+
+const DAY = '2026-01-15';
+const future = () => new Date(Date.now() + 3_600_000).toISOString();
+
+const webhookConfig = (w: World) => ({
+  url: `${w.url}/api/webhooks/provider`,
+  customHeaderName: 'X-Checkout-Webhook-Secret',
+  customHeaderValue: 'x'.repeat(40),
+});
+
+/**
+ * Creation requests for a real order that must be refused before anything is reserved: no token or a wrong, foreign
+ * or expired one, a CPF that is not valid, a return address off the storefront, OpenFinance without a payer, an
+ * order the shop does not know (with a token signed for it).
+ */
+function checkoutRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  const { orderId, orderToken } = w.known.orders[0]!;
+  const inAnHour = new Date(Date.now() + 3_600_000);
+  const token = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom(
+      '',
+      w.known.orders[1]!.orderToken,
+      signOrderToken(w.orderTokenKey, orderId, new Date(Date.now() - 60_000)),
+      signOrderToken('not-the-order-token-key-0123456789', orderId, inAnHour),
+      `${orderToken}x`,
+      orderToken.slice(0, -1),
+      orderToken.toUpperCase(),
+      `9${orderToken}`,
+    ),
+    hostileString,
+    hostileJson,
+  );
+  const payerName = fc.option(hostileString, { nil: undefined });
+  const valid = { orderId, orderToken, method: 'pix' };
+  const badToken = fc
+    .record({ token, method: fc.constantFrom('pix', 'openfinance'), name: payerName })
+    .map(({ token: t, method, name }) => ({
+      orderId,
+      ...(t === undefined ? {} : { orderToken: t }),
+      method,
+      payer: { cpf: VALID_CPF, ...(name === undefined ? {} : { name }) },
+    }));
+  const badCpf = fc
+    .record({
+      cpf: hostileString.filter((s) => !isValidCpf(taxNumberDigits(s))),
+      method: fc.constantFrom('pix', 'openfinance'),
+      name: payerName,
+    })
+    .map(({ cpf, method, name }) => ({ ...valid, method, payer: { cpf, ...(name === undefined ? {} : { name }) } }));
+  const badReturn = fc
+    .oneof(
+      fc.constantFrom('http://evil.example/back', 'https://127.0.0.1.evil.example/', 'javascript:alert(1)', '//evil.example'),
+      hostileString,
+    )
+    .map((returnUrl) => ({ ...valid, method: 'openfinance', payer: { cpf: VALID_CPF }, returnUrl }));
+  const noPayer = fc.constant({ ...valid, method: 'openfinance' });
+  const unknownOrder = fc
+    .stringMatching(/^Z-[0-9A-F]{12}$/)
+    .map((id) => ({ orderId: id, orderToken: signOrderToken(w.orderTokenKey, id, inAnHour), method: 'pix' }));
+  return fc
+    .tuple(fc.oneof(badToken, badCpf, badReturn, noPayer, unknownOrder), fc.option(hostileKeyValue, { nil: undefined }))
+    .map(([body, extra]) => {
+      const json = toJson(body) as { entries: [string, Json][] };
+      const entries = extra ? [...json.entries, extra] : json.entries;
+      return request(
+        'POST',
+        '/api/checkouts',
+        { origin: w.allowedOrigin },
+        { body: Buffer.from(jsonText({ entries })), type: 'application/json' },
+      );
+    });
+}
+
+const hostileKeyValue: fc.Arbitrary<[string, Json]> = fc.tuple(hostileKey, hostileJson);
+
+/** Routes of the BFF under /api. */
+export const BFF_ROUTES: Target[] = [
+  route({
+    method: 'POST',
+    path: '/api/checkouts',
+    label: 'an order without a checkout',
+    auth: 'none',
+    body: 'json',
+    refusals: checkoutRefusals,
+    template: (w) => ({
+      ...w.known.orders[0],
+      method: 'openfinance',
+      payer: { cpf: '529.982.247-25', name: 'Maria' },
+      returnUrl: `${w.allowedOrigin}/return?x=1`,
+    }),
+    headers: (w) => ({ origin: w.allowedOrigin }),
+    otherAnswer: isPreflight,
+  }),
+  {
+    // Valid bodies with one hostile field (payer name, CPF, return address…) for orders that have no checkout, so the
+    // values really reach the store and the provider.
+    name: 'POST /api/checkouts (fresh orders, one hostile field)',
+    build: (w) =>
+      fc
+        .record({
+          order: fc.constantFrom(...w.known.freshOrders),
+          method: fc.constantFrom('pix', 'openfinance'),
+          field: fc.constantFrom('payer.name', 'payer.cpf', 'returnUrl', 'method', 'extra'),
+          value: fc.oneof(poisonString, hostileString, hostileJson),
+          key: hostileKey,
+        })
+        .map(({ order, method, field, value, key }) => {
+          const body: Json = {
+            entries: [
+              ['orderId', order.orderId],
+              ['orderToken', order.orderToken],
+              ['method', field === 'method' ? value : method],
+              [
+                'payer',
+                {
+                  entries: [
+                    ['cpf', field === 'payer.cpf' ? value : VALID_CPF],
+                    ['name', field === 'payer.name' ? value : 'Maria'],
+                  ],
+                },
+              ],
+              ['returnUrl', field === 'returnUrl' ? value : `${w.allowedOrigin}/back`],
+              ...(field === 'extra' ? [[key, value] as [string, Json]] : []),
+            ],
+          };
+          return request(
+            'POST',
+            '/api/checkouts',
+            { origin: w.allowedOrigin },
+            { body: Buffer.from(jsonText(body)), type: 'application/json' },
+          );
+        }),
+    refused: () => undefined,
+  },
+  route({
+    method: 'POST',
+    path: '/api/checkouts',
+    auth: 'none',
+    label: 'an order with a live checkout',
+    body: 'json',
+    // An order that already has a checkout: the answer is the existing one, or a refusal.
+    template: (w) => ({ ...w.known.orders[1], method: 'pix' }),
+    otherAnswer: isPreflight,
+  }),
+  route({
+    method: 'OPTIONS',
+    path: '/api/checkouts',
+    auth: 'none',
+    headers: () => ({ 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }),
+    otherAnswer: isPreflight,
+  }),
+  route({
+    method: 'GET',
+    path: '/api/checkouts/:id',
+    auth: 'none',
+    ids: (w) => ({ id: w.known.checkoutIds }),
+    idsMustExist: true,
+    otherAnswer: isPreflight,
+  }),
+  route({
+    method: 'GET',
+    path: '/api/checkouts/:id/events',
+    auth: 'none',
+    ids: (w) => ({ id: w.known.checkoutIds }),
+    idsMustExist: true,
+    query: () => ({ lastEventId: '1' }),
+    queryValues: { lastEventId: fc.constantFrom('0', '-1', '1', '2', '99', '1e3', '9'.repeat(30), 'NaN', '') },
+    otherAnswer: (a, r) => isEventStream(a) || isPreflight(a, r),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/webhooks/provider',
+    auth: 'webhook',
+    body: 'json',
+    template: (w) => ({
+      id: w.known.transactionIds[0],
+      transactionState: 'Completed',
+      transactionAmount: '159.80',
+      transactionType: 'Credit',
+      transactionDate: '2026-01-15T12:00:00.000Z',
+      stateCompletedDate: '2026-01-15T12:00:00.000Z',
+      payer: { name: 'Maria', taxNumber: VALID_CPF },
+    }),
+  }),
+  route({ method: 'GET', path: '/api/admin/balance', auth: 'admin' }),
+  route({
+    method: 'GET',
+    path: '/api/admin/transactions',
+    auth: 'admin',
+    query: (w) => ({ orderId: w.known.orders[1]!.orderId, date: DAY }),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/admin/cashouts',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({
+      recipient: { name: 'João', cpf: '111.444.777-35' },
+      key: { type: 'EMAIL', value: 'joao@example.com' },
+      amount: '0.01',
+      orderId: 'payout-fuzz',
+      description: 'Fuzz',
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/receivers',
+    auth: 'admin',
+    query: () => ({ limit: '10', offset: '0', status: 'Approved' }),
+  }),
+  route({ method: 'GET', path: '/api/admin/receivers/:id', auth: 'admin', ids: (w) => ({ id: w.known.receiverIds }) }),
+  route({ method: 'GET', path: '/api/admin/receivers/:id/accounts', auth: 'admin', ids: (w) => ({ id: w.known.receiverIds }) }),
+  route({
+    method: 'POST',
+    path: '/api/admin/payment-requests',
+    auth: 'admin',
+    body: 'json',
+    template: (w) => ({ amount: '1.00', description: 'Fuzz', receiverId: w.known.receiverIds[0], accountId: w.known.accountIds[0] }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/payment-requests',
+    auth: 'admin',
+    query: () => ({ limit: '10', offset: '0', status: 'Pending', startDate: `${DAY}T00:00:00.000Z`, endDate: future() }),
+  }),
+  route({ method: 'GET', path: '/api/admin/payment-requests/:id', auth: 'admin', ids: (w) => ({ id: w.known.paymentRequestIds }) }),
+  route({
+    method: 'POST',
+    path: '/api/admin/payment-requests/:id/cancel',
+    auth: 'admin',
+    ids: (w) => ({ id: w.known.paymentRequestIds }),
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/admin/payment-requests/:id/invoice',
+    auth: 'admin',
+    body: 'bytes',
+    ids: (w) => ({ id: w.known.paymentRequestIds }),
+    headers: () => ({}),
+  }),
+  {
+    // The invoice upload with hostile file names: the header the others fixed.
+    ...route({
+      method: 'PUT',
+      path: '/api/admin/payment-requests/:id/invoice',
+      auth: 'admin',
+      body: 'bytes',
+      ids: (w) => ({ id: w.known.paymentRequestIds }),
+    }),
+    name: 'PUT /api/admin/payment-requests/:id/invoice (X-File-Name)',
+    build: (w) =>
+      fc
+        .record({
+          id: idSegment(w.known.paymentRequestIds),
+          name: fc.oneof(
+            fc.constantFrom(
+              '%',
+              '%E0%A4%A',
+              '%00',
+              'a%00b.pdf',
+              '..\\..\\x.pdf',
+              '%2e%2e%5cx.pdf',
+              '%ED%A0%80',
+              '%FF',
+              'x'.repeat(300),
+              '',
+            ),
+            hostileHeaderValue,
+            shortHostileString.map((s) => headerSafe(pct(s))),
+          ),
+        })
+        .map(({ id, name }) =>
+          request(
+            'PUT',
+            `/api/admin/payment-requests/${id}/invoice`,
+            { authorization: `Bearer ${w.adminToken}`, 'x-file-name': name },
+            { body: Buffer.from('%PDF-1.4\n%%EOF\n'), type: 'application/pdf' },
+          ),
+        ),
+    refused: () => undefined,
+  },
+  route({
+    method: 'GET',
+    path: '/api/admin/payment-requests/:id/documents',
+    auth: 'admin',
+    ids: (w) => ({ id: w.known.paymentRequestIds }),
+  }),
+  route({ method: 'DELETE', path: '/api/admin/documents/:id', auth: 'admin', ids: (w) => ({ id: w.known.documentIds }) }),
+  {
+    name: 'any method, any path under /api',
+    build: (w) =>
+      fc
+        .record({
+          method: fc.constantFrom(...OTHER_METHODS),
+          path: fc
+            .array(idSegment(['checkouts', 'admin', 'webhooks', 'provider', 'events', 'invoice']), { minLength: 0, maxLength: 5 })
+            .filter((segments) => !segments.some(isDotSegment)),
+          admin: fc.boolean(),
+          extra: hostileHeaders,
+          body: fc.option(hostileBody(), { nil: undefined }),
+        })
+        .map(({ method, path, admin, extra, body }) =>
+          request(
+            method,
+            `/api/${path.join('/')}`,
+            { ...extra, ...(admin ? { authorization: `Bearer ${w.adminToken}` } : {}) },
+            body ? { body, type: 'application/json' } : {},
+          ),
+        ),
+    refused: () => undefined,
+    otherAnswer: (a, r) => isEventStream(a) || isPreflight(a, r),
+  },
+];
+
+const PARTNER = '/sandbox/v1/partners-int';
+
+const cashIn = (w: World) => ({
+  payment: { payer: { cpf: VALID_CPF, name: 'Maria' }, value: { original: '10.00', editable: false } },
+  transaction: { orderId: 'fuzz-1', orderDescription: 'Fuzz' },
+  webhook: webhookConfig(w),
+});
+
+/** Routes of the emulator under /sandbox. */
+export const EMULATOR_ROUTES: Target[] = [
+  route({
+    method: 'POST',
+    path: `${PARTNER}/login`,
+    auth: 'none',
+    body: 'json',
+    template: (w) => ({
+      accessKey: w.server.config.sandboxKeys.accessKey ?? SANDBOX_ACCESS_KEY,
+      secret: w.server.config.sandboxKeys.secret ?? SANDBOX_SECRET,
+    }),
+    otherAnswer: isToken,
+  }),
+  route({ method: 'POST', path: `${PARTNER}/accounts/pix/cashin`, auth: 'sandbox', body: 'json', template: cashIn }),
+  route({
+    method: 'POST',
+    path: `${PARTNER}/accounts/pix/cashout`,
+    auth: 'sandbox',
+    body: 'json',
+    template: (w) => ({
+      payment: { recipient: { name: 'João', cpf: '11144477735' }, key: { type: 'CPF', value: '11144477735' }, value: '0.01' },
+      transaction: { orderId: 'fuzz-out', orderDescription: 'Fuzz' },
+      webhook: webhookConfig(w),
+    }),
+  }),
+  route({
+    method: 'POST',
+    path: `${PARTNER}/accounts/payment-initiation`,
+    auth: 'sandbox',
+    body: 'json',
+    template: (w) => ({
+      payment: { payer: { taxNumber: VALID_CPF }, value: { original: '10.00' }, redirectUrl: `${w.allowedOrigin}/back` },
+      transaction: { orderId: 'fuzz-of', orderDescription: 'Fuzz' },
+      webhook: webhookConfig(w),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/transactions/pix/:id`,
+    auth: 'sandbox',
+    ids: (w) => ({ id: w.known.transactionIds }),
+    methods: ['POST', 'PUT', 'DELETE'],
+  }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/transactions/pix`,
+    auth: 'sandbox',
+    query: (w) => ({
+      transactionOrderId: w.known.orders[1]!.orderId,
+      startDate: `${DAY}T00:00:00.000Z`,
+      endDate: `${DAY}T23:59:59.999Z`,
+      'dataset.limit': '10',
+      'dataset.offset': '0',
+      account: 'all',
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/balance`,
+    auth: 'sandbox',
+    query: () => ({ filterDate: DAY }),
+  }),
+  ...['complete', 'error', 'cancel', 'reverse'].map((operation) =>
+    route({
+      method: 'POST',
+      path: `${PARTNER}/sandbox/transactions/${operation}/:id`,
+      auth: 'sandbox',
+      body: 'optional-json',
+      template: () => (operation === 'complete' ? { name: 'Maria', taxNumber: VALID_CPF, amount: '10.00' } : {}),
+      ids: (w) => ({ id: w.known.transactionIds }),
+      idsMustExist: true,
+      methods: ['PUT', 'GET', 'DELETE'],
+    }),
+  ),
+  ...['complete', 'error'].map((operation) =>
+    route({
+      method: 'POST',
+      path: `${PARTNER}/sandbox/payment-initiation/${operation}/:id`,
+      auth: 'sandbox',
+      body: 'optional-json',
+      template: () => (operation === 'complete' ? { name: 'Maria', taxNumber: VALID_CPF } : {}),
+      ids: (w) => ({ id: w.known.transactionIds }),
+      idsMustExist: true,
+    }),
+  ),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/receivers`,
+    auth: 'sandbox',
+    query: () => ({ 'dataset.limit': '10', 'dataset.offset': '0', receiverStatus: 'Approved' }),
+  }),
+  route({ method: 'GET', path: `${PARTNER}/receivers/:id`, auth: 'sandbox', ids: (w) => ({ id: w.known.receiverIds }) }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/receivers/:id/accounts`,
+    auth: 'sandbox',
+    ids: (w) => ({ id: w.known.receiverIds }),
+    query: () => ({ limit: '10', offset: '0' }),
+  }),
+  route({
+    method: 'POST',
+    path: `${PARTNER}/accounts/transaction-requests`,
+    auth: 'sandbox',
+    body: 'json',
+    template: (w) => ({ amount: '1.00', description: 'Fuzz', refReceiver: w.known.receiverIds[0], refBankAccount: w.known.accountIds[0] }),
+  }),
+  route({
+    method: 'PUT',
+    path: `${PARTNER}/accounts/transaction-requests/cancel/:id`,
+    auth: 'sandbox',
+    body: 'optional-json',
+    ids: (w) => ({ id: w.known.paymentRequestIds }),
+    idsMustExist: true,
+  }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/transaction-requests`,
+    auth: 'sandbox',
+    query: () => ({
+      'dataset.limit': '10',
+      'dataset.offset': '0',
+      status: 'Pending',
+      startDate: `${DAY}T00:00:00.000Z`,
+      endDate: future(),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/transaction-requests/:id`,
+    auth: 'sandbox',
+    ids: (w) => ({ id: w.known.paymentRequestIds }),
+  }),
+  route({
+    method: 'POST',
+    path: `${PARTNER}/documents`,
+    auth: 'sandbox',
+    body: 'json',
+    template: (w) => ({
+      properties: { name: 'nota' },
+      ownerType: 'Transaction',
+      owner: w.known.paymentRequestIds[0],
+      type: 'Invoice',
+      fileName: 'nota.pdf',
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/documents`,
+    auth: 'sandbox',
+    query: (w) => ({ type: 'Invoice', ownerType: 'Transaction', owner: w.known.paymentRequestIds[0]! }),
+  }),
+  route({
+    method: 'DELETE',
+    path: `${PARTNER}/documents/:id`,
+    auth: 'sandbox',
+    ids: (w) => ({ id: w.known.documentIds }),
+    idsMustExist: true,
+  }),
+  route({
+    method: 'PUT',
+    path: '/sandbox/v1/uploads/:token',
+    auth: 'none',
+    body: 'bytes',
+    ids: (w) => ({ token: w.known.uploadTokens }),
+    idsMustExist: true,
+  }),
+  route({
+    method: 'GET',
+    path: '/sandbox/v1/system/checkout/style.css',
+    auth: 'none',
+    otherAnswer: (a) => a.status === 200 && /^text\/css/i.test(contentTypeOf(a)),
+  }),
+  route({
+    method: 'GET',
+    path: '/sandbox/v1/system/checkout/init/:uuid/:id',
+    auth: 'none',
+    ids: (w) => ({ uuid: w.known.bankPages.map((p) => p.uuid), id: w.known.bankPages.map((p) => p.transactionId) }),
+    otherAnswer: isHtml,
+  }),
+  route({
+    method: 'POST',
+    path: '/sandbox/v1/system/checkout/init/:uuid/:id',
+    auth: 'none',
+    body: 'form',
+    ids: (w) => ({ uuid: w.known.bankPages.map((p) => p.uuid), id: w.known.bankPages.map((p) => p.transactionId) }),
+    otherAnswer: (a) => isHtml(a) || (a.status === 303 && a.body.length === 0),
+    otherStatuses: [303],
+  }),
+  route({
+    method: 'GET',
+    path: '/sandbox/v1/system/qrcodeviewer/:id',
+    auth: 'none',
+    ids: (w) => ({ id: w.known.transactionIds }),
+    otherAnswer: (a) => a.status === 200 && /^image\/svg\+xml/i.test(contentTypeOf(a)),
+  }),
+  route({
+    method: 'GET',
+    path: '/sandbox/v1/system/e-receipt/:id/receipt.pdf',
+    auth: 'none',
+    ids: (w) => ({ id: w.known.transactionIds }),
+    otherAnswer: (a) => a.status === 200 && /^application\/pdf/i.test(contentTypeOf(a)),
+  }),
+  route({ method: 'GET', path: '/sandbox/v1/QR/cob/:id', auth: 'none', ids: (w) => ({ id: w.known.cobIds }) }),
+  route({ method: 'GET', path: '/sandbox/admin', auth: 'sandbox-admin' }),
+  route({
+    method: 'POST',
+    path: '/sandbox/admin/receivers',
+    auth: 'sandbox-admin',
+    body: 'json',
+    template: () => ({ companyFantasyName: 'Oficina Nova', companyCNPJ: '87.654.321/0001-98' }),
+  }),
+  route({
+    method: 'POST',
+    path: '/sandbox/admin/receivers/:id/accounts',
+    auth: 'sandbox-admin',
+    body: 'json',
+    ids: (w) => ({ id: w.known.receiverIds }),
+    template: () => ({ bankCode: '001', bankName: 'Banco', accountAgency: '1234', accountNumber: '5678-9', pixKey: '11222333000181' }),
+  }),
+  ...['approve', 'reject'].map((decision) =>
+    route({
+      method: 'POST',
+      path: `/sandbox/admin/receivers/:id/${decision}`,
+      auth: 'sandbox-admin',
+      body: 'optional-json',
+      template: () => ({ reviewNote: 'ok' }),
+      ids: (w) => ({ id: w.known.receiverIds }),
+      idsMustExist: true,
+    }),
+  ),
+  ...['approve', 'reject'].map((decision) =>
+    route({
+      method: 'POST',
+      path: `/sandbox/admin/transaction-requests/:id/${decision}`,
+      auth: 'sandbox-admin',
+      body: 'optional-json',
+      template: () => ({ comment: 'ok', userFullName: 'Revisora' }),
+      // Approving starts a payment in the background: only unknown ids here, so no timer outlives the request.
+      ids: () => ({ id: [] }),
+      idsMustExist: true,
+    }),
+  ),
+  route({ method: 'GET', path: '/sandbox/admin/company-webhook', auth: 'sandbox-admin' }),
+  route({
+    method: 'PUT',
+    path: '/sandbox/admin/company-webhook',
+    auth: 'sandbox-admin',
+    body: 'json',
+    template: (w) => webhookConfig(w),
+  }),
+  route({ method: 'DELETE', path: '/sandbox/admin/company-webhook', auth: 'sandbox-admin' }),
+  route({
+    method: 'GET',
+    path: '/sandbox/admin/documents/:id/content',
+    auth: 'sandbox-admin',
+    ids: (w) => ({ id: w.known.documentIds }),
+    otherAnswer: (a) => a.status === 200,
+  }),
+  {
+    name: 'any method, any path under /sandbox',
+    build: (w) =>
+      fc
+        .record({
+          method: fc.constantFrom(...OTHER_METHODS),
+          path: fc
+            .array(idSegment(['v1', 'partners-int', 'accounts', 'pix', 'sandbox', 'transactions', 'admin', 'system', 'uploads']), {
+              maxLength: 5,
+            })
+            .filter((segments) => !segments.some(isDotSegment)),
+          token: fc.boolean(),
+          extra: hostileHeaders,
+          body: fc.option(hostileBody(), { nil: undefined }),
+        })
+        .map(({ method, path, token, extra, body }) =>
+          request(
+            method,
+            `/sandbox/${path.join('/')}`,
+            {
+              ...extra,
+              ...(token ? { authorization: `Bearer ${w.sandboxToken}` } : {}),
+              ...(w.sandboxAdminKey ? { 'x-sandbox-admin-key': w.sandboxAdminKey } : {}),
+            },
+            body ? { body, type: 'application/json' } : {},
+          ),
+        ),
+    refused: () => undefined,
+    otherAnswer: (a) => isHtml(a) || (a.status === 200 && /^(text\/css|image\/svg\+xml|application\/pdf)/i.test(contentTypeOf(a))),
+  },
+];
+
+export const ALL_ROUTES = [...BFF_ROUTES, ...EMULATOR_ROUTES];

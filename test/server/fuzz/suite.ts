@@ -1,0 +1,129 @@
+/**
+ * The fuzz properties, run once per database by `sqlite.test.ts` and `postgres.test.ts`:
+ *
+ * 1. A request a route must refuse (a wrong credential, a body that can't be read, an unknown id, a checkout for a
+ *    real order with a wrong token, CPF or return address) is refused, and every stored row of the BFF and of the
+ *    emulator is the same after it as before.
+ * 2. Every route, sent anything at all, answers within the time limit with a 2xx or a 4xx JSON envelope, or with one
+ *    of its documented non-JSON answers (login's bare token, an event stream, the bank page's HTML); never a 5xx,
+ *    and never with Object.prototype and friends changed.
+ *
+ * Bounded by runs and by time per property: about ten seconds per database on two cores. A failure prints the
+ * seed and path fast-check needs to replay it: `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/server/fuzz
+ * -t '<test name>'`. `FUZZ_RUNS` and `FUZZ_TIME_MS` (per property) raise the budget for a longer hunt.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { TEST_DATABASE_URL } from '../store/pg-test-database';
+import { ALL_ROUTES, type Target } from './routes';
+import { closeAgent, NoAnswer, send, type FuzzAnswer, type FuzzRequest } from './send';
+import { describeAnswer, describeRequest } from './report';
+import { prototypeKeys, verdict } from './verdict';
+import { startWorld, type DatabaseKind, type World } from './world';
+
+const env = process.env;
+const RUNS = Number(env.FUZZ_RUNS) || 40;
+const REFUSAL_RUNS = Number(env.FUZZ_RUNS) * 5 || 250;
+const TIME_MS = Number(env.FUZZ_TIME_MS) || 3_000;
+/** Longer than the emulator's webhook timeout (5 s), which a simulation may wait out. */
+const ANSWER_TIMEOUT_MS = 10_000;
+
+function parameters(runs: number, timeMs: number): fc.Parameters<unknown> {
+  return {
+    numRuns: runs,
+    // The budget is time as much as runs: past it, fast-check stops generating (or shrinking) and reports what it has.
+    interruptAfterTimeLimit: timeMs,
+    markInterruptAsFailure: false,
+    ...(env.FUZZ_SEED ? { seed: Number(env.FUZZ_SEED) } : {}),
+    ...(env.FUZZ_PATH ? { path: env.FUZZ_PATH } : {}),
+  };
+}
+
+/** Lines only in `before` and only in `after`, for a readable account of what a refused request changed. */
+function difference(before: string, after: string): string {
+  const a = new Set(before.split('\n'));
+  const b = new Set(after.split('\n'));
+  const cut = (line: string) => (line.length > 300 ? `${line.slice(0, 300)}…` : line);
+  const gone = [...a]
+    .filter((l) => !b.has(l))
+    .slice(0, 4)
+    .map((l) => `    - ${cut(l)}`);
+  const added = [...b]
+    .filter((l) => !a.has(l))
+    .slice(0, 4)
+    .map((l) => `    + ${cut(l)}`);
+  return [...gone, ...added].join('\n');
+}
+
+export function fuzzSuite(kind: DatabaseKind): void {
+  describe.skipIf(kind === 'postgres' && !TEST_DATABASE_URL)(`fuzz: every route on ${kind}`, () => {
+    let w: World;
+    let prototypes: string;
+
+    beforeAll(async () => {
+      w = await startWorld(kind);
+      prototypes = prototypeKeys();
+    }, 60_000);
+    afterAll(async () => {
+      await w?.close();
+      closeAgent();
+    });
+
+    /** Sends one request; a missing answer or a polluted prototype fails the property at once. */
+    async function exchange(target: Target, request: FuzzRequest): Promise<FuzzAnswer> {
+      let answer: FuzzAnswer;
+      try {
+        answer = await send(w.url, request, ANSWER_TIMEOUT_MS);
+      } catch (error) {
+        const why = error instanceof NoAnswer ? error.message : `the connection failed: ${(error as Error).message}`;
+        throw new Error(`${target.name}: ${why}\n  request: ${describeRequest(request)}`, { cause: error });
+      }
+      const polluted = (Object.prototype as Record<string, unknown>).polluted !== undefined || prototypeKeys() !== prototypes;
+      if (polluted) {
+        throw new Error(
+          `${target.name}: a built-in prototype changed\n  request: ${describeRequest(request)}\n  answer: ${describeAnswer(answer)}`,
+        );
+      }
+      return answer;
+    }
+
+    it('refuses what it must and then stores nothing new', { timeout: TIME_MS * 4 + 30_000 }, async () => {
+      const refusals = ALL_ROUTES.flatMap((target) => {
+        const arbitrary = target.refused(w);
+        // Printed as the route and the request when fast-check reports a counterexample.
+        const pair = (request: FuzzRequest) =>
+          Object.defineProperty({ target, request }, fc.toStringMethod, { value: () => `${target.name}: ${describeRequest(request)}` });
+        return arbitrary ? [arbitrary.map(pair)] : [];
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(...refusals), async ({ target, request }) => {
+          const before = await w.snapshot();
+          const answer = await exchange(target, request);
+          const said = `\n  request: ${describeRequest(request)}\n  answer: ${describeAnswer(answer)}`;
+          if (answer.status < 400) throw new Error(`${target.name}: accepted a request it must refuse${said}`);
+          const after = await w.snapshot();
+          if (after !== before) {
+            throw new Error(
+              `${target.name}: refused with HTTP ${answer.status} but changed stored data${said}\n${difference(before, after)}`,
+            );
+          }
+        }),
+        parameters(REFUSAL_RUNS, TIME_MS * 4),
+      );
+    });
+
+    for (const target of ALL_ROUTES) {
+      it(`${target.name}: 2xx or 4xx JSON, never a 5xx or a hang`, { timeout: TIME_MS + 30_000 }, async () => {
+        await fc.assert(
+          fc.asyncProperty(target.build(w), async (request) => {
+            const answer = await exchange(target, request);
+            const problem = verdict(target, request, answer);
+            if (problem)
+              throw new Error(`${target.name} ${problem}\n  request: ${describeRequest(request)}\n  answer: ${describeAnswer(answer)}`);
+          }),
+          parameters(RUNS, TIME_MS),
+        );
+      });
+    }
+  });
+}

@@ -1,0 +1,225 @@
+/**
+ * The system under fuzz: one demo process (the BFF at /api and the emulator at /sandbox, on real sockets) on SQLite
+ * or on a fresh PostgreSQL database, with a few real things to aim at (orders with their tokens, live, completed and
+ * failed checkouts, an OpenFinance bank page, a payment request with documents) and a snapshot of everything stored.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { signOrderToken } from '../../../server/checkout/order-token';
+import { keptSecret } from '../../../server/config';
+import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export const VALID_CPF = '52998224725';
+const SEED_RECEIVER = 'c0a000000000000000000001';
+const SEED_ACCOUNT = 'acc000000000000000000001';
+
+export interface Known {
+  /** Demo orders with a valid token; the first has no checkout yet. */
+  orders: { orderId: string; orderToken: string }[];
+  /** More orders without a checkout, so that many creations really insert (the first success per order does). */
+  freshOrders: { orderId: string; orderToken: string }[];
+  checkoutIds: string[];
+  transactionIds: string[];
+  /** OpenFinance bank pages: the uuid and transaction id of their address. */
+  bankPages: { uuid: string; transactionId: string }[];
+  cobIds: string[];
+  receiverIds: string[];
+  accountIds: string[];
+  paymentRequestIds: string[];
+  documentIds: string[];
+  uploadTokens: string[];
+}
+
+export interface World {
+  kind: DatabaseKind;
+  server: TestServer;
+  url: string;
+  adminToken: string;
+  webhookSecret: string;
+  sandboxToken: string;
+  /** The key of /sandbox/admin when the emulator has one. */
+  sandboxAdminKey: string | undefined;
+  /** The key order tokens are signed with. */
+  orderTokenKey: string;
+  /** Origins the BFF accepts as OpenFinance return addresses. */
+  allowedOrigin: string;
+  known: Known;
+  /** Every stored row of the BFF (checkouts, events) and of the emulator, as one comparable text. */
+  snapshot(): Promise<string>;
+  close(): Promise<void>;
+}
+
+const json = async (response: Response): Promise<any> => {
+  const text = await response.text();
+  if (!response.ok) throw new Error(`fuzz set-up: HTTP ${response.status}: ${text.slice(0, 500)}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+export async function startWorld(kind: DatabaseKind): Promise<World> {
+  let database: TestDatabase | undefined;
+  if (kind === 'postgres') database = await createTestDatabase(TEST_DATABASE_URL!);
+  // Creation is rate-limited per address, and every fuzz request comes from 127.0.0.1: without the limit, hostile
+  // creations reach the store and the provider instead of stopping at a 429.
+  const server = await startTestServer({ env: { CHECKOUT_RATE_PER_MINUTE: '0', ...(database ? { DATABASE_URL: database.url } : {}) } });
+  const url = server.url;
+  const sandboxAdminKey = (server.sandbox as { adminKey?: string } | undefined)?.adminKey;
+  const sandboxToken = (await json(
+    await fetch(`${url}/sandbox/v1/partners-int/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        accessKey: server.config.sandboxKeys.accessKey ?? SANDBOX_ACCESS_KEY,
+        secret: server.config.sandboxKeys.secret ?? SANDBOX_SECRET,
+      }),
+    }),
+  )) as string;
+  const partner = (method: string, path: string, body?: unknown) =>
+    fetch(`${url}/sandbox/v1/partners-int${path}`, {
+      method,
+      headers: { authorization: `Bearer ${sandboxToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then(json);
+
+  // Orders and their tokens, as the shop gives them to the page.
+  const orderTokenKey = server.ordersToken ?? keptSecret(server.dataDir, 'orders-token');
+  const placeOrder = async () => {
+    const placed = (await server.order()) as { orderId: string; orderToken?: string };
+    return {
+      orderId: placed.orderId,
+      orderToken: placed.orderToken ?? signOrderToken(orderTokenKey, placed.orderId, new Date(Date.now() + 3_600_000)),
+    };
+  };
+  const orders: Known['orders'] = [];
+  for (let i = 0; i < 6; i++) orders.push(await placeOrder());
+  const freshOrders: Known['orders'] = [];
+  for (let i = 0; i < 80; i++) freshOrders.push(await placeOrder());
+  const create = (index: number, body: Record<string, unknown>) =>
+    fetch(`${url}/api/checkouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...orders[index]!, ...body }),
+    }).then(json) as Promise<{ id: string; transactionId: string; qrCode?: string; checkoutUrl?: string }>;
+
+  // orders[0] stays without a checkout; 1 live PIX, 2 completed PIX, 3 failed PIX, 4 live OpenFinance, 5 identified PIX.
+  const live = await create(1, { method: 'pix' });
+  const completed = await create(2, { method: 'pix' });
+  await partner('POST', `/sandbox/transactions/complete/${completed.transactionId}`, { name: 'Maria', taxNumber: VALID_CPF });
+  const failed = await create(3, { method: 'pix' });
+  await partner('POST', `/sandbox/transactions/error/${failed.transactionId}`);
+  const bank = await create(4, { method: 'openfinance', payer: { cpf: VALID_CPF } });
+  const identified = await create(5, { method: 'pix', payer: { cpf: VALID_CPF, name: 'Maria' } });
+  const checkouts = [live, completed, failed, bank, identified];
+  const page = /\/init\/([^/]+)\/([^/?#]+)/.exec(bank.checkoutUrl ?? '');
+  const cob = /QR\/cob\/([0-9a-f]+)/i.exec(live.qrCode ?? '');
+
+  // A payment request with two documents: one waiting for its file, one uploaded.
+  const request = (await partner('POST', '/accounts/transaction-requests', {
+    amount: '10.00',
+    description: 'Fuzz',
+    refReceiver: SEED_RECEIVER,
+    refBankAccount: SEED_ACCOUNT,
+  })) as { data: { id: string } };
+  const paymentRequestId = request.data.id;
+  const uploadTokens: string[] = [];
+  for (const fileName of ['nota.pdf', 'outra.pdf']) {
+    const address = (await partner('POST', '/documents', {
+      properties: { name: fileName },
+      ownerType: 'Transaction',
+      owner: paymentRequestId,
+      type: 'Invoice',
+      fileName,
+    })) as { data: string };
+    uploadTokens.push(decodeURIComponent(new URL(address.data).pathname.split('/').pop()!));
+  }
+  await fetch(`${url}/sandbox/v1/uploads/${uploadTokens[1]}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/pdf' },
+    body: '%PDF-1.4\n%%EOF\n',
+  }).then(json);
+  const documents = (await partner('GET', `/documents?type=Invoice&ownerType=Transaction&owner=${paymentRequestId}`)) as {
+    data: { items: { id: string }[] };
+  };
+
+  const known: Known = {
+    orders,
+    freshOrders,
+    checkoutIds: checkouts.map((c) => c.id),
+    transactionIds: checkouts.map((c) => c.transactionId),
+    bankPages: page ? [{ uuid: decodeURIComponent(page[1]!), transactionId: decodeURIComponent(page[2]!) }] : [],
+    cobIds: cob ? [cob[1]!] : [],
+    receiverIds: ['c0a000000000000000000001', 'c0a000000000000000000002', 'c0a000000000000000000003', 'c0a000000000000000000004'],
+    accountIds: [SEED_ACCOUNT, 'acc000000000000000000002', 'acc000000000000000000003', 'acc000000000000000000004'],
+    paymentRequestIds: [paymentRequestId],
+    documentIds: documents.data.items.map((d) => d.id),
+    uploadTokens: [uploadTokens[0]!],
+  };
+
+  const snapshots = await openSnapshots(server.dataDir, database?.url);
+  return {
+    kind,
+    server,
+    url,
+    adminToken: server.config.adminToken,
+    webhookSecret: server.config.webhookSecret,
+    sandboxToken,
+    sandboxAdminKey,
+    orderTokenKey,
+    allowedOrigin: server.allowedOrigins[0]!,
+    known,
+    snapshot: snapshots.take,
+    async close() {
+      await snapshots.close();
+      await server.close();
+      await database?.drop();
+    },
+  };
+}
+
+const EMULATOR_TABLES = ['transactions', 'receivers', 'receiver_accounts', 'payment_requests', 'approval_steps', 'documents'];
+const STORE_TABLES = ['checkouts', 'checkout_events'];
+
+/** Rows as text; blobs as their length and hash, so a snapshot stays small and exact. */
+function rowsText(table: string, rows: unknown[]): string {
+  const plain = rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row as Record<string, unknown>).map(([k, v]) => [
+        k,
+        Buffer.isBuffer(v) ? `blob:${v.length}:${createHash('sha256').update(v).digest('hex')}` : v instanceof Date ? v.toISOString() : v,
+      ]),
+    ),
+  );
+  const sorted = plain.map((row) => JSON.stringify(row)).sort();
+  return `${table}\n${sorted.join('\n')}`;
+}
+
+async function openSnapshots(dataDir: string, databaseUrl: string | undefined) {
+  const emulator = new Database(join(dataDir, 'sandbox.sqlite'), { readonly: true, fileMustExist: true });
+  const sqliteStore = databaseUrl ? undefined : new Database(join(dataDir, 'checkout.sqlite'), { readonly: true, fileMustExist: true });
+  const pgStore = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+  await pgStore?.connect();
+  return {
+    async take(): Promise<string> {
+      const parts = EMULATOR_TABLES.map((table) => rowsText(`sandbox.${table}`, emulator.prepare(`SELECT * FROM ${table}`).all()));
+      for (const table of STORE_TABLES) {
+        const rows = pgStore ? (await pgStore.query(`SELECT * FROM ${table}`)).rows : sqliteStore!.prepare(`SELECT * FROM ${table}`).all();
+        parts.push(rowsText(`store.${table}`, rows));
+      }
+      return parts.join('\n\n');
+    },
+    async close() {
+      emulator.close();
+      sqliteStore?.close();
+      await pgStore?.end();
+    },
+  };
+}
