@@ -433,7 +433,7 @@ function report(r: {
     `  duplicated final states: ${result.mismatches.duplicatedFinal.length}`,
     `  orders with two live transactions at the provider: ${result.mismatches.twoLive.length}`,
     `  total: ${mismatchCount(result)}`,
-    `  (not counted: live provider transactions no checkout holds: ${result.untrackedLive.length})`,
+    `  (not counted: live provider transactions no checkout holds: ${result.untrackedLive.length}; live OpenFinance initiations whose bank address reached no payer, followed as duplicates: ${result.unreachableLive.length})`,
   ];
   const examples = [
     ['lost', result.mismatches.lost],

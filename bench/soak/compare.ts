@@ -8,7 +8,9 @@
  *   system settled (the order is blocked);
  * - regressed: a checkout's events move backwards, or it shows a final state other than the provider's;
  * - duplicated final states: a checkout with two final events, or an order paid twice at the provider;
- * - two live: an order with two or more payable (live) transactions at the provider.
+ * - two live: an order with two or more payable (live) transactions at the provider. An OpenFinance initiation whose
+ *   create answer was lost is live but not payable: its bank address reached nobody (the provider's record does not
+ *   carry it), so no payer can authorise it. Those are followed as duplicates and reported apart, not counted.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -27,6 +29,8 @@ interface StoredCheckout {
   state: StoredState;
   transactionId: string | null;
   duplicateOf: string | null;
+  /** Whether a payer could reach it: a PIX code, or an OpenFinance bank address, was stored (and so handed out). */
+  reachable: boolean;
 }
 
 export interface Comparison {
@@ -37,6 +41,8 @@ export interface Comparison {
   providerByState: Map<string, number>;
   /** Live provider transactions no checkout holds (nobody follows them; not counted as mismatches). */
   untrackedLive: string[];
+  /** Live initiations whose bank address reached no payer (followed as duplicates; not counted as mismatches). */
+  unreachableLive: string[];
   mismatches: {
     lost: string[];
     regressed: string[];
@@ -78,6 +84,7 @@ export async function compare({ sandboxFile, databaseUrl, orderIds }: { sandboxF
       state: row.state as StoredState,
       transactionId: (row.transaction_id as string | null) ?? null,
       duplicateOf: (row.duplicate_of as string | null | undefined) ?? null,
+      reachable: row.method !== 'openfinance' || typeof (row.details as Record<string, unknown> | null)?.checkoutUrl === 'string',
     }));
     events = (await client.query('SELECT checkout_id, seq, state FROM checkout_events ORDER BY checkout_id, seq')).rows.map(
       (row: Record<string, unknown>) => ({ checkoutId: row.checkout_id as string, seq: Number(row.seq), state: row.state as StoredState }),
@@ -97,6 +104,7 @@ export async function compare({ sandboxFile, databaseUrl, orderIds }: { sandboxF
     providerTransactions: provider.length,
     providerByState: count(provider, (tx) => tx.state),
     untrackedLive: [],
+    unreachableLive: [],
     mismatches: { lost: [], regressed: [], duplicatedFinal: [], twoLive: [] },
   };
   const { mismatches } = result;
@@ -134,10 +142,13 @@ export async function compare({ sandboxFile, databaseUrl, orderIds }: { sandboxF
     const paid = txs.filter((tx) => tx.state === 'Completed');
     if (paid.length > 1)
       mismatches.duplicatedFinal.push(`order ${orderId}: paid ${paid.length} times (${paid.map((t) => t.id).join(', ')})`);
-    const live = txs.filter((tx) => tx.state === 'Created' || tx.state === 'Registered');
+    const unreachable = (tx: ProviderTx) => holder.get(tx.id)?.reachable === false;
+    const allLive = txs.filter((tx) => tx.state === 'Created' || tx.state === 'Registered');
+    for (const tx of allLive.filter(unreachable)) result.unreachableLive.push(`order ${orderId}: ${tx.id} (${tx.kind}) ${tx.state}`);
+    const live = allLive.filter((tx) => !unreachable(tx));
     const whose = (tx: ProviderTx) => {
       const held = holder.get(tx.id);
-      return `${tx.id} ${held ? (held.duplicateOf ? `kept as a duplicate by ${held.id}` : `held by ${held.id}`) : 'held by no checkout'}`;
+      return `${tx.id} (${tx.kind}) ${held ? (held.duplicateOf ? `kept as a duplicate by ${held.id}` : `held by ${held.id}`) : 'held by no checkout'}`;
     };
     if (live.length > 1) mismatches.twoLive.push(`order ${orderId}: ${live.length} live transactions (${live.map(whose).join('; ')})`);
   }

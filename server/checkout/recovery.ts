@@ -7,6 +7,7 @@
 import { centsOf } from '../../core/money';
 import { CREATING, fromTransactionState, RESERVING_STATES } from '../../core/states';
 import type { Clock } from '../lib/clock';
+import { safeEqual } from '../lib/secrets';
 import type { ProviderClient, TransactionRecord } from '../provider';
 import type { Activation, Checkout, EventSource, StatusHub, Store } from '../store/types';
 import { METHOD_ADAPTERS, methodOfRecord } from './methods';
@@ -37,8 +38,12 @@ export type Recovery = ReturnType<typeof createRecovery>;
 export function createRecovery({ provider, store, hub, clock, webhook, newId }: RecoveryOptions) {
   const now = () => clock.now().toISOString();
 
-  /** Made by this BFF: the provider echoes the webhook address we give with every transaction. */
-  const ours = (record: TransactionRecord) => record.webhook.url === webhook.url;
+  /**
+   * Made by this deployment: the provider's record echoes the webhook we gave. The secret header value is shared by
+   * every instance (each one's address may differ), so it decides; the address alone decides when the record omits it.
+   */
+  const ours = (record: TransactionRecord) =>
+    record.webhook.customHeaderValue ? safeEqual(record.webhook.customHeaderValue, webhook.secret) : record.webhook.url === webhook.url;
 
   /** The full records of the order's credit transactions since `since` that no checkout of ours holds. */
   async function unheld(orderId: string, since: string): Promise<TransactionRecord[]> {
@@ -135,10 +140,12 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId }: 
 
     /**
      * Settles a `Creating` reservation whose provider call crashed, timed out or failed ambiguously: adopts what the
-     * provider made for the order since the reservation, or releases the order when it made nothing. Rejects when
-     * the provider cannot be asked; the reservation then stays, and nothing new is created for the order.
+     * provider made for the order since the reservation, or, with `release`, frees the order when it made nothing.
+     * Release only reservations older than any create could still be in flight: a request held on the way may reach
+     * the provider after the lookup. Rejects when the provider cannot be asked; the reservation then stays, and
+     * nothing new is created for the order.
      */
-    async settle(reservation: Checkout, source: EventSource): Promise<Settlement> {
+    async settle(reservation: Checkout, source: EventSource, { release = true } = {}): Promise<Settlement> {
       const found = await unheld(reservation.orderId, reservation.createdAt);
       let adopted: Checkout | undefined;
       for (const record of found) {
@@ -148,6 +155,7 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId }: 
       if (adopted) return { outcome: 'adopted', checkout: adopted };
       const current = await store.getCheckout(reservation.id);
       if (current?.state !== CREATING) return { outcome: 'moved', checkout: current };
+      if (!release) return { outcome: 'moved', checkout: current };
       await store.discardCheckout(reservation.id);
       return { outcome: 'released' };
     },

@@ -71,9 +71,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     const deadline = Date.now() + (options.creationWaitMs ?? 20_000);
     let current: Checkout | undefined = checkout;
     while (current?.state === 'Creating') {
-      if (isStale(current)) {
-        const settlement: Settlement = await recovery.settle(current, 'create').catch(() => Promise.reject(pending()));
+      // Its creator gave up (a timeout or a 5xx): no use waiting. Look at the provider once; release only when old.
+      if (isStale(current) || current.lastCheckedAt) {
+        const settlement: Settlement = await recovery
+          .settle(current, 'create', { release: isStale(current) })
+          .catch(() => Promise.reject(pending()));
         if (settlement.outcome === 'released') return undefined;
+        if (settlement.checkout?.state === 'Creating') throw pending();
         current = settlement.checkout;
         continue;
       }
@@ -100,13 +104,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         await store.discardCheckout(reservation.id);
         throw fromProviderError(error);
       }
-      // The provider may have made the transaction before failing: look before answering, so that a retry never
-      // makes a second one. When the provider cannot be asked either, the reservation stays (the order waits) and
-      // the reconciler settles it.
-      const settlement = await recovery.settle(reservation, 'create').catch(() => undefined);
-      if (settlement && settlement.outcome !== 'released' && settlement.checkout && settlement.checkout.state !== 'Creating') {
-        return settlement.checkout;
-      }
+      // The provider may have made the transaction, or may still make it (a request held on the way): look before
+      // answering and adopt what is there; otherwise the reservation stays, marked as given up, so that no retry
+      // makes a second transaction. It is released once older than settleAfterMs, by a retry or the reconciler.
+      const settlement = await recovery.settle(reservation, 'create', { release: false }).catch(() => undefined);
+      if (settlement?.outcome === 'adopted') return settlement.checkout;
+      if (settlement?.outcome === 'moved' && settlement.checkout && settlement.checkout.state !== 'Creating') return settlement.checkout;
+      await store.markChecked(reservation.id, now());
       throw fromProviderError(error);
     }
     const activated = await store.activateCheckout(reservation.id, activation, now()).catch(() => undefined);

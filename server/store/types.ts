@@ -55,6 +55,7 @@ export const CheckoutSchema = z.object({
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
   lastWebhookAt: InstantSchema.nullable(),
+  /** When the provider was last re-read for it; on a `Creating` reservation, when its own create gave up and looked. */
   lastCheckedAt: InstantSchema.nullable(),
 });
 export type Checkout = z.infer<typeof CheckoutSchema>;
