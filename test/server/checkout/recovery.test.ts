@@ -191,6 +191,32 @@ describe('a crash between reserving the order and the provider answer', () => {
   });
 });
 
+describe('several instances', () => {
+  it("adopts a transaction another instance made (its own webhook address, the shared secret), and not a stranger's", async () => {
+    const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url, { WEBHOOK_SECRET: 'w'.repeat(40) });
+    const reservedAt = new Date(Date.now() - 60_000).toISOString();
+    for (const orderId of ['OTHER-INSTANCE', 'STRANGER']) {
+      await bff.store.reserveCheckout({ id: `co_${orderId}`, orderId, method: 'pix', amountCents: 7_980, createdAt: reservedAt });
+    }
+    const byOtherInstance = await emulator.provider.pix.createCashIn({
+      payment: { value: { original: '79.80' } },
+      transaction: { orderId: 'OTHER-INSTANCE' },
+      webhook: { url: 'http://127.0.0.1:9/api/webhooks/provider', customHeaderName: WEBHOOK_HEADER, customHeaderValue: 'w'.repeat(40) },
+    });
+    await emulator.provider.pix.createCashIn({
+      payment: { value: { original: '79.80' } },
+      transaction: { orderId: 'STRANGER' },
+      webhook: { url: 'http://127.0.0.1:9/api/webhooks/provider', customHeaderName: WEBHOOK_HEADER, customHeaderValue: 'x'.repeat(40) },
+    });
+    await bff.checkout.reconciler.runOnce();
+    expect(await bff.store.getCheckout('co_OTHER-INSTANCE')).toMatchObject({
+      state: 'Registered',
+      transactionId: byOtherInstance.transaction.id,
+    });
+    expect(await bff.store.getCheckout('co_STRANGER')).toBeUndefined();
+  });
+});
+
 describe('webhooks for transactions no checkout holds', () => {
   it('adopts and applies a transaction of ours, and ignores one the provider does not know', async () => {
     const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url);
