@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CHECKOUT_STATES,
   CREATING,
+  EXPIRED,
   FINAL_CHECKOUT_STATES,
   LIVE_STATES,
   RESERVING_STATES,
@@ -12,26 +13,57 @@ import {
   isCheckoutState,
   isFinal,
   isFinalTransactionState,
+  isLive,
   statesBefore,
   type StoredState,
 } from './states';
 
-/** The forward order, written out here rather than read from the module: Creating, then Created, then Registered, then the four final states side by side. */
-const EXPECTED_RANK: Record<string, number> = { Creating: 0, Created: 1, Registered: 2, Completed: 3, Error: 3, Cancelled: 3, Reversed: 3 };
+/**
+ * The forward order, written out here rather than read from the module: Creating, then Created, then Registered, then
+ * Expired, then the four final states side by side.
+ */
+const EXPECTED_RANK: Record<string, number> = {
+  Creating: 0,
+  Created: 1,
+  Registered: 2,
+  Expired: 3,
+  Completed: 4,
+  Error: 4,
+  Cancelled: 4,
+  Reversed: 4,
+};
 const EXPECTED_FINAL = ['Completed', 'Error', 'Cancelled', 'Reversed'];
 
 const pairs = STORED_STATES.flatMap((from) => STORED_STATES.map((to) => [from, to] as const));
 
 describe('state lists', () => {
-  it('stores Creating and the six checkout states, and the test knows each of them', () => {
-    expect([...STORED_STATES].sort()).toEqual(['Cancelled', 'Completed', 'Created', 'Creating', 'Error', 'Registered', 'Reversed']);
+  it('stores Creating and the seven checkout states, and the test knows each of them', () => {
+    expect([...STORED_STATES].sort()).toEqual([
+      'Cancelled',
+      'Completed',
+      'Created',
+      'Creating',
+      'Error',
+      'Expired',
+      'Registered',
+      'Reversed',
+    ]);
     expect(STORED_STATES).toEqual([CREATING, ...CHECKOUT_STATES]);
     expect(Object.keys(EXPECTED_RANK).sort()).toEqual([...STORED_STATES].sort());
   });
 
-  it('live states are the non-final checkout states; reserving states are those plus Creating and Completed', () => {
-    expect([...LIVE_STATES].sort()).toEqual(CHECKOUT_STATES.filter((s) => !EXPECTED_FINAL.includes(s)).sort());
+  it('live states are the non-final checkout states but Expired; reserving states are those plus Creating and Completed', () => {
+    expect([...LIVE_STATES].sort()).toEqual(CHECKOUT_STATES.filter((s) => !EXPECTED_FINAL.includes(s) && s !== 'Expired').sort());
     expect([...RESERVING_STATES].sort()).toEqual(['Completed', 'Created', 'Creating', 'Registered']);
+    for (const state of STORED_STATES) expect(isLive(state), state).toBe(state === 'Created' || state === 'Registered');
+  });
+
+  it('Expired frees the order and is not final: neither reserving, nor live, nor final', () => {
+    expect(EXPIRED).toBe('Expired');
+    expect(CHECKOUT_STATES).toContain('Expired');
+    expect(RESERVING_STATES as readonly string[]).not.toContain('Expired');
+    expect(LIVE_STATES as readonly string[]).not.toContain('Expired');
+    expect(isFinal('Expired')).toBe(false);
   });
 });
 
@@ -62,6 +94,16 @@ describe('canMove (every pair of stored states)', () => {
     expect(canMove('Registered', 'Created')).toBe(false);
     expect(canMove('Created', 'Creating')).toBe(false);
     expect(canMove('Completed', 'Error')).toBe(false);
+    expect(canMove('Expired', 'Registered')).toBe(false);
+    expect(canMove('Expired', 'Created')).toBe(false);
+    expect(canMove('Completed', 'Expired')).toBe(false);
+    expect(canMove('Error', 'Expired')).toBe(false);
+  });
+
+  it("expires only a live checkout, and lets the provider's final word reach an expired one (a late payment)", () => {
+    expect(canMove('Created', 'Expired')).toBe(true);
+    expect(canMove('Registered', 'Expired')).toBe(true);
+    for (const final of FINAL_CHECKOUT_STATES) expect(canMove('Expired', final), final).toBe(true);
   });
 
   it('moves forward from every non-final state', () => {
@@ -81,10 +123,11 @@ describe('statesBefore', () => {
     // Creating is left only by activation, so no transition lists it.
     Created: [],
     Registered: ['Created'],
-    Completed: ['Created', 'Registered'],
-    Error: ['Created', 'Registered'],
-    Cancelled: ['Created', 'Registered'],
-    Reversed: ['Created', 'Registered'],
+    Expired: ['Created', 'Registered'],
+    Completed: ['Created', 'Registered', 'Expired'],
+    Error: ['Created', 'Registered', 'Expired'],
+    Cancelled: ['Created', 'Registered', 'Expired'],
+    Reversed: ['Created', 'Registered', 'Expired'],
   };
 
   it.each(STORED_STATES.map((s) => [s, expected[s]] as const))('%s ← %j', (to, before) => {
@@ -115,7 +158,7 @@ describe('fromTransactionState', () => {
     expect(fromTransactionState(state)).toBe(checkoutState);
   });
 
-  it.each(['Creating', 'Canceled', 'Reverted', 'completed', '', 'Pending'])('%j → undefined', (state) => {
+  it.each(['Creating', 'Expired', 'Canceled', 'Reverted', 'completed', '', 'Pending'])('%j → undefined', (state) => {
     expect(fromTransactionState(state)).toBeUndefined();
   });
 
@@ -130,7 +173,7 @@ describe('fromTransactionState', () => {
 });
 
 describe('isCheckoutState', () => {
-  it('accepts the six browser states and nothing else', () => {
+  it('accepts the seven browser states and nothing else', () => {
     for (const state of CHECKOUT_STATES) expect(isCheckoutState(state)).toBe(true);
     for (const value of ['Creating', 'Refunded', undefined, null, 1, {}]) expect(isCheckoutState(value)).toBe(false);
   });

@@ -17,12 +17,19 @@ export const FINAL_TRANSACTION_STATES = [
 ] as const satisfies readonly TransactionState[];
 export const isFinalTransactionState = (state: string): boolean => (FINAL_TRANSACTION_STATES as readonly string[]).includes(state);
 
-/** The states a browser sees. A checkout begins `Created` or `Registered` and ends in one final state. */
-export const CHECKOUT_STATES = ['Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed'] as const;
+/**
+ * The states a browser sees. A checkout begins `Created` or `Registered` and ends in one final state. `Expired` is
+ * the BFF's own: the payment window passed with no payment. It frees the order (a new code may be made) but is not
+ * final, since money that moved always wins: a late payment of the expired code still completes it.
+ */
+export const CHECKOUT_STATES = ['Created', 'Registered', 'Expired', 'Completed', 'Error', 'Cancelled', 'Reversed'] as const;
 export type CheckoutState = (typeof CHECKOUT_STATES)[number];
 
 export const FINAL_CHECKOUT_STATES = ['Completed', 'Error', 'Cancelled', 'Reversed'] as const satisfies readonly CheckoutState[];
 export type FinalCheckoutState = (typeof FINAL_CHECKOUT_STATES)[number];
+
+/** The payment window of a live checkout passed. Reached only by the BFF, never from a provider state. */
+export const EXPIRED = 'Expired' satisfies CheckoutState;
 
 /**
  * The BFF's own state between reserving an order and the provider's answer. It is stored but never shown to a
@@ -33,24 +40,35 @@ export const CREATING = 'Creating';
 export const STORED_STATES = [CREATING, ...CHECKOUT_STATES] as const;
 export type StoredState = (typeof STORED_STATES)[number];
 
-/** States in which an order already holds its checkout: creating another one could charge the payer twice. */
+/**
+ * States in which an order already holds its checkout: creating another one could charge the payer twice. Not
+ * `Expired`: its code may still be paid, but the shopper may ask for a new one (a late payment of the old code is
+ * then kept as a duplicate of the new checkout).
+ */
 export const RESERVING_STATES = [CREATING, 'Created', 'Registered', 'Completed'] as const satisfies readonly StoredState[];
-/** States in which a checkout still waits for the payer, so the reconciler re-reads them. */
+/** States in which a checkout still waits for the payer within its payment window, so the reconciler re-reads them. */
 export const LIVE_STATES = ['Created', 'Registered'] as const satisfies readonly CheckoutState[];
 
 export const isCheckoutState = (value: unknown): value is CheckoutState => (CHECKOUT_STATES as readonly unknown[]).includes(value);
 
 export const isFinal = (state: StoredState): state is FinalCheckoutState => (FINAL_CHECKOUT_STATES as readonly string[]).includes(state);
 
-/** Forward order: a checkout may only move to a state of a higher rank. Final states share the top rank. */
+export const isLive = (state: StoredState): state is (typeof LIVE_STATES)[number] => (LIVE_STATES as readonly string[]).includes(state);
+
+/**
+ * Forward order: a checkout may only move to a state of a higher rank. `Expired` sits above the live states and
+ * below the final ones, which share the top rank: an expired checkout never goes back to waiting, but the
+ * provider's final word (a late payment, an error, a cancellation) still applies.
+ */
 const RANK: Record<StoredState, number> = {
   Creating: 0,
   Created: 1,
   Registered: 2,
-  Completed: 3,
-  Error: 3,
-  Cancelled: 3,
-  Reversed: 3,
+  Expired: 3,
+  Completed: 4,
+  Error: 4,
+  Cancelled: 4,
+  Reversed: 4,
 };
 
 /** True when a checkout in `from` may move to `to`: never out of a final state, never backwards or sideways. */
@@ -61,8 +79,9 @@ export const statesBefore = (to: StoredState): StoredState[] => STORED_STATES.fi
 
 /**
  * The checkout state a provider transaction state stands for. `Refunded` has no checkout state (a refund is a
- * separate operation of the merchant's) and gives undefined, as does anything unknown.
+ * separate operation of the merchant's) and gives undefined, as does anything unknown; `Expired` is the BFF's own
+ * and never comes from the provider.
  */
 export function fromTransactionState(state: string): CheckoutState | undefined {
-  return isCheckoutState(state) ? state : undefined;
+  return isCheckoutState(state) && state !== EXPIRED ? state : undefined;
 }

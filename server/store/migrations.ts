@@ -5,9 +5,10 @@
  * The partial unique index `checkouts_one_per_order` is the idempotency rule itself: at most one checkout per order
  * in a reserving state (Creating, Created, Registered, Completed), whatever process or instance tries to insert a
  * second one. From step 2 its state list comes from `core/states`; changing that list needs a new step that
- * recreates the index (the store contract tests pin the behaviour per state).
+ * recreates the index (the store contract tests pin the behaviour per state). `Expired` (step 4) is not in it: an
+ * expired checkout frees its order.
  */
-import { LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
 
 export interface Migration {
   version: number;
@@ -210,6 +211,25 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX checkouts_one_per_order ON checkouts (order_id)
         WHERE state IN (${sqlList(RESERVING_STATES)}) AND duplicate_of IS NULL;
       CREATE INDEX checkouts_creating ON checkouts (created_at) WHERE state = 'Creating';
+    `,
+  },
+  {
+    version: 4,
+    name: 'payment window: expires_at, and the indexes that find checkouts to expire and expired ones to follow',
+    // `Expired` (core/states) is neither reserving nor live, so the lists of checkouts_one_per_order and
+    // checkouts_live stay as they are. Checkouts stored before this step get the default window (30 minutes from
+    // their creation); new ones get the configured window, or the provider's, when the BFF stores them.
+    sqlite: `
+      ALTER TABLE checkouts ADD COLUMN expires_at TEXT;
+      UPDATE checkouts SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', created_at, '+1800 seconds');
+      CREATE INDEX checkouts_expiring ON checkouts (expires_at) WHERE state IN (${sqlList(LIVE_STATES)});
+      CREATE INDEX checkouts_expired ON checkouts (updated_at) WHERE state = '${EXPIRED}';
+    `,
+    postgres: `
+      ALTER TABLE checkouts ADD COLUMN expires_at timestamptz;
+      UPDATE checkouts SET expires_at = created_at + interval '1800 seconds';
+      CREATE INDEX checkouts_expiring ON checkouts (expires_at) WHERE state IN (${sqlList(LIVE_STATES)});
+      CREATE INDEX checkouts_expired ON checkouts (updated_at) WHERE state = '${EXPIRED}';
     `,
   },
 ];

@@ -5,7 +5,7 @@
  * concurrent transition waits for the row lock, re-checks `state`, and changes nothing.
  */
 import pg from 'pg';
-import { LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
@@ -19,6 +19,8 @@ export interface PostgresStoreOptions {
 
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
+/** SQLSTATE of a unique index violation. */
+const UNIQUE_VIOLATION = '23505';
 /** Key of the advisory lock that makes instances starting together apply migrations one at a time. */
 const MIGRATION_LOCK = `hashtext('checkout-store schema_migrations')`;
 
@@ -53,8 +55,8 @@ export async function openPostgresStore({
       for (let attempt = 0; attempt < 5; attempt++) {
         const inserted = await one(
           `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
-             payer_name, details, seq, created_at, updated_at)
-           VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9::jsonb, 0, $10, $10)
+             payer_name, details, seq, created_at, updated_at, expires_at)
+           VALUES ($1, $2, $3, 'Creating', $4, $5, $6, $7, $8, $9::jsonb, 0, $10, $10, $11)
            ON CONFLICT (order_id) WHERE state IN (${RESERVING}) AND duplicate_of IS NULL DO NOTHING
            RETURNING *`,
           [
@@ -68,6 +70,7 @@ export async function openPostgresStore({
             draft.payerName,
             toJson(draft.details),
             draft.createdAt,
+            draft.expiresAt,
           ],
         );
         if (inserted) return { created: true, checkout: checkoutFromRow(inserted) };
@@ -83,10 +86,11 @@ export async function openPostgresStore({
       const at = InstantSchema.parse(atInput);
       return inTransaction(pool, async (client) => {
         const row = await one(
-          `UPDATE checkouts SET state = $2, transaction_id = $3, details = details || $4::jsonb, seq = 1, updated_at = $5
+          `UPDATE checkouts SET state = $2, transaction_id = $3, details = details || $4::jsonb, seq = 1, updated_at = $5,
+             expires_at = COALESCE($6, expires_at)
            WHERE id = $1 AND state = 'Creating'
            RETURNING *`,
-          [id, fields.state, fields.transactionId, toJson(fields.details), at],
+          [id, fields.state, fields.transactionId, toJson(fields.details), at, fields.expiresAt ?? null],
           client,
         );
         if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
@@ -108,28 +112,53 @@ export async function openPostgresStore({
     async findCheckoutsByOrder(orderId) {
       return (await all('SELECT * FROM checkouts WHERE order_id = $1 ORDER BY created_at, id', [orderId])).map(checkoutFromRow);
     },
-    async transition(id, fromInput, toInput, sourceInput, data, atInput) {
+    async transition(id, fromInput, toInput, sourceInput, data, atInput, changes = {}) {
       const from = fromInput.map((state) => CheckoutStateSchema.parse(state));
       const to = CheckoutStateSchema.parse(toInput);
       const source = EventSourceSchema.parse(sourceInput);
       const at = InstantSchema.parse(atInput);
-      return inTransaction(pool, async (client) => {
-        const row = await one(
-          `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4
-           WHERE id = $1 AND state = ANY($2::text[])
-           RETURNING *`,
-          [id, from, to, at],
-          client,
-        );
-        if (!row) {
-          const current = await one('SELECT * FROM checkouts WHERE id = $1', [id], client);
-          if (!current) throw new Error(`checkout ${id} does not exist`);
-          return { changed: false, checkout: checkoutFromRow(current) };
+      const reserving = (RESERVING_STATES as readonly string[]).includes(to);
+      const attempt = () =>
+        inTransaction(pool, async (client) => {
+          // Another checkout in the order's one-per-order place: moving this one into a reserving state makes it a duplicate.
+          const found = reserving
+            ? await one(
+                `SELECT id FROM checkouts
+                 WHERE order_id = (SELECT order_id FROM checkouts WHERE id = $1) AND id <> $1
+                   AND state IN (${RESERVING}) AND duplicate_of IS NULL
+                 LIMIT 1`,
+                [id],
+                client,
+              )
+            : undefined;
+          const holder = typeof found?.id === 'string' ? found.id : null;
+          const row = await one(
+            `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4, details = details || $5::jsonb,
+               duplicate_of = COALESCE(duplicate_of, $6)
+             WHERE id = $1 AND state = ANY($2::text[])
+             RETURNING *`,
+            [id, from, to, at, toJson(changes.details ?? {}), holder],
+            client,
+          );
+          if (!row) {
+            const current = await one('SELECT * FROM checkouts WHERE id = $1', [id], client);
+            if (!current) throw new Error(`checkout ${id} does not exist`);
+            return { changed: false as const, checkout: checkoutFromRow(current) };
+          }
+          const checkout = checkoutFromRow(row);
+          const eventData = holder && checkout.duplicateOf === holder ? { ...data, duplicateOf: holder } : data;
+          const event = await one(insertEvent, [id, checkout.seq, to, source, at, toJson(eventData)], client);
+          return { changed: true as const, checkout, event: eventFromRow(event!, 'parsed') };
+        });
+      // Under READ COMMITTED a reservation committed between the look-up and the update breaks the one-per-order
+      // index: look again, and this time the new checkout is the holder.
+      for (let tries = 1; ; tries++) {
+        try {
+          return await attempt();
+        } catch (error) {
+          if (!reserving || tries >= 3 || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         }
-        const checkout = checkoutFromRow(row);
-        const event = await one(insertEvent, [id, checkout.seq, to, source, at, toJson(data)], client);
-        return { changed: true, checkout, event: eventFromRow(event!, 'parsed') };
-      });
+      }
     },
     async eventsAfter(checkoutId, afterSeq) {
       const rows = await all('SELECT * FROM checkout_events WHERE checkout_id = $1 AND seq > $2 ORDER BY seq', [checkoutId, afterSeq]);
@@ -158,8 +187,8 @@ export async function openPostgresStore({
         // No conflict target: a stored transaction id and a taken one-per-order place both make it insert nothing.
         const row = await one(
           `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
-             payer_name, details, transaction_id, duplicate_of, seq, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, 1, $13, $14)
+             payer_name, details, transaction_id, duplicate_of, seq, created_at, updated_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, 1, $13, $14, $15)
            ON CONFLICT DO NOTHING
            RETURNING *`,
           [
@@ -177,6 +206,7 @@ export async function openPostgresStore({
             duplicateOf,
             draft.createdAt,
             at,
+            fields.expiresAt ?? draft.expiresAt,
           ],
           client,
         );
@@ -187,15 +217,23 @@ export async function openPostgresStore({
         return { checkout, event: eventFromRow(event!, 'parsed') };
       });
     },
-    async listStaleCheckouts(before, limit) {
+    async listStaleCheckouts(before, limit, expiredSince) {
       const rows = await all(
         `SELECT * FROM checkouts
-         WHERE state IN (${LIVE}) AND COALESCE(last_webhook_at, created_at) < $1
+         WHERE (state IN (${LIVE}) OR (state = '${EXPIRED}' AND $3::timestamptz IS NOT NULL AND updated_at >= $3))
+           AND COALESCE(last_webhook_at, created_at) < $1
            AND (last_checked_at IS NULL OR last_checked_at < $1)
          ORDER BY last_checked_at NULLS FIRST, created_at, id
          LIMIT $2`,
-        [InstantSchema.parse(before), limit],
+        [InstantSchema.parse(before), limit, expiredSince === undefined ? null : InstantSchema.parse(expiredSince)],
       );
+      return rows.map(checkoutFromRow);
+    },
+    async listExpiredCheckouts(now, limit) {
+      const rows = await all(`SELECT * FROM checkouts WHERE state IN (${LIVE}) AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`, [
+        InstantSchema.parse(now),
+        limit,
+      ]);
       return rows.map(checkoutFromRow);
     },
     async close() {

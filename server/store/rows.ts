@@ -32,6 +32,7 @@ export function checkoutFromRow(row: Row, columns: JsonColumns): Checkout {
     details: json(row.details, columns),
     duplicateOf: row.duplicate_of ?? null,
     seq: row.seq,
+    expiresAt: date(row.expires_at ?? null),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
     lastWebhookAt: date(row.last_webhook_at),

@@ -4,10 +4,18 @@
  * process on the same file waits for the write lock (busy_timeout) instead of failing or reading a stale row.
  */
 import Database from 'better-sqlite3';
-import { LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
-import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
+import {
+  ActivationSchema,
+  CheckoutStateSchema,
+  EventSourceSchema,
+  InstantSchema,
+  NewCheckoutSchema,
+  type Store,
+  type TransitionChanges,
+} from './types';
 
 export interface SqliteStoreOptions {
   file: string;
@@ -29,24 +37,24 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   const sql = {
     reserve: db.prepare(`
       INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf, payer_name,
-        details, seq, created_at, updated_at)
+        details, seq, expires_at, created_at, updated_at)
       VALUES (@id, @orderId, @method, 'Creating', @amountCents, @currency, @description, @payerCpf, @payerName,
-        @details, 0, @createdAt, @createdAt)
+        @details, 0, @expiresAt, @createdAt, @createdAt)
       ON CONFLICT (order_id) WHERE state IN (${RESERVING}) AND duplicate_of IS NULL DO NOTHING
       RETURNING *`),
     reserving: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? AND state IN (${RESERVING}) AND duplicate_of IS NULL`),
     // No conflict target: a stored transaction id and a taken one-per-order place both make it insert nothing.
     insertActive: db.prepare(`
       INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf, payer_name,
-        details, transaction_id, duplicate_of, seq, created_at, updated_at)
+        details, transaction_id, duplicate_of, seq, expires_at, created_at, updated_at)
       VALUES (@id, @orderId, @method, @state, @amountCents, @currency, @description, @payerCpf, @payerName,
-        @details, @transactionId, @duplicateOf, 1, @createdAt, @at)
+        @details, @transactionId, @duplicateOf, 1, @expiresAt, @createdAt, @at)
       ON CONFLICT DO NOTHING
       RETURNING *`),
     staleReservations: db.prepare(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < ? ORDER BY created_at, id LIMIT ?`),
     activate: db.prepare(`
       UPDATE checkouts SET state = @state, transaction_id = @transactionId, details = json_patch(details, @details),
-        seq = 1, updated_at = @at
+        expires_at = coalesce(@expiresAt, expires_at), seq = 1, updated_at = @at
       WHERE id = @id AND state = 'Creating'
       RETURNING *`),
     discard: db.prepare(`DELETE FROM checkouts WHERE id = ? AND state = 'Creating'`),
@@ -54,9 +62,16 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     byTransaction: db.prepare(`SELECT * FROM checkouts WHERE transaction_id = ?`),
     byOrder: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? ORDER BY created_at, id`),
     transition: db.prepare(`
-      UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at
+      UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
+        duplicate_of = coalesce(duplicate_of, @holder)
       WHERE id = @id AND state IN (SELECT value FROM json_each(@from))
       RETURNING *`),
+    // Another checkout in the order's one-per-order place: a move of this one into a reserving state makes it a duplicate.
+    placeHolder: db.prepare(`
+      SELECT id FROM checkouts
+      WHERE order_id = (SELECT order_id FROM checkouts WHERE id = @id) AND id <> @id
+        AND state IN (${RESERVING}) AND duplicate_of IS NULL
+      LIMIT 1`),
     insertEvent: db.prepare(`
       INSERT INTO checkout_events (checkout_id, seq, state, source, at, data)
       VALUES (@checkoutId, @seq, @state, @source, @at, @data)
@@ -67,10 +82,13 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     checked: db.prepare(`UPDATE checkouts SET last_checked_at = max(coalesce(last_checked_at, ''), @at) WHERE id = @id`),
     stale: db.prepare(`
       SELECT * FROM checkouts
-      WHERE state IN (${LIVE}) AND coalesce(last_webhook_at, created_at) < @before
+      WHERE (state IN (${LIVE}) OR (state = '${EXPIRED}' AND updated_at >= @expiredSince))
+        AND coalesce(last_webhook_at, created_at) < @before
         AND (last_checked_at IS NULL OR last_checked_at < @before)
       ORDER BY last_checked_at NULLS FIRST, created_at, id
       LIMIT @limit`),
+    expired: db.prepare(`
+      SELECT * FROM checkouts WHERE state IN (${LIVE}) AND expires_at <= @now ORDER BY expires_at, id LIMIT @limit`),
   };
   const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
@@ -86,7 +104,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   });
 
   const activate = db.transaction((id: string, fields: ReturnType<typeof ActivationSchema.parse>, at: string) => {
-    const row = one(sql.activate, { id, at, ...fields, details: toJson(fields.details) });
+    const row = one(sql.activate, { id, at, ...fields, details: toJson(fields.details), expiresAt: fields.expiresAt ?? null });
     if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
     const checkout = checkoutFromRow(row);
     const data = { transactionId: fields.transactionId };
@@ -94,17 +112,21 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     return { checkout, event: eventFromRow(event!, 'text') };
   });
 
-  const transition = db.transaction((id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string) => {
-    const row = one(sql.transition, { id, from: JSON.stringify(from), to, at });
-    if (!row) {
-      const current = one(sql.byId, id);
-      if (!current) throw new Error(`checkout ${id} does not exist`);
-      return { changed: false as const, checkout: checkoutFromRow(current) };
-    }
-    const checkout = checkoutFromRow(row);
-    const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(data) });
-    return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
-  });
+  const transition = db.transaction(
+    (id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string, changes: TransitionChanges) => {
+      const holder = (RESERVING_STATES as readonly string[]).includes(to) ? (one(sql.placeHolder, { id })?.id ?? null) : null;
+      const row = one(sql.transition, { id, from: JSON.stringify(from), to, at, details: toJson(changes.details ?? {}), holder });
+      if (!row) {
+        const current = one(sql.byId, id);
+        if (!current) throw new Error(`checkout ${id} does not exist`);
+        return { changed: false as const, checkout: checkoutFromRow(current) };
+      }
+      const checkout = checkoutFromRow(row);
+      const eventData = holder && checkout.duplicateOf === holder ? { ...data, duplicateOf: holder } : data;
+      const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(eventData) });
+      return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
+    },
+  );
 
   const insertActive = db.transaction(
     (
@@ -120,6 +142,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         transactionId: fields.transactionId,
         details: toJson({ ...draft.details, ...fields.details }),
         duplicateOf,
+        expiresAt: fields.expiresAt ?? draft.expiresAt,
         at,
       });
       if (!row) return undefined;
@@ -151,10 +174,10 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     async findCheckoutsByOrder(orderId) {
       return all(sql.byOrder, orderId).map(checkoutFromRow);
     },
-    async transition(id, from, to, source, data, at) {
+    async transition(id, from, to, source, data, at, changes = {}) {
       const states = from.map((state) => CheckoutStateSchema.parse(state));
       const next = CheckoutStateSchema.parse(to);
-      return transition.immediate(id, states, next, EventSourceSchema.parse(source), data, InstantSchema.parse(at));
+      return transition.immediate(id, states, next, EventSourceSchema.parse(source), data, InstantSchema.parse(at), changes);
     },
     async eventsAfter(checkoutId, afterSeq) {
       return all(sql.eventsAfter, checkoutId, afterSeq).map((row) => eventFromRow(row, 'text'));
@@ -177,8 +200,13 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         InstantSchema.parse(at),
       );
     },
-    async listStaleCheckouts(before, limit) {
-      return all(sql.stale, { before: InstantSchema.parse(before), limit }).map(checkoutFromRow);
+    async listStaleCheckouts(before, limit, expiredSince) {
+      // Without expiredSince no Expired checkout is listed: '~' sorts after every date.
+      const since = expiredSince === undefined ? '~' : InstantSchema.parse(expiredSince);
+      return all(sql.stale, { before: InstantSchema.parse(before), limit, expiredSince: since }).map(checkoutFromRow);
+    },
+    async listExpiredCheckouts(now, limit) {
+      return all(sql.expired, { now: InstantSchema.parse(now), limit }).map(checkoutFromRow);
     },
     async close() {
       db.close();

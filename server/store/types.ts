@@ -23,7 +23,11 @@ export type CheckoutMethod = z.infer<typeof CheckoutMethodSchema>;
 export const CheckoutStateSchema = z.enum(STORED_STATES);
 export type CheckoutState = z.infer<typeof CheckoutStateSchema>;
 
-export const EventSourceSchema = z.enum(['create', 'webhook', 'reconcile']);
+/**
+ * What made the BFF store an event: its own create call, a provider webhook, the reconciler, or a read of the
+ * checkout (a browser reading a checkout past its payment window expires it).
+ */
+export const EventSourceSchema = z.enum(['create', 'webhook', 'reconcile', 'read']);
 export type EventSource = z.infer<typeof EventSourceSchema>;
 
 const cents = z.int().positive();
@@ -52,6 +56,11 @@ export const CheckoutSchema = z.object({
   duplicateOf: z.string().nullable(),
   /** Seq of the last stored event; 0 while `Creating`. */
   seq: z.int().nonnegative(),
+  /**
+   * End of the payment window: the provider's, when it gives one, else creation plus the configured window. A live
+   * checkout past it becomes `Expired`. Null only on a reservation made without one.
+   */
+  expiresAt: InstantSchema.nullable(),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
   lastWebhookAt: InstantSchema.nullable(),
@@ -72,6 +81,8 @@ export const NewCheckoutSchema = z.object({
   payerName: z.string().nullable().default(null),
   /** What the method knows before the provider call, for example OpenFinance's return address. */
   details: z.record(z.string(), z.unknown()).default({}),
+  /** End of the payment window as the BFF sets it (creation plus the configured window); the provider may move it at activation. */
+  expiresAt: InstantSchema.nullable().default(null),
   createdAt: InstantSchema,
 });
 export type NewCheckout = z.input<typeof NewCheckoutSchema>;
@@ -82,6 +93,8 @@ export const ActivationSchema = z.object({
   transactionId: z.string().min(1),
   /** Merged over the reservation's details. */
   details: z.record(z.string(), z.unknown()).default({}),
+  /** The provider's end of the payment window, when it gives one; it replaces the reservation's. */
+  expiresAt: InstantSchema.optional(),
 });
 export type Activation = z.input<typeof ActivationSchema>;
 
@@ -95,6 +108,12 @@ export const CheckoutEventSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 export type CheckoutEvent = z.infer<typeof CheckoutEventSchema>;
+
+/** What a transition changes besides the state. */
+export interface TransitionChanges {
+  /** Merged over the checkout's details (a receipt, for example). */
+  details?: Record<string, unknown>;
+}
 
 export type ReserveResult = { created: true; checkout: Checkout } | { created: false; checkout: Checkout };
 export type TransitionResult = { changed: true; checkout: Checkout; event: CheckoutEvent } | { changed: false; checkout: Checkout };
@@ -118,6 +137,12 @@ export interface Store {
   /**
    * Compare-and-set: moves to `to` only when the current state is in `from`, appending the next event in the same
    * transaction. Otherwise `changed: false` with the current checkout and no event. Throws when the id is unknown.
+   * `changes.details` are merged over the checkout's details in the same transaction.
+   *
+   * A move into a reserving state (a late payment of an `Expired` checkout) while another checkout holds the
+   * order's one-per-order place makes this one that checkout's duplicate (`duplicateOf`, also written into the
+   * event's data), in the same transaction: the money is recorded, the order shows it was paid twice, and the
+   * one-per-order rule holds.
    */
   transition(
     id: string,
@@ -126,6 +151,7 @@ export interface Store {
     source: EventSource,
     data: Record<string, unknown>,
     at: string,
+    changes?: TransitionChanges,
   ): Promise<TransitionResult>;
   /** Events with seq greater than `afterSeq`, in seq order. */
   eventsAfter(checkoutId: string, afterSeq: number): Promise<CheckoutEvent[]>;
@@ -147,8 +173,14 @@ export interface Store {
     duplicateOf: string | null,
     at: string,
   ): Promise<{ checkout: Checkout; event: CheckoutEvent } | undefined>;
-  /** `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than `before`; never-checked first. */
-  listStaleCheckouts(before: string, limit: number): Promise<Checkout[]>;
+  /**
+   * `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than
+   * `before`; never-checked first. With `expiredSince`, also `Expired` ones that expired at or after it (their code
+   * may still be paid late), on the same terms.
+   */
+  listStaleCheckouts(before: string, limit: number, expiredSince?: string): Promise<Checkout[]>;
+  /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */
+  listExpiredCheckouts(now: string, limit: number): Promise<Checkout[]>;
   close(): Promise<void>;
 }
 

@@ -28,6 +28,7 @@ function checkout(method: Method, fields: Partial<Checkout> = {}): Checkout {
     details: {},
     duplicateOf: null,
     seq: 0,
+    expiresAt: null,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',
     lastWebhookAt: null,

@@ -96,6 +96,28 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
     }
   });
 
+  it('schema step 4 gives checkouts stored before it the default payment window', async () => {
+    const old = await createTestDatabase(TEST_DATABASE_URL!);
+    try {
+      await old.query(
+        `CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 3)) {
+        await old.query(migration.postgres);
+        await old.query(`INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      }
+      await old.query(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, details, transaction_id, seq,
+          created_at, updated_at)
+        VALUES ('co-live', 'A-1', 'pix', 'Registered', 100, 'BRL', '{}', 'tx-1', 1, '2026-01-15T12:00:00Z', '2026-01-15T12:00:00Z')`);
+      const store = await openPostgresStore({ connectionString: old.url });
+      expect((await store.getCheckout('co-live'))!.expiresAt).toBe('2026-01-15T12:30:00.000Z');
+      expect((await store.listExpiredCheckouts('2026-01-15T12:30:00.000Z', 10)).map((c) => c.id)).toEqual(['co-live']);
+      await store.close();
+    } finally {
+      await old.drop();
+    }
+  });
+
   describe('createPostgresHub', () => {
     it('delivers an event published by another hub instance, and its own only once', async () => {
       const [a, b] = await Promise.all([1, 2].map(() => createPostgresHub({ connectionString: db.url })));

@@ -74,6 +74,29 @@ describe('SQLite schema step 2', () => {
   });
 });
 
+describe('SQLite schema step 4', () => {
+  it('gives checkouts stored before it the default payment window', async () => {
+    const file = freshFile();
+    const v3 = new Database(file);
+    v3.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
+    for (const migration of migrations.slice(0, 3)) {
+      v3.exec(migration.sqlite);
+      v3.prepare(`INSERT INTO schema_migrations VALUES (?, ?, ?)`).run(migration.version, migration.name, at(0));
+    }
+    v3.prepare(
+      `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, details, transaction_id, seq, created_at,
+      updated_at) VALUES ('co-live', 'A-1', 'pix', 'Registered', 100, 'BRL', '{}', 'tx-1', 1, ?, ?)`,
+    ).run(at(0), at(0));
+    v3.close();
+
+    const store = openSqliteStore({ file });
+    expect((await store.getCheckout('co-live'))!.expiresAt).toBe(at(30));
+    expect((await store.listExpiredCheckouts(at(29), 10)).map((c) => c.id)).toEqual([]);
+    expect((await store.listExpiredCheckouts(at(30), 10)).map((c) => c.id)).toEqual(['co-live']);
+    await store.close();
+  });
+});
+
 describe('two SQLite connections on one file', () => {
   it('never both reserve the same order', async () => {
     const file = freshFile();

@@ -269,6 +269,148 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       });
     });
 
+    describe('payment window', () => {
+      it("keeps the window of the reservation, unless the activation brings the provider's", async () => {
+        const kept = await store.reserveCheckout(draftFor('W-1', { expiresAt: at(30) }));
+        expect(kept.checkout.expiresAt).toBe(at(30));
+        const activated = await store.activateCheckout(kept.checkout.id, { state: 'Registered', transactionId: 'tx-w1' }, at(1));
+        expect(activated.checkout.expiresAt).toBe(at(30));
+
+        const moved = await store.reserveCheckout(draftFor('W-2', { expiresAt: at(30) }));
+        const fromProvider = await store.activateCheckout(
+          moved.checkout.id,
+          { state: 'Registered', transactionId: 'tx-w2', expiresAt: '2026-01-15T12:10:00-03:00' },
+          at(1),
+        );
+        expect(fromProvider.checkout.expiresAt).toBe(at(190));
+        expect((await store.getCheckout(moved.checkout.id))!.expiresAt).toBe(at(190));
+
+        expect((await store.reserveCheckout(draftFor('W-3'))).checkout.expiresAt).toBeNull();
+      });
+
+      it("stores the window of a found transaction: the provider's, else the draft's", async () => {
+        const own = await store.insertActive(
+          draftFor('W-4', { expiresAt: at(30) }),
+          { state: 'Registered', transactionId: 'tx-w4' },
+          'webhook',
+          null,
+          at(1),
+        );
+        expect(own!.checkout.expiresAt).toBe(at(30));
+        const given = await store.insertActive(
+          draftFor('W-5', { expiresAt: at(30) }),
+          { state: 'Registered', transactionId: 'tx-w5', expiresAt: at(5) },
+          'webhook',
+          null,
+          at(1),
+        );
+        expect(given!.checkout.expiresAt).toBe(at(5));
+      });
+
+      it('lists live checkouts whose window has ended, earliest end first', async () => {
+        const make = async (orderId: string, state: 'Created' | 'Registered', end: string) =>
+          (await store.insertActive(
+            draftFor(orderId, { expiresAt: end }),
+            { state, transactionId: `tx-${orderId}` },
+            'webhook',
+            null,
+            at(0),
+          ))!.checkout;
+        const a = await make('win-a', 'Registered', at(20));
+        const b = await make('win-b', 'Created', at(10));
+        await make('win-open', 'Registered', at(40));
+        const gone = await make('win-gone', 'Registered', at(5));
+        await store.transition(gone.id, ['Registered'], 'Expired', 'reconcile', {}, at(6));
+        const done = await make('win-done', 'Registered', at(5));
+        await store.transition(done.id, ['Registered'], 'Completed', 'webhook', {}, at(6));
+        await store.reserveCheckout(draftFor('win-reserved', { expiresAt: at(1) }));
+
+        expect((await store.listExpiredCheckouts(at(30), 10)).map((c) => c.id)).toEqual([b.id, a.id]);
+        expect((await store.listExpiredCheckouts(at(30), 1)).map((c) => c.id)).toEqual([b.id]);
+        expect((await store.listExpiredCheckouts(at(10), 10)).map((c) => c.id)).toEqual([b.id]);
+        expect(await store.listExpiredCheckouts(at(9), 10)).toEqual([]);
+      });
+
+      it('frees the order once Expired: a new checkout may be made for it', async () => {
+        const old = await checkoutIn('Registered', 'E-1');
+        const expired = await store.transition(old.id, ['Created', 'Registered'], 'Expired', 'reconcile', { expiresAt: at(30) }, at(31));
+        expect(expired).toMatchObject({ changed: true, checkout: { state: 'Expired', seq: 3, duplicateOf: null } });
+        const next = await store.reserveCheckout(draftFor('E-1', { createdAt: at(32) }));
+        expect(next.created).toBe(true);
+        expect((await store.findCheckoutsByOrder('E-1')).map((c) => [c.id, c.state])).toEqual([
+          [old.id, 'Expired'],
+          [next.checkout.id, 'Creating'],
+        ]);
+      });
+
+      it('takes the order back when the expired code is paid late and no other checkout holds it', async () => {
+        const old = await checkoutIn('Registered', 'E-2');
+        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+        const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(40), {
+          details: { paidAt: at(39), receiptVoucher: 'V-1' },
+        });
+        expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: null } });
+        expect(paid.changed && paid.event.data).toEqual({ late: true });
+        expect(paid.checkout.details).toEqual({ paidAt: at(39), receiptVoucher: 'V-1' });
+        expect(await store.reserveCheckout(draftFor('E-2'))).toEqual({ created: false, checkout: paid.checkout });
+      });
+
+      it.each(['Registered', 'Completed'] as const)(
+        'keeps a late payment of the expired code as the duplicate of the new checkout (%s), in the same transaction',
+        async (newState) => {
+          const old = await checkoutIn('Registered', 'E-3');
+          await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+          const fresh = await checkoutIn(newState, 'E-3', at(32));
+          const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(40), {
+            details: { paidAt: at(39) },
+          });
+          expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: fresh.id, seq: 4 } });
+          expect(paid.changed && paid.event).toMatchObject({ state: 'Completed', data: { late: true, duplicateOf: fresh.id } });
+          expect(await store.getCheckout(fresh.id)).toEqual(fresh);
+          expect((await store.reserveCheckout(draftFor('E-3'))).checkout.id).toBe(fresh.id);
+          const all = await store.findCheckoutsByOrder('E-3');
+          expect(all.map((c) => [c.id, c.state, c.duplicateOf])).toEqual([
+            [old.id, 'Completed', fresh.id],
+            [fresh.id, newState, null],
+          ]);
+        },
+      );
+
+      it("never leaves two checkouts in the order's place when a late payment races a new reservation", async () => {
+        for (let round = 0; round < 10; round++) {
+          const orderId = `race-${round}`;
+          const old = await checkoutIn('Registered', orderId);
+          await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+          const [reserved, paid] = await Promise.all([
+            store.reserveCheckout(draftFor(orderId, { createdAt: at(32) })),
+            store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(32)),
+          ]);
+          expect(paid.changed).toBe(true);
+          const all = await store.findCheckoutsByOrder(orderId);
+          const holders = all.filter((c) => !c.duplicateOf && ['Creating', 'Created', 'Registered', 'Completed'].includes(c.state));
+          expect(holders).toHaveLength(1);
+          if (reserved.created) {
+            expect((await store.getCheckout(old.id))!.duplicateOf).toBe(reserved.checkout.id);
+          } else {
+            expect(reserved.checkout).toMatchObject({ id: old.id, state: 'Completed', duplicateOf: null });
+          }
+        }
+      });
+
+      it("merges the details a transition brings over the checkout's", async () => {
+        const { checkout } = await store.reserveCheckout(draftFor('D-1'));
+        await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: 'tx-d1', details: { qrCode: 'q' } }, at(1));
+        const paid = await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+          details: { paidAt: at(2), payerBank: 'Banco Exemplo' },
+        });
+        expect(paid.checkout.details).toEqual({ qrCode: 'q', paidAt: at(2), payerBank: 'Banco Exemplo' });
+        expect((await store.getCheckout(checkout.id))!.details).toEqual(paid.checkout.details);
+        const refused = await store.transition(checkout.id, ['Registered'], 'Error', 'webhook', {}, at(3), { details: { nope: 1 } });
+        expect(refused.changed).toBe(false);
+        expect(refused.checkout.details).toEqual(paid.checkout.details);
+      });
+    });
+
     describe('webhook and check marks', () => {
       it('never move a date backwards', async () => {
         const created = await checkoutIn('Created');
@@ -291,11 +433,31 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         await checkoutIn('Created', 'young', at(15));
         await checkoutIn('Completed', 'final', at(0));
         await store.reserveCheckout(draftFor('creating', { createdAt: at(0) }));
+        const expired = await checkoutIn('Registered', 'expired', at(0));
+        await store.transition(expired.id, ['Registered'], 'Expired', 'reconcile', {}, at(3));
 
         const stale = await store.listStaleCheckouts(at(10), 10);
         expect(stale.map((checkout) => checkout.orderId)).toEqual(['quiet', 'registered', 'checked-long-ago']);
         expect((await store.listStaleCheckouts(at(10), 1)).map((checkout) => checkout.id)).toEqual([quiet.id]);
         expect(stale[1]!.id).toBe(registered.id);
+      });
+
+      it('list expired checkouts too, on the same terms, when they expired at or after expiredSince', async () => {
+        const live = await checkoutIn('Registered', 'live', at(0));
+        const recent = await checkoutIn('Registered', 'recent', at(0));
+        await store.transition(recent.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        const old = await checkoutIn('Registered', 'old', at(0));
+        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(1));
+        const checked = await checkoutIn('Registered', 'checked', at(0));
+        await store.transition(checked.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        await store.markChecked(checked.id, at(20));
+        const paidLate = await checkoutIn('Registered', 'paid-late', at(0));
+        await store.transition(paidLate.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        await store.transition(paidLate.id, ['Expired'], 'Completed', 'webhook', {}, at(6));
+
+        expect((await store.listStaleCheckouts(at(10), 10, at(5))).map((c) => c.id).sort()).toEqual([live.id, recent.id].sort());
+        expect((await store.listStaleCheckouts(at(10), 10, at(0))).map((c) => c.id).sort()).toEqual([live.id, recent.id, old.id].sort());
+        expect((await store.listStaleCheckouts(at(10), 10)).map((c) => c.id)).toEqual([live.id]);
       });
     });
   });
