@@ -45,6 +45,15 @@ const env = z
     CHECKOUT_RATE_PER_MINUTE: whole(0, 30),
     REQUEST_TIMEOUT_MS: whole(100, 60_000),
     BODY_TIMEOUT_MS: whole(100, 10_000),
+    CHECKOUT_TTL_SECONDS: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z.coerce
+        .number('must be the payment window in seconds (1 to 604800)')
+        .int('must be a whole number of seconds')
+        .min(1)
+        .max(604_800)
+        .default(1800),
+    ),
   })
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',
@@ -97,6 +106,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     orders: e.ORDERS_URL ? { url: e.ORDERS_URL, token: e.ORDERS_TOKEN! } : undefined,
     webhookSecret: e.WEBHOOK_SECRET ?? keptSecret(dataDir, 'webhook-secret'),
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
+    /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
+    checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,
     limits: {
       /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
       trustProxy: e.TRUST_PROXY,

@@ -32,6 +32,8 @@ export interface Tuning {
   staleAfterMs?: number;
   settleAfterMs?: number;
   webhookRetryDelaysMs?: number[];
+  /** The payment window in milliseconds, overriding CHECKOUT_TTL_SECONDS (tests use a tiny one). */
+  checkoutTtlMs?: number;
 }
 
 export interface StartOptions {
@@ -166,6 +168,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
     ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
+    checkoutTtlMs: tuning?.checkoutTtlMs ?? config.checkoutTtlSeconds * 1000,
     reconcile: {
       ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),
       ...(tuning?.reconcileIntervalMs ? { intervalMs: tuning.reconcileIntervalMs } : {}),

@@ -12,6 +12,7 @@ import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
 import { backOfficeRoutes } from './admin';
 import { checkoutRoutes } from './checkouts';
+import { orderRoutes } from './orders-routes';
 import { ApiError, errorBody, sendError } from './errors';
 import { bodyDeadline, jsonOnly, rateLimit, safeAddress, securityHeaders, streamLimit } from './guards';
 import type { OrderResolver } from './orders';
@@ -43,7 +44,9 @@ export interface CheckoutAppOptions {
   creationWaitMs?: number;
   /** A reservation older than this is settled with the provider; see `CheckoutServiceOptions.settleAfterMs`. */
   settleAfterMs?: number;
-  reconcile?: { staleAfterMs?: number; intervalMs?: number };
+  /** The payment window of a new checkout (`CHECKOUT_TTL_SECONDS`), unless the provider gives one. Default 30 min. */
+  checkoutTtlMs?: number;
+  reconcile?: { staleAfterMs?: number; intervalMs?: number; followExpiredMs?: number };
   /** Told of every authenticated webhook once it is handled (for a log); it never delays the provider's answer. */
   onWebhook?: WebhookRoutesOptions['onWebhook'];
   logger?: Pick<Console, 'error' | 'warn'>;
@@ -119,6 +122,15 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       maxAge: 600,
     }),
   );
+  app.use(
+    '/orders/*',
+    cors({
+      origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
+      allowMethods: ['GET'],
+      allowHeaders: ['content-type', 'x-order-token'],
+      maxAge: 600,
+    }),
+  );
   app.use(safeAddress());
   app.use(jsonOnly({ except: (c) => invoiceUpload(c) || providerWebhook(c) }));
   app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload }));
@@ -141,6 +153,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       clock,
     }),
   );
+  app.route('/orders', orderRoutes({ service, store: options.store, orderTokenSecret: options.orderTokenSecret, clock }));
   app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook, onWebhook: options.onWebhook, logger }));
   if (options.adminToken) {
     app.route('/admin', backOfficeRoutes({ provider: options.provider, adminToken: options.adminToken, clock, webhook }));

@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { isValidCpf, taxNumberDigits } from '../../core/cpf';
 import { METHODS } from '../../core/methods';
+import { isLive } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { StatusHub, Store } from '../store/types';
 import { ApiError } from './errors';
@@ -16,6 +17,7 @@ import type { CheckoutService } from './service';
 import { checkoutEventStream, SSE_HEADERS } from './stream';
 import { toView } from './view';
 import { parseJson } from './validate';
+import { expiresAtOf } from './window';
 
 const createBody = z.object({
   orderId: z
@@ -48,7 +50,11 @@ export interface CheckoutRoutesOptions {
 }
 
 /** Refuses a request without a valid token for its order, before the order source is asked or anything reserved. */
-function requireOrderToken(options: CheckoutRoutesOptions, orderId: string, token: unknown): void {
+export function requireOrderToken(
+  options: Pick<CheckoutRoutesOptions, 'orderTokenSecret' | 'clock'>,
+  orderId: string,
+  token: unknown,
+): void {
   const check = verifyOrderToken(options.orderTokenSecret, orderId, token, options.clock.now());
   if (check.ok) return;
   if (check.reason === 'missing') throw new ApiError(401, 'order_token_required', 'This order needs the order token from the shop.');
@@ -59,10 +65,11 @@ function requireOrderToken(options: CheckoutRoutesOptions, orderId: string, toke
 export function checkoutRoutes(options: CheckoutRoutesOptions) {
   const { service, store } = options;
 
+  /** The checkout as a browser may read it: a reservation reads as not found, a live one past its window expires. */
   const find = async (id: string) => {
     const checkout = await store.getCheckout(id);
     if (!checkout || checkout.state === 'Creating') throw new ApiError(404, 'checkout_not_found', 'Checkout not found.');
-    return checkout;
+    return service.expireIfDue(checkout, 'read');
   };
 
   return new Hono()
@@ -99,6 +106,18 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
         heartbeatMs: options.heartbeatMs,
         retryMs: options.retryMs,
         ...(Number.isSafeInteger(resume) && resume >= 0 ? { lastEventId: resume } : {}),
+        // The page hears of the end of the payment window when it comes, not at the reconciler's next pass.
+        ...(isLive(checkout.state)
+          ? {
+              expiry: {
+                inMs: Date.parse(expiresAtOf(checkout)) - options.clock.now().getTime(),
+                expire: async () => {
+                  const current = await store.getCheckout(checkout.id);
+                  if (current) await service.expireIfDue(current, 'read');
+                },
+              },
+            }
+          : {}),
       });
       return new Response(stream, { headers: SSE_HEADERS });
     });

@@ -1,6 +1,8 @@
 /**
  * Catches what a webhook or a crash left behind: live checkouts that heard nothing for a while are re-read from the
- * provider, and reservations whose provider call never answered are settled (adopted or released). It runs once at
+ * provider, and reservations whose provider call never answered are settled (adopted or released). It also ends
+ * payment windows (a live checkout past its window becomes `Expired`, after one last look at the provider) and keeps
+ * re-reading expired checkouts for a while, so a late payment whose webhook was lost is still caught. It runs once at
  * start, so a restart after a crash settles at once. Several instances may run it together; the store's
  * compare-and-set and unique indexes keep the outcome single.
  */
@@ -14,6 +16,8 @@ export interface ReconcilerOptions {
   clock: Clock;
   /** A live checkout is re-read after this long without a webhook or a check. Default 60 s. */
   staleAfterMs?: number;
+  /** How long after its expiry an `Expired` checkout is still re-read for a late payment. Default 24 h. */
+  followExpiredMs?: number;
   /** Loop period. Default 15 s. */
   intervalMs?: number;
   batchSize?: number;
@@ -27,9 +31,13 @@ export function createReconciler(options: ReconcilerOptions) {
 
   /** One pass; resolves with the number of checkouts that moved. */
   async function pass(): Promise<number> {
-    const before = new Date(clock.now().getTime() - (options.staleAfterMs ?? 60_000)).toISOString();
-    let moved = await service.settleStale(options.batchSize ?? 50, (error) => options.onError?.(error));
-    const stale = await store.listStaleCheckouts(before, options.batchSize ?? 50);
+    const nowMs = clock.now().getTime();
+    const before = new Date(nowMs - (options.staleAfterMs ?? 60_000)).toISOString();
+    const expiredSince = new Date(nowMs - (options.followExpiredMs ?? 24 * 60 * 60_000)).toISOString();
+    const onError = (error: unknown) => options.onError?.(error);
+    let moved = await service.settleStale(options.batchSize ?? 50, onError);
+    moved += await service.expireDue(options.batchSize ?? 50, onError);
+    const stale = await store.listStaleCheckouts(before, options.batchSize ?? 50, expiredSince);
     for (const checkout of stale) {
       try {
         if ((await service.refresh(checkout, 'reconcile')).changed) moved++;

@@ -11,7 +11,9 @@ import { safeEqual } from '../lib/secrets';
 import type { ProviderClient, TransactionRecord } from '../provider';
 import type { Activation, Checkout, EventSource, StatusHub, Store } from '../store/types';
 import { METHOD_ADAPTERS, methodOfRecord } from './methods';
+import { receiptOf } from './receipt';
 import type { WebhookTarget } from './webhook-target';
+import { windowEnd } from './window';
 
 /** How far the provider's clock may be from ours when we ask for an order's transactions "since the reservation". */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -25,6 +27,8 @@ export interface RecoveryOptions {
   clock: Clock;
   webhook: WebhookTarget;
   newId: () => string;
+  /** The payment window of an adopted transaction, from its date at the provider. */
+  checkoutTtlMs: number;
 }
 
 export type Settlement =
@@ -35,7 +39,7 @@ export type Settlement =
 
 export type Recovery = ReturnType<typeof createRecovery>;
 
-export function createRecovery({ provider, store, hub, clock, webhook, newId }: RecoveryOptions) {
+export function createRecovery({ provider, store, hub, clock, webhook, newId, checkoutTtlMs }: RecoveryOptions) {
   const now = () => clock.now().toISOString();
 
   /**
@@ -70,7 +74,9 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId }: 
   function activationOf(record: TransactionRecord, details: Record<string, unknown>): Activation | undefined {
     // Refunded has no checkout state; a transaction that is already refunded owes nobody anything.
     const state = fromTransactionState(record.transaction.state);
-    return state && { state, transactionId: record.transaction.id, details };
+    // A transaction found already paid keeps its receipt, as a payment seen by a webhook does.
+    const receipt = state === 'Completed' ? receiptOf(record, now()) : {};
+    return state && { state, transactionId: record.transaction.id, details: { ...details, ...receipt } };
   }
 
   /**
@@ -99,6 +105,7 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId }: 
       description: transaction.orderDescription ?? null,
       payerCpf: record.payment.payer?.cpf ?? null,
       payerName: record.payment.payer?.name ?? null,
+      expiresAt: Number.isFinite(Date.parse(transaction.date)) ? windowEnd(transaction.date, checkoutTtlMs) : null,
       createdAt: transaction.date,
     };
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -5,15 +5,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Method } from '../../core/methods';
 import { formatCents } from '../../core/money';
-import { canMove, fromTransactionState, statesBefore } from '../../core/states';
+import { canMove, EXPIRED, fromTransactionState, isLive, LIVE_STATES, statesBefore, type StoredState } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import { ProviderError, ProviderNetworkError, type ProviderClient, type TransactionState } from '../provider';
-import type { Activation, Checkout, EventSource, Store, StatusHub } from '../store/types';
+import type { Activation, Checkout, EventSource, Store, StatusHub, TransitionChanges } from '../store/types';
 import { ApiError, fromProviderError } from './errors';
 import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
 import type { OrderResolver, PricedOrder } from './orders';
+import { receiptOf } from './receipt';
 import { createRecovery, type Settlement } from './recovery';
 import type { WebhookTarget } from './webhook-target';
+import { DEFAULT_CHECKOUT_TTL_SECONDS, expiresAtOf, isPastWindow, windowEnd } from './window';
 
 export type { WebhookTarget } from './webhook-target';
 
@@ -34,6 +36,8 @@ export interface CheckoutServiceOptions {
    * provider client's timeout.
    */
   settleAfterMs?: number;
+  /** The payment window of a new checkout, unless the provider gives one (`CHECKOUT_TTL_SECONDS`). Default 30 min. */
+  checkoutTtlMs?: number;
 }
 
 export interface CreateCheckoutInput {
@@ -60,7 +64,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   const { provider, store, hub, orders, clock, webhook } = options;
   const now = () => clock.now().toISOString();
   const settleAfterMs = options.settleAfterMs ?? 30_000;
-  const recovery = createRecovery({ provider, store, hub, clock, webhook, newId: newCheckoutId });
+  const ttlMs = options.checkoutTtlMs ?? DEFAULT_CHECKOUT_TTL_SECONDS * 1000;
+  const recovery = createRecovery({ provider, store, hub, clock, webhook, newId: newCheckoutId, checkoutTtlMs: ttlMs });
   const isStale = (reservation: Checkout) => clock.now().getTime() - Date.parse(reservation.createdAt) >= settleAfterMs;
 
   /**
@@ -131,6 +136,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
 
     // A failed concurrent creation frees the order again, so try to reserve it once more before giving up.
     for (let attempt = 0; attempt < 3; attempt++) {
+      const createdAt = now();
       const reserved = await store.reserveCheckout({
         id: newCheckoutId(),
         orderId: input.orderId,
@@ -140,11 +146,15 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
         payerCpf: input.payer?.cpf ?? null,
         payerName: input.payer?.name ?? null,
         details: adapter.draftDetails(input, { returnUrl: options.defaultReturnUrl }),
-        createdAt: now(),
+        expiresAt: windowEnd(createdAt, ttlMs),
+        createdAt,
       });
       if (!reserved.created) {
         const existing = await awaitCreation(reserved.checkout);
-        if (existing) return { created: false, checkout: existing };
+        // The order's checkout is past its window ("Gerar novo código" before the BFF noticed): unless the provider
+        // says it was paid meanwhile, it expires here and the order is free for a new one.
+        const current = existing && (await expireIfDue(existing, 'read', { recheck: true }));
+        if (current && current.state !== EXPIRED) return { created: false, checkout: current };
         continue;
       }
       return { created: true, checkout: await startReserved(reserved.checkout, adapter, order) };
@@ -152,23 +162,74 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     throw pending();
   }
 
-  /** Applies a provider state if it moves the checkout forward; anything else changes nothing. */
-  async function advance(checkout: Checkout, providerState: TransactionState, source: EventSource, data: Record<string, unknown>) {
+  /**
+   * Applies a provider state if it moves the checkout forward; anything else changes nothing. A move out of
+   * `Expired` (a late payment, or the provider's late error or cancellation) is marked `late: true` in the event's
+   * data; when the order has a new checkout meanwhile, the store keeps a late payment as its duplicate.
+   */
+  async function advance(
+    checkout: Checkout,
+    providerState: TransactionState,
+    source: EventSource,
+    data: Record<string, unknown>,
+    changes?: TransitionChanges,
+  ) {
     const to = fromTransactionState(providerState);
-    if (!to || !canMove(checkout.state, to)) return { changed: false as const, checkout };
-    const result = await store.transition(checkout.id, statesBefore(to), to, source, data, now());
-    if (result.changed) hub.publish(checkout.id, result.event.seq);
-    return result;
+    let current = checkout;
+    // Twice at most: a checkout read live may have expired since (or the other way round), and a late move says so.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!to || !canMove(current.state, to)) break;
+      const late = current.state === EXPIRED;
+      const from: StoredState[] = late ? [EXPIRED] : statesBefore(to).filter((state) => state !== EXPIRED);
+      const result = await store.transition(current.id, from, to, source, late ? { ...data, late: true } : data, now(), changes);
+      if (result.changed) {
+        hub.publish(current.id, result.event.seq);
+        return result;
+      }
+      current = result.checkout;
+    }
+    return { changed: false as const, checkout: current };
   }
 
-  /** Re-reads the transaction from the provider (the source of truth) and applies its state. */
+  /** Re-reads the transaction from the provider (the source of truth) and applies its state, with the receipt when paid. */
   async function refresh(checkout: Checkout, source: EventSource) {
     if (!checkout.transactionId) return { changed: false as const, checkout };
     const record = await provider.transactions.retrieve(checkout.transactionId);
     const { state, stateErrorCause } = record.transaction;
-    const result = await advance(checkout, state, source, { transactionState: state, stateErrorCause: stateErrorCause ?? null });
+    const changes = state === 'Completed' ? { details: { ...receiptOf(record, now()) } } : undefined;
+    const result = await advance(checkout, state, source, { transactionState: state, stateErrorCause: stateErrorCause ?? null }, changes);
     await store.markChecked(checkout.id, now());
     return result;
+  }
+
+  /**
+   * Moves a live checkout past its payment window to `Expired`, which frees its order; anything else is returned as
+   * it is. With `recheck`, the provider is asked first, so a payment made in time and not yet heard of wins (when the
+   * provider cannot be asked, the checkout expires all the same: a late payment still completes it).
+   */
+  async function expireIfDue(checkout: Checkout, source: EventSource, { recheck = false } = {}): Promise<Checkout> {
+    if (!isPastWindow(checkout, clock.now())) return checkout;
+    let current = checkout;
+    if (recheck) {
+      current = (await refresh(checkout, source).catch(() => undefined))?.checkout ?? checkout;
+      if (!isLive(current.state)) return current;
+    }
+    const result = await store.transition(current.id, LIVE_STATES, EXPIRED, source, { expiresAt: expiresAtOf(current) }, now());
+    if (result.changed) hub.publish(current.id, result.event.seq);
+    return result.checkout;
+  }
+
+  /** Expires the live checkouts whose window has ended (each re-read from the provider first); for the reconciler. */
+  async function expireDue(limit: number, onError: (error: unknown) => void): Promise<number> {
+    let expired = 0;
+    for (const checkout of await store.listExpiredCheckouts(now(), limit)) {
+      try {
+        if ((await expireIfDue(checkout, 'reconcile', { recheck: true })).state !== checkout.state) expired++;
+      } catch (error) {
+        onError(error);
+      }
+    }
+    return expired;
   }
 
   /** Settles the reservations older than `settleAfterMs`; for the reconciler. Resolves with how many were settled. */
@@ -190,6 +251,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     create,
     advance,
     refresh,
+    expireIfDue,
+    expireDue,
     settleStale,
     adopt: (transactionId: string, source: EventSource) => recovery.adopt(transactionId, source),
   };

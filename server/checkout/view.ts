@@ -1,25 +1,45 @@
 /** What a browser may see of a checkout: no payer data beyond what it sent, no provider secrets. */
 import { formatCents } from '../../core/money';
 import type { CheckoutState } from '../../core/states';
-import type { Checkout } from '../store/types';
+import type { Checkout, CheckoutEvent } from '../store/types';
 import { METHOD_ADAPTERS } from './methods';
+import { textField } from './methods/adapter';
+import { expiresAtOf } from './window';
 
 export type CheckoutView = ReturnType<typeof toView>;
 
-/** The wire shape of a checkout; `state` is never `Creating` here, because routes treat such a checkout as not found. */
-export function toView(checkout: Checkout) {
+/** The receipt fields a browser may see once the checkout is Completed (receipt.ts keeps them in the details). */
+const RECEIPT_FIELDS = ['paidAt', 'receiptVoucher', 'payerBank'] as const;
+
+/**
+ * The wire shape of a checkout; `state` is never `Creating` here, because routes treat such a checkout as not found.
+ * With `at`, the checkout as it was at that event (an event stream replaying older states): its state and date, and
+ * the receipt only when that state is Completed.
+ */
+export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'at'>) {
+  const state = (at?.state ?? checkout.state) as CheckoutState;
   const fields = Object.entries(METHOD_ADAPTERS[checkout.method].view(checkout.details)).filter(([, value]) => value !== null);
+  const receipt =
+    state === 'Completed'
+      ? RECEIPT_FIELDS.flatMap((name) => {
+          const value = textField(checkout.details, name);
+          return value === null ? [] : [[name, value] as const];
+        })
+      : [];
   return {
     id: checkout.id,
     orderId: checkout.orderId,
     method: checkout.method,
-    state: checkout.state as CheckoutState,
+    state,
     amount: formatCents(BigInt(checkout.amountCents)),
     currency: checkout.currency,
     description: checkout.description,
     transactionId: checkout.transactionId,
     ...(Object.fromEntries(fields) as Record<string, string>),
+    ...(Object.fromEntries(receipt) as { paidAt?: string; receiptVoucher?: string; payerBank?: string }),
+    /** End of the payment window: past it, a checkout still waiting for the payer becomes `Expired`. */
+    expiresAt: expiresAtOf(checkout),
     createdAt: checkout.createdAt,
-    updatedAt: checkout.updatedAt,
+    updatedAt: at?.at ?? checkout.updatedAt,
   };
 }
