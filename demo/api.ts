@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
+import { EXPIRED } from '../core/states';
 import { ApiError, errorBody, sendError } from '../server/checkout/errors';
 import { signOrderToken } from '../server/checkout/order-token';
 import type { OrderResolver } from '../server/checkout/orders';
@@ -134,6 +135,24 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
         const run = operations[method][operation]!;
         try {
           return c.json({ statusCode: 'Done', data: await run(transactionId) });
+        } catch (error) {
+          const status = (error as { status?: number }).status;
+          const message = error instanceof Error ? error.message : 'Sandbox operation failed.';
+          return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
+        }
+      })
+      // A late payment: the order's most recent expired code is paid after all, as by a shopper who scanned it in time
+      // and paid after the window. The BFF hears it through the webhook like any payment, completes that checkout
+      // (late), and keeps it as the duplicate of the order's new checkout when there is one.
+      .post('/orders/:orderId/pay-expired', async (c) => {
+        const expired = (await store.findCheckoutsByOrder(c.req.param('orderId')))
+          .filter((k) => k.state === EXPIRED && k.transactionId)
+          .at(-1);
+        if (!expired?.transactionId) throw new ApiError(404, 'checkout_not_found', 'This order has no expired code to pay.');
+        const complete = expired.method === 'pix' ? provider.sandbox.pix.complete : provider.sandbox.openFinance.complete;
+        try {
+          const data = await complete(expired.transactionId);
+          return c.json({ statusCode: 'Done', data: { ...data, checkoutId: expired.id } });
         } catch (error) {
           const status = (error as { status?: number }).status;
           const message = error instanceof Error ? error.message : 'Sandbox operation failed.';

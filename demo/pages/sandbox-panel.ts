@@ -1,9 +1,11 @@
 /**
  * The sandbox panel beside the checkout: shows the order's live checkout, drives the provider's sandbox outcomes
  * through the demo server (the browser never holds provider credentials) and lists the webhooks the BFF received.
+ * Its late-payment control pays the order's expired code after all, so the demo shows expired → new code → old code
+ * paid late.
  */
 import { isMethod, type Method } from '../../core/methods';
-import { isFinal } from '../../core/states';
+import { EXPIRED, isFinal, type CheckoutState } from '../../core/states';
 import type { PixCheckoutDetail } from '../../widget/index';
 import { byId, h, messageOf, requestJson, type CheckoutInfo, type OrderCheckout, type ShopOrder, type WebhookLogEntry } from './common';
 
@@ -34,7 +36,10 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
   let busy = false;
   const knownCheckouts = new Set(checkouts.map((c) => c.id));
   const knownTransactions = new Set(checkouts.flatMap((c) => (c.transactionId ? [c.transactionId] : [])));
+  /** The state of each of the order's checkouts as last seen: the late-payment control needs the expired ones. */
+  const states = new Map<string, CheckoutState>(checkouts.map((c) => [c.id, c.state]));
   const buttons = [...document.querySelectorAll<HTMLButtonElement>('#sandbox-panel [data-operation]')];
+  const payExpired = lateSection();
 
   function render(): void {
     const state = current?.state;
@@ -47,6 +52,7 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
     byId('sb-hint').hidden = Boolean(current);
     const live = current !== undefined && !isFinal(current.state);
     for (const button of buttons) button.disabled = busy || !live || button.dataset.method !== current?.method;
+    payExpired.disabled = busy || ![...states.values()].includes(EXPIRED);
     const bank = byId<HTMLAnchorElement>('sb-bank-link');
     bank.hidden = !(live && current?.checkoutUrl);
     if (current?.checkoutUrl) bank.href = current.checkoutUrl;
@@ -59,6 +65,7 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
     try {
       const checkout = await requestJson<CheckoutInfo>(`/api/checkouts/${encodeURIComponent(checkoutId)}`);
       knownTransactions.add(checkout.transactionId);
+      states.set(checkout.id, checkout.state);
       if (checkoutId !== wanted) return;
       current = checkout;
       render();
@@ -69,6 +76,7 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
 
   function follow(event: Event): void {
     const { checkoutId, state } = (event as CustomEvent<PixCheckoutDetail>).detail;
+    states.set(checkoutId, state);
     if (current?.id === checkoutId) {
       current.state = state;
       render();
@@ -101,6 +109,26 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
     if (isMethod(method) && operation) button.addEventListener('click', () => void run(method, operation));
   }
 
+  /** Pays the order's expired code at the emulator; the BFF hears of it by webhook, like any payment. */
+  async function payLate(): Promise<void> {
+    busy = true;
+    render();
+    byId('sb-result').textContent = 'Pagando o código expirado…';
+    try {
+      const path = `/demo/api/orders/${encodeURIComponent(orderId)}/pay-expired`;
+      const answer = await requestJson<SandboxAnswer | undefined>(path, { method: 'POST' });
+      const reached = answer?.data?.transactionState ?? answer?.data?.state;
+      byId('sb-result').textContent = `Código expirado pago com atraso${reached ? ` (${reached})` : ''}; webhook enviado ao backend.`;
+    } catch (error) {
+      byId('sb-result').textContent = `Pagamento atrasado recusado: ${messageOf(error)}`;
+    } finally {
+      busy = false;
+      await refreshOrderCheckouts();
+      render();
+    }
+  }
+  payExpired.addEventListener('click', () => void payLate());
+
   // Before the element says anything (a second tab still on the method chooser), show the order's live checkout.
   const live = [...checkouts].reverse().find((c) => !isFinal(c.state)) ?? checkouts.at(-1);
   if (live) void load(live.id);
@@ -111,8 +139,10 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
       const order = await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(orderId)}`);
       for (const c of order.checkouts) {
         knownCheckouts.add(c.id);
+        states.set(c.id, c.state);
         if (c.transactionId) knownTransactions.add(c.transactionId);
       }
+      render();
     } catch {
       // The next unknown webhook tries again.
     }
@@ -126,9 +156,34 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
       // A webhook about the checkout shown means its state moved: re-read it, even when this tab's element is not
       // following it (another tab created it).
       if (current && entries.some((e) => e.checkoutId === current?.id)) await load(current.id);
-      if (entries.some((e) => e.checkoutId && !knownCheckouts.has(e.checkoutId))) await refreshOrderCheckouts();
+      // An unknown checkout, or another of the order's (an expired code paid late): re-read the order's list.
+      if (
+        entries.some((e) => e.checkoutId && e.checkoutId !== current?.id && (!knownCheckouts.has(e.checkoutId) || states.has(e.checkoutId)))
+      ) {
+        await refreshOrderCheckouts();
+      }
     },
   });
+}
+
+/**
+ * The late-payment control, in a section of its own before the result line (built here, so the page needs no
+ * markup for it; a page that has its own `#sb-pay-expired` keeps it).
+ */
+function lateSection(): HTMLButtonElement {
+  const existing = document.getElementById('sb-pay-expired');
+  if (existing instanceof HTMLButtonElement) return existing;
+  const button = h('button', { type: 'button', class: 'sb-button sb-good', id: 'sb-pay-expired', disabled: true }, 'Pagar código expirado');
+  byId('sb-result').before(
+    h(
+      'section',
+      { class: 'sandbox-section', 'aria-labelledby': 'sb-late-title' },
+      h('h3', { id: 'sb-late-title' }, 'Pagamento atrasado'),
+      h('div', { class: 'sb-actions' }, button),
+      h('p', { class: 'sb-hint' }, 'Paga o código expirado do pedido, como quem o pagou depois do prazo.'),
+    ),
+  );
+  return button;
 }
 
 interface WebhookLogOptions {

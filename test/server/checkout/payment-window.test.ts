@@ -225,6 +225,31 @@ describe('a late payment of the expired code', () => {
   });
 });
 
+describe("the demo's late-payment control", () => {
+  it("pays the order's expired code at the emulator: expired, new code, old code paid late", async () => {
+    const first = await newCheckout();
+    const none = await server.json('POST', `/demo/api/orders/${first.orderId}/pay-expired`);
+    expect(none).toMatchObject({ status: 404, body: { error: { code: 'checkout_not_found' } } });
+
+    clock.advance(31 * MINUTE);
+    expect((await read(first.checkout.id)).state).toBe('Expired');
+    const second = await newCheckout(first);
+
+    const paid = await server.json('POST', `/demo/api/orders/${first.orderId}/pay-expired`);
+    expect(paid).toMatchObject({
+      status: 200,
+      body: { statusCode: 'Done', data: { checkoutId: first.checkout.id, transactionId: first.checkout.transactionId } },
+    });
+    await settles(first.checkout.id, 'Completed');
+    expect((await stored(first.checkout.id)).duplicateOf).toBe(second.checkout.id);
+    expect((await stored(second.checkout.id)).state).toBe('Registered');
+    // Nothing expired is left to pay.
+    expect((await server.json('POST', `/demo/api/orders/${first.orderId}/pay-expired`)).status).toBe(404);
+    const order = await server.json('GET', `/demo/api/orders/${first.orderId}`);
+    expect(order.body.checkouts.map((c: { state: string }) => c.state)).toEqual(['Completed', 'Registered']);
+  });
+});
+
 describe('receipt fields', () => {
   it('are kept from the provider record when the checkout is paid, and never the payer data', async () => {
     const { checkout } = await newCheckout();
