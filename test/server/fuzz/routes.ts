@@ -365,6 +365,29 @@ function checkoutRefusals(w: World): fc.Arbitrary<FuzzRequest> {
     });
 }
 
+/** Reads of an order's checkout without its valid token: none, another order's, an expired, forged or altered one. */
+function orderCheckoutRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  const { orderId, orderToken } = w.known.orders[1]!;
+  const token = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom(
+      '',
+      w.known.orders[0]!.orderToken,
+      signOrderToken(w.orderTokenKey, orderId, new Date(Date.now() - 60_000)),
+      signOrderToken('not-the-order-token-key-0123456789', orderId, new Date(Date.now() + 3_600_000)),
+      `${orderToken}x`,
+      orderToken.slice(0, -1),
+      orderToken.toUpperCase(),
+    ),
+    hostileHeaderValue,
+  );
+  return fc
+    .record({ token, query: fc.constantFrom('', `?orderToken=${encodeURIComponent(orderToken)}`) })
+    .map(({ token: t, query }) =>
+      request('GET', `/api/orders/${pct(orderId)}/checkout${query}`, { origin: w.allowedOrigin, 'x-order-token': t }, {}),
+    );
+}
+
 const hostileKeyValue: fc.Arbitrary<[string, Json]> = fc.tuple(hostileKey, hostileJson);
 
 /** Routes of the BFF under /api. */
@@ -460,6 +483,16 @@ export const BFF_ROUTES: Target[] = [
     query: () => ({ lastEventId: '1' }),
     queryValues: { lastEventId: fc.constantFrom('0', '-1', '1', '2', '99', '1e3', '9'.repeat(30), 'NaN', '') },
     otherAnswer: (a, r) => isEventStream(a) || isPreflight(a, r),
+  }),
+  route({
+    // Another tab resuming the order's checkout: the order token in X-Order-Token, never in the query.
+    method: 'GET',
+    path: '/api/orders/:orderId/checkout',
+    auth: 'none',
+    ids: (w) => ({ orderId: [w.known.orders[1]!.orderId, w.known.orders[0]!.orderId] }),
+    headers: (w) => ({ origin: w.allowedOrigin, 'x-order-token': w.known.orders[1]!.orderToken }),
+    refusals: orderCheckoutRefusals,
+    otherAnswer: isPreflight,
   }),
   route({
     method: 'POST',
