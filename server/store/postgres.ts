@@ -223,7 +223,7 @@ export async function openPostgresStore({
          WHERE (state IN (${LIVE}) OR (state = '${EXPIRED}' AND $3::timestamptz IS NOT NULL AND updated_at >= $3))
            AND COALESCE(last_webhook_at, created_at) < $1
            AND (last_checked_at IS NULL OR last_checked_at < $1)
-         ORDER BY last_checked_at NULLS FIRST, created_at, id
+         ORDER BY CASE WHEN state = '${EXPIRED}' THEN 1 ELSE 0 END, last_checked_at NULLS FIRST, created_at, id
          LIMIT $2`,
         [InstantSchema.parse(before), limit, expiredSince === undefined ? null : InstantSchema.parse(expiredSince)],
       );

@@ -85,7 +85,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       WHERE (state IN (${LIVE}) OR (state = '${EXPIRED}' AND updated_at >= @expiredSince))
         AND coalesce(last_webhook_at, created_at) < @before
         AND (last_checked_at IS NULL OR last_checked_at < @before)
-      ORDER BY last_checked_at NULLS FIRST, created_at, id
+      ORDER BY CASE WHEN state = '${EXPIRED}' THEN 1 ELSE 0 END, last_checked_at NULLS FIRST, created_at, id
       LIMIT @limit`),
     expired: db.prepare(`
       SELECT * FROM checkouts WHERE state IN (${LIVE}) AND expires_at <= @now ORDER BY expires_at, id LIMIT @limit`),

@@ -176,7 +176,8 @@ export interface Store {
   /**
    * `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than
    * `before`; never-checked first. With `expiredSince`, also `Expired` ones that expired at or after it (their code
-   * may still be paid late), on the same terms.
+   * may still be paid late), on the same terms, after every live one: a day of abandoned codes never starves the
+   * checkouts still waiting for their payer.
    */
   listStaleCheckouts(before: string, limit: number, expiredSince?: string): Promise<Checkout[]>;
   /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */

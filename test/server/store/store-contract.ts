@@ -458,6 +458,12 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect((await store.listStaleCheckouts(at(10), 10, at(5))).map((c) => c.id).sort()).toEqual([live.id, recent.id].sort());
         expect((await store.listStaleCheckouts(at(10), 10, at(0))).map((c) => c.id).sort()).toEqual([live.id, recent.id, old.id].sort());
         expect((await store.listStaleCheckouts(at(10), 10)).map((c) => c.id)).toEqual([live.id]);
+        // Live ones first, however long ago the expired ones were checked.
+        const neverChecked = await checkoutIn('Registered', 'never-checked-expired', at(0));
+        await store.transition(neverChecked.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        await store.markChecked(live.id, at(8));
+        expect((await store.listStaleCheckouts(at(10), 1, at(0))).map((c) => c.id)).toEqual([live.id]);
+        expect((await store.listStaleCheckouts(at(10), 10, at(0))).map((c) => c.id)).toContain(neverChecked.id);
       });
     });
   });
