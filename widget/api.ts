@@ -1,16 +1,16 @@
-/** The element's only wire to the merchant's backend-for-frontend (BFF): create and read checkouts. */
+/** The element's only wire to the merchant's backend-for-frontend (BFF): create, read and look up checkouts. */
 import { METHODS, isMethod, type Method } from '../core/methods.js';
-import { isCheckoutState, type CheckoutState } from '../core/states.js';
+import { isShownState, type ShownState } from './states.js';
 
 // The element's public names for core's types (re-exported by the package entry).
-export type { Method as CheckoutMethod, CheckoutState };
+export type { Method as CheckoutMethod, ShownState as CheckoutState };
 
 /** A checkout as the BFF returns it. */
 export interface Checkout {
   id: string;
   orderId: string;
   method: Method;
-  state: CheckoutState;
+  state: ShownState;
   /** Decimal string, for example "10.50". */
   amount: string;
   currency: string;
@@ -23,6 +23,14 @@ export interface Checkout {
   checkoutUrl?: string;
   createdAt: string;
   updatedAt: string;
+  /** End of the payment window (ISO 8601). */
+  expiresAt?: string;
+  /** When the payment was confirmed (ISO 8601), once Completed. */
+  paidAt?: string;
+  /** The payer's bank's voucher (an address or an identifier), when the provider knows it. */
+  receiptVoucher?: string;
+  /** The payer's bank, when the provider knows it. */
+  payerBank?: string;
 }
 
 export interface CreateCheckoutInput {
@@ -42,8 +50,9 @@ export function parseMethods(text: string): Method[] {
 }
 
 /**
- * A failed call to the BFF. `status` 0 means the request never got an HTTP answer (offline, DNS, CORS);
- * `message` is the server's own text when it sent the error envelope.
+ * A failed call to the BFF. `status` 0 means the request never got an HTTP answer, and `code` says why as far as the
+ * browser can tell: `offline`, `origin_not_allowed` (the server answered but CORS hid the answer) or `network_error`.
+ * `message` is the server's own text, for the host's logs: the element shows its own words (i18n).
  */
 export class CheckoutApiError extends Error {
   override name = 'CheckoutApiError';
@@ -63,7 +72,7 @@ export class CheckoutApiError extends Error {
 export function isCheckout(value: unknown): value is Checkout {
   if (typeof value !== 'object' || value === null) return false;
   const c = value as Record<string, unknown>;
-  return typeof c.id === 'string' && typeof c.amount === 'string' && isMethod(c.method) && isCheckoutState(c.state);
+  return typeof c.id === 'string' && typeof c.amount === 'string' && isMethod(c.method) && isShownState(c.state);
 }
 
 /**
@@ -84,36 +93,82 @@ export function apiUrl(endpoint: string, path: string): string {
   return `${endpoint.replace(/\/+$/, '')}${path}`;
 }
 
-async function request(url: string, init: RequestInit): Promise<Checkout> {
-  let response: Response;
+/**
+ * Why a fetch rejected. It rejects alike when the network fails and when CORS hides the answer of a server that did
+ * answer, so the element asks again with `mode: 'no-cors'`: an opaque answer gets past CORS, and its arrival proves
+ * the server was reached and refused this page's origin.
+ */
+export async function fetchFailure(url: string, cause: unknown): Promise<CheckoutApiError> {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) return new CheckoutApiError(0, 'offline', detail);
   try {
-    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
-  } catch (cause) {
-    throw new CheckoutApiError(0, 'network_error', cause instanceof Error ? cause.message : String(cause));
+    await fetch(url, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(5000) });
+    return new CheckoutApiError(0, 'origin_not_allowed', detail);
+  } catch {
+    return new CheckoutApiError(0, 'network_error', detail);
   }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-    throw new CheckoutApiError(
-      response.status,
-      typeof error?.code === 'string' ? error.code : 'http_error',
-      typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
-    );
-  }
-  if (!isCheckout(body)) throw new CheckoutApiError(response.status, 'invalid_response', 'Unexpected response');
-  return body;
 }
 
-/** `POST {endpoint}/checkouts`: a new checkout, or the live one this order already has. */
-export function createCheckout(endpoint: string, input: CreateCheckoutInput): Promise<Checkout> {
-  return request(apiUrl(endpoint, '/checkouts'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-}
+/** One BFF for one element: the requests, and the server's clock as its answers tell it. */
+export class CheckoutClient {
+  /**
+   * Server time minus this browser's, in ms, from the `Date` header of the last answer that exposed it (same-origin
+   * answers do; CORS hides it), so the countdown follows the server's clock and not a phone's wrong one.
+   */
+  skewMs = 0;
 
-/** `GET {endpoint}/checkouts/:id`: the current snapshot. */
-export function getCheckout(endpoint: string, id: string, signal?: AbortSignal): Promise<Checkout> {
-  return request(apiUrl(endpoint, `/checkouts/${encodeURIComponent(id)}`), { method: 'GET', signal: signal ?? null });
+  constructor(readonly endpoint: string) {}
+
+  /** `POST {endpoint}/checkouts`: a new checkout, or the live or completed one this order already has. */
+  create(input: CreateCheckoutInput): Promise<Checkout> {
+    return this.request('/checkouts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+  }
+
+  /** `GET {endpoint}/checkouts/:id`: the current snapshot. */
+  get(id: string, signal?: AbortSignal): Promise<Checkout> {
+    return this.request(`/checkouts/${encodeURIComponent(id)}`, { method: 'GET', signal: signal ?? null });
+  }
+
+  /** `GET {endpoint}/orders/:orderId/checkout`: the order's live or completed checkout, wherever it was made; 404 when none. */
+  forOrder(orderId: string, orderToken: string): Promise<Checkout> {
+    return this.request(`/orders/${encodeURIComponent(orderId)}/checkout`, { method: 'GET', headers: { 'x-order-token': orderToken } });
+  }
+
+  eventsUrl(id: string): string {
+    return apiUrl(this.endpoint, `/checkouts/${encodeURIComponent(id)}/events`);
+  }
+
+  /** Milliseconds since the epoch by the server's clock. */
+  now(): number {
+    return Date.now() + this.skewMs;
+  }
+
+  private async request(path: string, init: RequestInit): Promise<Checkout> {
+    const url = apiUrl(this.endpoint, path);
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
+    } catch (cause) {
+      if (init.signal?.aborted) throw cause;
+      throw await fetchFailure(url, cause);
+    }
+    const date = Date.parse(response.headers.get('date') ?? '');
+    // The header has whole seconds (half a second is the expected truncation) and the answer took its time: a clock
+    // within 2 s of the server's is taken as right.
+    if (Number.isFinite(date)) {
+      const skew = date + 500 - Date.now();
+      this.skewMs = Math.abs(skew) > 2000 ? skew : 0;
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const code = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+      throw new CheckoutApiError(
+        response.status,
+        typeof code?.code === 'string' ? code.code : 'http_error',
+        typeof code?.message === 'string' ? code.message : `HTTP ${response.status}`,
+      );
+    }
+    if (!isCheckout(body)) throw new CheckoutApiError(response.status, 'invalid_response', 'Unexpected response');
+    return body;
+  }
 }

@@ -1,10 +1,10 @@
 /** Copies the PIX code, reporting success only once the text really reached the clipboard. */
 
 /**
- * Async Clipboard API first; without it (old or non-secure contexts) or when it refuses, selects the text in `field`
- * and tries `document.execCommand('copy')`. On failure the text stays selected so the payer can copy it by hand.
+ * Async Clipboard API first; without it (old or non-secure contexts) or when it refuses, copies through a hidden
+ * text area in `root` and `document.execCommand('copy')`. Focus goes back where it was.
  */
-export async function copyText(text: string, field: HTMLTextAreaElement | null): Promise<boolean> {
+export async function copyText(text: string, root: ShadowRoot): Promise<boolean> {
   const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
   if (clipboard?.writeText) {
     try {
@@ -14,12 +14,28 @@ export async function copyText(text: string, field: HTMLTextAreaElement | null):
       // Permission denied or document not focused: fall through to the selection path.
     }
   }
-  if (!field) return false;
-  field.focus();
-  field.select();
+  const focused = root.activeElement as HTMLElement | null;
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.readOnly = true;
+  area.setAttribute('aria-hidden', 'true');
+  area.tabIndex = -1;
+  area.style.cssText = 'position:fixed;top:0;left:0;width:1px;height:1px;opacity:0;';
+  root.append(area);
+  area.focus({ preventScroll: true });
+  area.select();
   try {
     return document.execCommand('copy');
   } catch {
     return false;
+  } finally {
+    area.remove();
+    focused?.focus({ preventScroll: true });
   }
+}
+
+/** Selects all text of `node`, so a payer whose copy failed can copy it by hand. */
+export function selectText(node: Node): void {
+  const selection = (node.getRootNode() as ShadowRoot & { getSelection?: () => Selection | null }).getSelection?.() ?? getSelection();
+  selection?.selectAllChildren(node);
 }

@@ -2,7 +2,7 @@
 import { taxNumberDigits, formatCpf, isValidCpf } from '../core/cpf.js';
 import { PAYER_CPF, type Method } from '../core/methods.js';
 
-export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName';
+export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName' | 'cpfRefusedBefore';
 
 export interface PayerCheck {
   problem?: CpfProblem;
@@ -12,22 +12,25 @@ export interface PayerCheck {
 
 /**
  * Checks the payer form before anything is sent: a method whose `PAYER_CPF` is 'required' (OpenFinance) needs a
- * valid CPF, the others (PIX) may go without one.
+ * valid CPF, the others (PIX) may go without one; a CPF the BFF already refused for this order is not sent again.
  */
-export function checkPayer(method: Method, cpfText: string, nameText: string): PayerCheck {
+export function checkPayer(method: Method, cpfText: string, nameText: string, refused: ReadonlySet<string> = new Set()): PayerCheck {
   const cpf = taxNumberDigits(cpfText);
   const name = nameText.trim();
   if (!cpf && PAYER_CPF[method] === 'required') return { problem: 'cpfRequired' };
   if (!cpf && name) return { problem: 'cpfNeededForName' };
   if (!cpf) return {};
   if (!isValidCpf(cpf)) return { problem: 'cpfInvalid' };
+  if (refused.has(cpf)) return { problem: 'cpfRefusedBefore' };
   return { payer: name ? { cpf, name } : { cpf } };
 }
 
-/** Flags a wrong CPF as soon as all 11 digits are there, not while the payer is still typing. */
-export function typedCpfProblem(cpfText: string): CpfProblem | undefined {
+/** Flags a wrong or already refused CPF as soon as all 11 digits are there, not while the payer is still typing. */
+export function typedCpfProblem(cpfText: string, refused: ReadonlySet<string> = new Set()): CpfProblem | undefined {
   const cpf = taxNumberDigits(cpfText);
-  return cpf.length === 11 && !isValidCpf(cpf) ? 'cpfInvalid' : undefined;
+  if (cpf.length !== 11) return undefined;
+  if (!isValidCpf(cpf)) return 'cpfInvalid';
+  return refused.has(cpf) ? 'cpfRefusedBefore' : undefined;
 }
 
 /** Keeps the caret after the same digit it followed. Reformats `input.value` in place ("12345678909" → "123.456.789-09") and returns the new value. */

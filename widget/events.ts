@@ -19,13 +19,23 @@ export interface PixCheckoutErrorDetail {
   orderId: string;
   /** HTTP status; 0 when the request never got an answer. */
   status: number;
-  /** The BFF's stable `error.code` (for example `order_not_found`), or `network_error`. */
+  /**
+   * The BFF's stable `error.code` (for example `order_not_found`, `payer_refused`), or the element's own when no
+   * answer came: `offline`, `network_error`, `origin_not_allowed` (CORS refused this page), `invalid_response`,
+   * `invalid_configuration`.
+   */
   code: string;
+  /** The server's message, for logs; the shopper sees the element's own words. */
   message: string;
 }
 
 /** Detail of `pix-checkout-redirect`, fired (cancelable) just before the browser goes to the bank page. */
 export interface PixCheckoutRedirectDetail extends PixCheckoutDetail {
+  url: string;
+}
+
+/** Detail of `pix-checkout-continue`, fired (cancelable) when the payer follows the receipt's continue link. */
+export interface PixCheckoutContinueDetail extends PixCheckoutDetail {
   url: string;
 }
 
@@ -35,6 +45,7 @@ export type PixCheckoutCompletedEvent = CustomEvent<PixCheckoutDetail>;
 export type PixCheckoutFailedEvent = CustomEvent<PixCheckoutDetail>;
 export type PixCheckoutErrorEvent = CustomEvent<PixCheckoutErrorDetail>;
 export type PixCheckoutRedirectEvent = CustomEvent<PixCheckoutRedirectDetail>;
+export type PixCheckoutContinueEvent = CustomEvent<PixCheckoutContinueDetail>;
 
 export interface PixCheckoutEventMap {
   'pix-checkout-created': PixCheckoutCreatedEvent;
@@ -43,6 +54,7 @@ export interface PixCheckoutEventMap {
   'pix-checkout-failed': PixCheckoutFailedEvent;
   'pix-checkout-error': PixCheckoutErrorEvent;
   'pix-checkout-redirect': PixCheckoutRedirectEvent;
+  'pix-checkout-continue': PixCheckoutContinueEvent;
 }
 
 type DetailOf<K extends keyof PixCheckoutEventMap> = PixCheckoutEventMap[K]['detail'];

@@ -2,6 +2,8 @@
 export { PixCheckout } from './pix-checkout.js';
 export type {
   PixCheckoutCompletedEvent,
+  PixCheckoutContinueDetail,
+  PixCheckoutContinueEvent,
   PixCheckoutCreatedEvent,
   PixCheckoutDetail,
   PixCheckoutErrorDetail,

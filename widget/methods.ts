@@ -13,6 +13,11 @@ export interface MethodUi {
   payerTitle: keyof Strings;
   payerIntro: keyof Strings;
   submit: keyof Strings;
+  /** Another tab or device already started this method: what the shopper is told, and the way on. */
+  conflict: keyof Strings;
+  continueWith: keyof Strings;
+  /** The action of the Expired screen: a new checkout of the same method. */
+  renew: keyof Strings;
   /** The payer authorizes at their bank: the checkout gets a return URL and the page goes to `checkoutUrl`. */
   goesToBank: boolean;
 }
@@ -24,6 +29,9 @@ export const METHOD_UI: Record<Method, MethodUi> = {
     payerTitle: 'payerTitlePix',
     payerIntro: 'payerIntroPix',
     submit: 'submitPix',
+    conflict: 'conflictPix',
+    continueWith: 'continueWithPix',
+    renew: 'renewPix',
     goesToBank: false,
   },
   openfinance: {
@@ -32,6 +40,9 @@ export const METHOD_UI: Record<Method, MethodUi> = {
     payerTitle: 'payerTitleOpenFinance',
     payerIntro: 'payerIntroOpenFinance',
     submit: 'submitOpenFinance',
+    conflict: 'conflictOpenFinance',
+    continueWith: 'continueWithOpenFinance',
+    renew: 'renewOpenFinance',
     goesToBank: true,
   },
 };

@@ -1,3 +1,4 @@
+/** Tokens, layout, type, forms and buttons: what every screen uses (screens.styles.ts has the screens' own). */
 import { css } from 'lit';
 
 export default css`
@@ -12,10 +13,11 @@ export default css`
     --pix-color-primary-text: #ffffff;
     --pix-color-success: #1b6e2b;
     --pix-color-danger: #b3261e;
+    --pix-color-notice: #8a4b00;
     --pix-focus-ring: 3px solid #1a56db;
     --pix-radius: 8px;
     --pix-spacing: 1rem;
-    --pix-max-width: 28rem;
+    --pix-max-width: 40rem;
     --pix-qr-size: 14rem;
     --pix-qr-color: #000000;
     --pix-qr-background: #ffffff;
@@ -34,6 +36,7 @@ export default css`
     box-sizing: border-box;
   }
   .base {
+    container: pix / inline-size;
     display: grid;
     gap: var(--pix-spacing);
     padding: var(--pix-spacing);
@@ -53,7 +56,11 @@ export default css`
     border: 0;
   }
   p,
-  h2 {
+  h2,
+  h3,
+  ol,
+  dl,
+  dd {
     margin: 0;
   }
   .title {
@@ -62,6 +69,7 @@ export default css`
   }
   .hint,
   .description,
+  .merchant,
   .method-hint {
     color: var(--pix-color-muted);
   }
@@ -71,8 +79,7 @@ export default css`
   }
   .chooser,
   .form,
-  .copy,
-  .openfinance,
+  .pending,
   .result {
     display: grid;
     gap: calc(var(--pix-spacing) * 0.75);
@@ -81,16 +88,11 @@ export default css`
     border: 0;
     min-width: 0;
   }
-  .chooser legend {
-    padding: 0;
-    margin-bottom: calc(var(--pix-spacing) * 0.75);
-  }
   .field {
     display: grid;
     gap: 0.25em;
   }
-  input,
-  textarea {
+  input {
     font: inherit;
     color: inherit;
     background: var(--pix-color-background);
@@ -101,12 +103,6 @@ export default css`
   }
   input[aria-invalid='true'] {
     border-color: var(--pix-color-danger);
-  }
-  textarea {
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-    font-size: 0.85em;
-    word-break: break-all;
-    resize: none;
   }
   .field-error,
   .copy-failed {
@@ -125,20 +121,47 @@ export default css`
     border: 1px solid var(--pix-color-primary);
     border-radius: var(--pix-radius);
   }
+  .title[tabindex='-1']:focus:not(:focus-visible) {
+    outline: none;
+  }
   button.secondary {
     color: var(--pix-color-primary);
     background: transparent;
   }
   .method {
     display: grid;
-    gap: 0.125em;
+    grid-template-columns: 2.25em minmax(0, 1fr);
+    align-items: center;
+    gap: 0.75em;
     text-align: start;
     color: var(--pix-color-text);
     background: var(--pix-color-background);
     border-color: var(--pix-color-border);
   }
+  .method-mark {
+    display: grid;
+    place-items: center;
+    color: var(--pix-color-primary);
+  }
+  .method-mark svg {
+    width: 2em;
+    height: 2em;
+  }
+  .method-text {
+    display: grid;
+    gap: 0.125em;
+  }
   .method-name {
     font-weight: 600;
+  }
+  .legend {
+    padding: 0;
+    margin-bottom: calc(var(--pix-spacing) * 0.5);
+  }
+  .actions.stacked {
+    display: grid;
+    justify-items: stretch;
+    width: min(100%, 22rem);
   }
   .actions {
     display: flex;
@@ -149,72 +172,5 @@ export default css`
   :focus-visible {
     outline: var(--pix-focus-ring);
     outline-offset: 2px;
-  }
-  .pix {
-    display: grid;
-    gap: var(--pix-spacing);
-  }
-  .scan {
-    display: grid;
-    justify-items: center;
-    gap: 0.5em;
-    text-align: center;
-  }
-  .qr {
-    width: var(--pix-qr-size);
-    height: var(--pix-qr-size);
-  }
-  .qr-background {
-    fill: var(--pix-qr-background);
-  }
-  .qr-modules {
-    fill: var(--pix-qr-color);
-  }
-  .status {
-    display: flex;
-    align-items: center;
-    gap: 0.5em;
-    color: var(--pix-color-muted);
-  }
-  .spinner {
-    flex: none;
-    width: 1em;
-    height: 1em;
-    border: 2px solid var(--pix-color-border);
-    border-top-color: var(--pix-color-primary);
-    border-radius: 50%;
-    animation: spin 0.9s linear infinite;
-  }
-  @keyframes spin {
-    to {
-      transform: rotate(360deg);
-    }
-  }
-  @media (prefers-reduced-motion: reduce) {
-    .spinner {
-      animation: none;
-    }
-  }
-  .result {
-    justify-items: center;
-    text-align: center;
-  }
-  .icon {
-    display: grid;
-    place-items: center;
-    width: 2.5em;
-    height: 2.5em;
-    border-radius: 50%;
-    font-weight: 700;
-    color: #ffffff;
-  }
-  .success .icon {
-    background: var(--pix-color-success);
-  }
-  .failure .icon {
-    background: var(--pix-color-danger);
-  }
-  .success .title {
-    color: var(--pix-color-success);
   }
 `;

@@ -1,13 +1,14 @@
 /**
- * Follows one checkout until it reaches a final state: Server-Sent Events first, polling when the stream fails.
+ * Follows one checkout until it is settled: Server-Sent Events first, polling when the stream fails. An Expired
+ * checkout is still followed, since a late payment can complete it.
  */
-import { isFinal } from '../core/states.js';
-import { apiUrl, getCheckout, isCheckout, type Checkout } from './api.js';
+import { isCheckout, type Checkout, type CheckoutClient } from './api.js';
+import { isSettled } from './states.js';
 
 export interface WatchCheckoutOptions {
-  endpoint: string;
+  client: CheckoutClient;
   checkoutId: string;
-  /** Called with every snapshot received, in order; never after a final state or after `stop()`. */
+  /** Called with every snapshot received, in order; never after a settled state or after `stop()`. */
   onCheckout: (checkout: Checkout) => void;
 }
 
@@ -19,7 +20,7 @@ export function pollDelay(pollingForMs: number): number {
   return pollingForMs < 60_000 ? 2_000 : 10_000;
 }
 
-export function watchCheckout({ endpoint, checkoutId, onCheckout }: WatchCheckoutOptions): StopWatching {
+export function watchCheckout({ client, checkoutId, onCheckout }: WatchCheckoutOptions): StopWatching {
   let stopped = false;
   let source: EventSource | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,7 +36,7 @@ export function watchCheckout({ endpoint, checkoutId, onCheckout }: WatchCheckou
   const deliver = (checkout: Checkout) => {
     if (stopped || checkout.id !== checkoutId) return;
     onCheckout(checkout);
-    if (isFinal(checkout.state)) stop();
+    if (isSettled(checkout.state)) stop();
   };
 
   // One request at a time: the next poll is scheduled only after the previous one settled.
@@ -44,7 +45,7 @@ export function watchCheckout({ endpoint, checkoutId, onCheckout }: WatchCheckou
     const tick = async () => {
       inFlight = new AbortController();
       try {
-        deliver(await getCheckout(endpoint, checkoutId, inFlight.signal));
+        deliver(await client.get(checkoutId, inFlight.signal));
       } catch {
         // A network blip or a 5xx is not a payment failure: keep waiting for the next poll.
       }
@@ -58,7 +59,7 @@ export function watchCheckout({ endpoint, checkoutId, onCheckout }: WatchCheckou
     return stop;
   }
 
-  source = new EventSource(apiUrl(endpoint, `/checkouts/${encodeURIComponent(checkoutId)}/events`));
+  source = new EventSource(client.eventsUrl(checkoutId));
   source.addEventListener('status', (event) => {
     let data: unknown;
     try {

@@ -1,40 +1,55 @@
 // A fake BFF for the widget tests, mounted as middleware of the test runner's dev server so the element does real
-// fetch and EventSource. It follows the checkout contract (create, get, SSE) and lets tests drive it:
+// fetch and EventSource. It follows the checkout contract (create, get, SSE, the order's checkout) and lets tests
+// drive it:
 //
 // Scenarios, by order id prefix:
-//   missing-…  POST → 404 order_not_found          paid-…    POST → 409 order_already_paid
+//   missing-…  POST → 404 order_not_found          paid-…    POST → 409 order_already_paid (a code the element does not know)
 //   down-…     POST → 503 provider_unavailable     flaky-…   first POST → 503, later ones succeed
 //   badcpf-…   POST → 422 payer_cpf_invalid        nosse-…   the event stream answers 500 (the element must poll)
 //   slow-…     POST answers after 1 s (to look at the loading screen)
 //   blip-…     no stream; GET #1 takes 2.5 s and answers 503, GET #2 drops the connection, later GETs succeed
+//   nopayer-…  POST → 422 payer_required           lookupfail-… GET /orders/:id/checkout → 503 server_busy
+//   skew-…     the server's clock (Date header, createdAt, expiresAt) runs 10 minutes ahead of the browser's
+//   err-<status>-<code>-…  POST → that status and code, with the message "SERVER TEXT <code>"
+// CPFs refused like the emulator's: 900.000.001-75 → 422 payer_refused, 900.000.003-37 → 422 payer_cpf_invalid.
 // Order tokens, checked first as the real BFF does: "token:<orderId>" is valid, "expired:<orderId>" answers
-// 403 order_token_expired, none 401 order_token_required, anything else 403 order_token_invalid.
+// 403 order_token_expired, none 401 order_token_required, anything else 403 order_token_invalid. The order lookup
+// takes the token in X-Order-Token.
+// A checkout's payment window is 30 minutes. Expired is not settled: the stream stays open and a late Completed wins.
 // Test-only routes:
-//   POST /__fake/checkouts/:id/state  {"state": "Completed"}  sets the state and pushes it to open streams
+//   POST /__fake/checkouts/:id/state  {"state": "Completed", "expiresAt"?, "paidAt"?, "payerBank"?, "receiptVoucher"?}
+//        sets the fields and pushes the checkout to open streams
 //   GET  /__fake/log?orderId=…        the requests seen for that order, plus the most overlapping GETs
 //   GET  /__fake/bank/:id              stands in for the bank page (never visited: tests cancel the redirect)
 
 const API = '/api/checkouts';
-const FINAL = new Set(['Completed', 'Error', 'Cancelled', 'Reversed']);
+const SETTLED = new Set(['Completed', 'Error', 'Cancelled', 'Reversed']);
+const RESERVING = new Set(['Created', 'Registered', 'Completed']);
+const WINDOW_MS = 30 * 60 * 1000;
+const SKEW_MS = 10 * 60 * 1000;
+const REFUSED_CPFS = { 90000000175: 'payer_refused', 90000000337: 'payer_cpf_invalid' };
 
 /** @type {Map<string, any>} checkouts by id */
 const checkouts = new Map();
 /** @type {Map<string, Set<import('node:http').ServerResponse>>} open event streams by checkout id */
 const streams = new Map();
-/** @type {Map<string, { requests: any[], gets: number, inFlight: number, maxInFlight: number, posts: number }>} */
+/** @type {Map<string, { requests: any[], gets: number, inFlight: number, maxInFlight: number, posts: number, lookups: number }>} */
 const logs = new Map();
 let sequence = 0;
 
 const scenario = (orderId) => /^([a-z]+)-/.exec(orderId)?.[1] ?? '';
+/** The fake server's clock: ahead of the browser's for skew-… orders. */
+const serverNow = (orderId) => Date.now() + (scenario(orderId) === 'skew' ? SKEW_MS : 0);
 
 function logFor(orderId) {
-  if (!logs.has(orderId)) logs.set(orderId, { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0 });
+  if (!logs.has(orderId)) logs.set(orderId, { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0, lookups: 0 });
   return logs.get(orderId);
 }
 
-function send(ctx, status, body) {
+function send(ctx, status, body, orderId = '') {
   ctx.status = status;
   ctx.set('cache-control', 'no-store');
+  if (scenario(orderId) === 'skew') ctx.set('date', new Date(serverNow(orderId)).toUTCString());
   ctx.body = body;
 }
 
@@ -59,13 +74,13 @@ function writeEvent(res, checkout) {
 }
 
 function publicView(checkout) {
-  const { version: _version, ...rest } = checkout;
+  const { version: _version, payer: _payer, returnUrl: _returnUrl, ...rest } = checkout;
   return rest;
 }
 
 function createCheckout(body) {
   const id = `chk_${Math.random().toString(36).slice(2, 12)}`;
-  const now = new Date().toISOString();
+  const now = serverNow(body.orderId);
   const checkout = {
     id,
     orderId: body.orderId,
@@ -75,14 +90,15 @@ function createCheckout(body) {
     currency: 'BRL',
     description: `Pedido ${body.orderId}`,
     transactionId: `tx_${++sequence}`,
-    createdAt: now,
-    updatedAt: now,
+    createdAt: new Date(now).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + WINDOW_MS).toISOString(),
     version: 1,
     payer: body.payer,
     returnUrl: body.returnUrl,
   };
   if (body.method === 'pix') {
-    checkout.qrCode = `00020101021226860014br.gov.bcb.pix2564qr.example.com/pix/v2/${id}5204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304ABCD`;
+    checkout.qrCode = `00020101021226860014br.gov.bcb.pix2564qr.example.com/pix/v2/${id}5204000053039865802BR5913LOJA EXEMPLO6009SAO PAULO62070503***6304E439`;
     checkout.qrCodeLocation = `https://qr.example.com/pix/v2/${id}`;
   } else {
     checkout.checkoutUrl = `/__fake/bank/${id}`;
@@ -90,6 +106,26 @@ function createCheckout(body) {
   checkouts.set(id, checkout);
   return checkout;
 }
+
+/** The token check of both routes that need one; true when the request may go on. */
+function checkToken(ctx, orderId, token) {
+  if (token === undefined || token === null || token === '') {
+    fail(ctx, 401, 'order_token_required', 'This order needs the order token from the shop.');
+    return false;
+  }
+  if (token === `expired:${orderId}`) {
+    fail(ctx, 403, 'order_token_expired', 'The order token has expired.');
+    return false;
+  }
+  if (token !== `token:${orderId}`) {
+    fail(ctx, 403, 'order_token_invalid', 'The order token is not valid for this order.');
+    return false;
+  }
+  return true;
+}
+
+/** The order's checkout that holds it (live or Completed), the newest first. */
+const holderOf = (orderId) => [...checkouts.values()].reverse().find((c) => c.orderId === orderId && RESERVING.has(c.state));
 
 async function handleCreate(ctx) {
   const body = await readJson(ctx.req);
@@ -99,12 +135,9 @@ async function handleCreate(ctx) {
   const log = logFor(body.orderId);
   log.requests.push({ method: 'POST', path: ctx.path, body });
   log.posts++;
-  const token = body.orderToken;
-  if (token === undefined || token === null || token === '') {
-    return fail(ctx, 401, 'order_token_required', 'This order needs the order token from the shop.');
-  }
-  if (token === `expired:${body.orderId}`) return fail(ctx, 403, 'order_token_expired', 'The order token has expired.');
-  if (token !== `token:${body.orderId}`) return fail(ctx, 403, 'order_token_invalid', 'The order token is not valid for this order.');
+  if (!checkToken(ctx, body.orderId, body.orderToken)) return;
+  const forced = /^err-(\d{3})-([a-z_]+)-/.exec(body.orderId);
+  if (forced) return fail(ctx, Number(forced[1]), forced[2], `SERVER TEXT ${forced[2]}`);
   switch (scenario(body.orderId)) {
     case 'missing':
       return fail(ctx, 404, 'order_not_found', `Pedido ${body.orderId} não encontrado`);
@@ -114,15 +147,30 @@ async function handleCreate(ctx) {
       return fail(ctx, 503, 'provider_unavailable', 'Provedor de pagamentos indisponível');
     case 'badcpf':
       return fail(ctx, 422, 'payer_cpf_invalid', 'CPF do pagador inválido');
+    case 'nopayer':
+      return fail(ctx, 422, 'payer_required', 'Open Finance needs the payer CPF.');
     case 'flaky':
       if (log.posts === 1) return fail(ctx, 503, 'provider_unavailable', 'Provedor de pagamentos indisponível');
       break;
     case 'slow':
       await sleep(1000);
   }
-  const live = [...checkouts.values()].find((c) => c.orderId === body.orderId && !FINAL.has(c.state));
-  if (live) return send(ctx, 200, publicView(live));
-  send(ctx, 201, publicView(createCheckout(body)));
+  const refusal = body.payer && REFUSED_CPFS[body.payer.cpf];
+  if (refusal) return fail(ctx, 422, refusal, 'The provider refused this CPF.');
+  const holder = holderOf(body.orderId);
+  if (holder) return send(ctx, 200, publicView(holder), body.orderId);
+  send(ctx, 201, publicView(createCheckout(body)), body.orderId);
+}
+
+function handleLookup(ctx, orderId) {
+  const log = logFor(orderId);
+  log.requests.push({ method: 'GET', path: ctx.path, token: ctx.get('x-order-token') });
+  log.lookups++;
+  if (!checkToken(ctx, orderId, ctx.get('x-order-token'))) return;
+  if (scenario(orderId) === 'lookupfail') return fail(ctx, 503, 'server_busy', 'Busy');
+  const holder = holderOf(orderId);
+  if (!holder) return fail(ctx, 404, 'checkout_not_found', 'This order has no checkout to resume.');
+  send(ctx, 200, publicView(holder), orderId);
 }
 
 async function handleGet(ctx, checkout) {
@@ -142,7 +190,7 @@ async function handleGet(ctx, checkout) {
       ctx.req.socket.destroy();
       return;
     }
-    send(ctx, 200, publicView(checkout));
+    send(ctx, 200, publicView(checkout), checkout.orderId);
   } finally {
     log.inFlight--;
   }
@@ -159,22 +207,26 @@ function handleEvents(ctx, checkout) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
   res.write(': connected\n\n');
   writeEvent(res, publicView(checkout));
-  if (FINAL.has(checkout.state)) return res.end();
+  if (SETTLED.has(checkout.state)) return res.end();
   if (!streams.has(checkout.id)) streams.set(checkout.id, new Set());
   streams.get(checkout.id).add(res);
   ctx.req.on('close', () => streams.get(checkout.id)?.delete(res));
 }
 
 async function handleSetState(ctx, checkout) {
-  const body = await readJson(ctx.req);
-  checkout.state = body?.state ?? checkout.state;
+  const body = (await readJson(ctx.req)) ?? {};
+  checkout.state = body.state ?? checkout.state;
+  for (const field of ['expiresAt', 'paidAt', 'payerBank', 'receiptVoucher']) {
+    if (typeof body[field] === 'string') checkout[field] = body[field];
+  }
+  if (checkout.state === 'Completed') checkout.paidAt ??= new Date(serverNow(checkout.orderId)).toISOString();
   checkout.version++;
-  checkout.updatedAt = new Date().toISOString();
+  checkout.updatedAt = new Date(serverNow(checkout.orderId)).toISOString();
   for (const res of streams.get(checkout.id) ?? []) {
     writeEvent(res, publicView(checkout));
-    if (FINAL.has(checkout.state)) res.end();
+    if (SETTLED.has(checkout.state)) res.end();
   }
-  if (FINAL.has(checkout.state)) streams.delete(checkout.id);
+  if (SETTLED.has(checkout.state)) streams.delete(checkout.id);
   send(ctx, 200, publicView(checkout));
 }
 
@@ -184,9 +236,11 @@ export async function fakeBff(ctx, next) {
   if (path === API && ctx.method === 'POST') return handleCreate(ctx);
   if (path === '/__fake/log') {
     const orderId = ctx.query.orderId;
-    return send(ctx, 200, logs.get(orderId) ?? { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0 });
+    return send(ctx, 200, logs.get(orderId) ?? { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0, lookups: 0 });
   }
-  let match = /^\/api\/checkouts\/([^/]+)(\/events)?$/.exec(path);
+  let match = /^\/api\/orders\/([^/]+)\/checkout$/.exec(path);
+  if (match && ctx.method === 'GET') return handleLookup(ctx, decodeURIComponent(match[1]));
+  match = /^\/api\/checkouts\/([^/]+)(\/events)?$/.exec(path);
   if (match && ctx.method === 'GET') {
     const checkout = checkouts.get(decodeURIComponent(match[1]));
     if (!checkout) return fail(ctx, 404, 'checkout_not_found', 'Checkout not found');

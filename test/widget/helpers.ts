@@ -18,10 +18,12 @@ export function orderTokenFor(orderId: string): string {
 }
 
 export interface FakeLog {
-  requests: { method: string; path: string; body?: any; lastEventId?: string }[];
+  requests: { method: string; path: string; body?: any; lastEventId?: string; token?: string }[];
   gets: number;
   maxInFlight: number;
   posts: number;
+  /** GET /orders/:orderId/checkout requests. */
+  lookups: number;
 }
 
 /** What the fake BFF saw for an order. */
@@ -30,12 +32,25 @@ export async function backendLog(orderId: string): Promise<FakeLog> {
   return response.json();
 }
 
-/** Moves a checkout to a new state on the fake BFF, which pushes it to open event streams. */
-export async function setBackendState(checkoutId: string, state: CheckoutState): Promise<void> {
+/** What a test may change of a checkout on the fake BFF besides its state. */
+export interface BackendFields {
+  expiresAt?: string;
+  paidAt?: string;
+  payerBank?: string;
+  receiptVoucher?: string;
+}
+
+/** The bodies of the checkouts the element asked the fake BFF to create for an order, in order. */
+export async function createRequests(orderId: string): Promise<any[]> {
+  return (await backendLog(orderId)).requests.filter((request) => request.method === 'POST').map((request) => request.body);
+}
+
+/** Moves a checkout to a new state (and fields) on the fake BFF, which pushes it to open event streams. */
+export async function setBackendState(checkoutId: string, state: CheckoutState, fields: BackendFields = {}): Promise<void> {
   const response = await fetch(`/__fake/checkouts/${checkoutId}/state`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ state }),
+    body: JSON.stringify({ state, ...fields }),
   });
   if (!response.ok) throw new Error(`set state failed: ${response.status}`);
 }
@@ -62,6 +77,7 @@ export const EVENT_NAMES = [
   'pix-checkout-failed',
   'pix-checkout-error',
   'pix-checkout-redirect',
+  'pix-checkout-continue',
 ];
 
 /**
@@ -123,6 +139,36 @@ export function recordEvents(el: EventTarget, names: string[]): CustomEvent[] {
   const seen: CustomEvent[] = [];
   for (const name of names) el.addEventListener(name, (event) => seen.push(event as CustomEvent));
   return seen;
+}
+
+/** The element's focused node inside its shadow root, or null. */
+export function focused(el: PixCheckout): Element | null {
+  return shadow(el).activeElement;
+}
+
+/** The heading of the screen on display. */
+export function screenHeading(el: PixCheckout): HTMLElement {
+  return $(el, '#screen-title')!;
+}
+
+/** Waits until focus sits on the heading of a screen titled `title`. */
+export async function waitForFocusedHeading(el: PixCheckout, title: string): Promise<void> {
+  await waitUntil(
+    () => focused(el) === screenHeading(el) && screenHeading(el).textContent.trim() === title,
+    `focus on heading "${title}"; focus is on ${focused(el)?.outerHTML.slice(0, 80)}`,
+    { timeout: 8000 },
+  );
+}
+
+/** Pretends to be a touch device (`pointer: coarse`) while `body` runs. */
+export async function asTouchDevice<T>(body: () => Promise<T>): Promise<T> {
+  const original = window.matchMedia;
+  window.matchMedia = ((query: string) => ({ matches: query === '(pointer: coarse)' })) as typeof matchMedia;
+  try {
+    return await body();
+  } finally {
+    window.matchMedia = original;
+  }
 }
 
 /** Types into an input the way a user does: one input event per character. */

@@ -2,7 +2,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { PixCheckout } from '../../widget/index.js';
 import {
   $,
-  backendLog,
+  asTouchDevice,
+  createRequests,
   eventNames,
   liveRegion,
   mountCheckout,
@@ -17,12 +18,16 @@ import {
 /** A PIX checkout on screen, waiting for payment, with its recorded events and checkout id. */
 async function awaitingPixCheckout(attributes: Record<string, string | boolean> = {}) {
   const mounted = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId(), ...attributes });
-  await waitForSelector(mounted.el, 'textarea[part="code"]');
+  await waitForSelector(mounted.el, '#pix-code');
   return { ...mounted, checkoutId: mounted.events[0]!.detail.checkoutId as string };
 }
 
-const codeField = (el: PixCheckout) => $(el, 'textarea[part="code"]') as HTMLTextAreaElement;
+const codeField = (el: PixCheckout) => $(el, '#pix-code')!;
 const copyButton = (el: PixCheckout) => $(el, '[part~="copy-button"]') as HTMLButtonElement;
+
+/** The PIX screen's blocks in document order: copy button and code, "how to pay" steps, QR. */
+const blockOrder = (el: PixCheckout) =>
+  [...el.shadowRoot!.querySelectorAll('.pix .copy, .pix .how, .pix .scan')].map((block) => block.className);
 
 /** Replaces `navigator.clipboard` (or removes it) for one test. */
 function stubClipboard(clipboard: Partial<Clipboard> | undefined): () => void {
@@ -41,6 +46,9 @@ function stubExecCommand(result: boolean | Error): { commands: string[]; restore
   return { commands, restore: () => delete (document as { execCommand?: unknown }).execCommand };
 }
 
+/** The text selected inside the element (Chromium's ShadowRoot.getSelection). */
+const shadowSelection = (el: PixCheckout) => (el.shadowRoot as ShadowRoot & { getSelection(): Selection }).getSelection().toString();
+
 describe('<pix-checkout> PIX', () => {
   afterEach(() => sessionStorage.clear());
 
@@ -55,14 +63,12 @@ describe('<pix-checkout> PIX', () => {
     expect(qr.getAttribute('role')).to.equal('img');
     expect(qr.getAttribute('aria-label')).to.equal('QR code do pagamento PIX');
     expect(qr.querySelector('path')!.getAttribute('d')).to.match(/^M\d+ \d+h\d+v1h-\d+z/);
-    expect(codeField(el).value).to.match(/^000201/);
-    expect(codeField(el).readOnly).to.equal(true);
+    expect(codeField(el).textContent).to.match(/^000201/);
     expect($(el, '[part="amount"]')!.textContent).to.contain('R$\u00a01.234,50');
     expect($(el, '[part="description"]')!.textContent).to.equal(`Pedido ${orderId}`);
     expect(visibleText(el)).to.contain('Aguardando o pagamento');
     expect(liveRegion(el).getAttribute('aria-live')).to.equal('polite');
-    const log = await backendLog(orderId);
-    expect(log.requests[0]!.body).to.deep.equal({ orderId, orderToken: orderTokenFor(orderId), method: 'pix' });
+    expect(await createRequests(orderId)).to.deep.equal([{ orderId, orderToken: orderTokenFor(orderId), method: 'pix' }]);
     await expect(el).to.be.accessible();
   });
 
@@ -77,7 +83,7 @@ describe('<pix-checkout> PIX', () => {
     const { el } = await awaitingPixCheckout({ lang: 'en' });
     expect($(el, '[part="amount"]')!.textContent).to.contain('R$1,234.50');
     expect(visibleText(el)).to.contain('Waiting for your payment');
-    expect(copyButton(el).textContent.trim()).to.equal('Copy code');
+    expect(copyButton(el).textContent.trim()).to.equal('Copy PIX code');
     expect($(el, '.base')!.getAttribute('lang')).to.equal('en');
     await expect(el).to.be.accessible();
   });
@@ -129,22 +135,16 @@ describe('<pix-checkout> PIX', () => {
   });
 
   it('puts the copy-and-paste code before the QR on touch devices', async () => {
-    const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({ matches: query === '(pointer: coarse)' })) as typeof matchMedia;
-    try {
+    await asTouchDevice(async () => {
       const { el } = await awaitingPixCheckout();
-      const blocks = [...el.shadowRoot!.querySelector('.pix')!.children].map((child) => child.className);
-      expect(blocks).to.deep.equal(['copy', 'scan']);
+      expect(blockOrder(el)).to.deep.equal(['copy', 'how', 'scan']);
       await expect(el).to.be.accessible();
-    } finally {
-      window.matchMedia = original;
-    }
+    });
   });
 
   it('shows the QR first on devices with a fine pointer', async () => {
     const { el } = await awaitingPixCheckout();
-    const blocks = [...el.shadowRoot!.querySelector('.pix')!.children].map((child) => child.className);
-    expect(blocks).to.deep.equal(['scan', 'copy']);
+    expect(blockOrder(el)).to.deep.equal(['scan', 'how', 'copy']);
   });
 
   describe('copy button', () => {
@@ -161,11 +161,11 @@ describe('<pix-checkout> PIX', () => {
       try {
         copyButton(el).click();
         await el.updateComplete;
-        expect(copyButton(el).textContent.trim()).to.equal('Copiar código');
+        expect(copyButton(el).textContent.trim()).to.equal('Copiar código PIX');
         finish();
-        await waitUntil(() => copyButton(el).textContent.trim() === 'Código copiado');
-        expect(written).to.deep.equal([codeField(el).value]);
-        expect(liveRegion(el).textContent.trim()).to.equal('Código copiado');
+        await waitUntil(() => copyButton(el).textContent.trim() === 'Copiado');
+        expect(written).to.deep.equal([codeField(el).textContent]);
+        expect(liveRegion(el).textContent.trim()).to.equal('Código copiado. Agora abra o app do seu banco e cole em Pix Copia e Cola.');
         await expect(el).to.be.accessible();
       } finally {
         restore();
@@ -177,9 +177,12 @@ describe('<pix-checkout> PIX', () => {
       const restoreClipboard = stubClipboard(undefined);
       const exec = stubExecCommand(true);
       try {
+        copyButton(el).focus();
         copyButton(el).click();
-        await waitUntil(() => copyButton(el).textContent.trim() === 'Código copiado');
+        await waitUntil(() => copyButton(el).textContent.trim() === 'Copiado');
         expect(exec.commands).to.deep.equal(['copy']);
+        expect(el.shadowRoot!.querySelector('textarea'), 'the helper text area is gone').to.equal(null);
+        expect(el.shadowRoot!.activeElement === copyButton(el), 'focus is back on the copy button').to.equal(true);
       } finally {
         restoreClipboard();
         exec.restore();
@@ -194,9 +197,9 @@ describe('<pix-checkout> PIX', () => {
         copyButton(el).click();
         await waitForText(el, 'Não foi possível copiar');
         const field = codeField(el);
-        expect(el.shadowRoot!.activeElement).to.equal(field);
-        expect([field.selectionStart, field.selectionEnd]).to.deep.equal([0, field.value.length]);
-        expect(copyButton(el).textContent.trim()).to.equal('Copiar código');
+        await waitUntil(() => shadowSelection(el).trim() === field.textContent, `selected: "${shadowSelection(el)}"`);
+        expect(field.classList.contains('expanded'), 'the whole code is shown').to.equal(true);
+        expect(copyButton(el).textContent.trim()).to.equal('Copiar código PIX');
         expect(liveRegion(el).textContent).to.contain('Não foi possível copiar');
         await expect(el).to.be.accessible();
       } finally {

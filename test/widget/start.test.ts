@@ -26,11 +26,12 @@ describe('<pix-checkout> starting and resuming', () => {
   afterEach(() => sessionStorage.clear());
 
   describe('could not start', () => {
-    it("shows the server's message with a retry button and fires pix-checkout-error", async () => {
+    it('words the failure itself, with a retry button, and fires pix-checkout-error with the server message', async () => {
       const orderId = newOrderId('missing');
       const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
       await waitForText(el, 'Não foi possível iniciar o pagamento');
-      expect(visibleText(el)).to.contain(`Pedido ${orderId} não encontrado`);
+      expect(visibleText(el)).to.contain('Este pedido não está disponível para pagamento');
+      expect(visibleText(el)).not.to.contain('não encontrado');
       expect(eventNames(events)).to.deep.equal(['pix-checkout-error']);
       expect(events[0]!.detail).to.deep.equal({
         orderId,
@@ -46,22 +47,23 @@ describe('<pix-checkout> starting and resuming', () => {
     it('retries the same request with the retry button', async () => {
       const orderId = newOrderId('flaky');
       const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
-      await waitForText(el, 'Provedor de pagamentos indisponível');
+      await waitForText(el, 'O serviço de pagamentos está fora do ar agora');
       retryButton(el).click();
       await waitForSelector(el, 'svg[part="qr"]');
       expect(eventNames(events).slice(0, 2)).to.deep.equal(['pix-checkout-error', 'pix-checkout-created']);
       expect((await backendLog(orderId)).posts).to.equal(2);
     });
 
-    it('explains an order that is already paid', async () => {
+    it('words a code it does not know by its status class, never with the server text', async () => {
       const { el } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId('paid'), lang: 'en' });
       await waitForText(el, 'We could not start the payment');
-      expect(visibleText(el)).to.contain('Este pedido já foi pago');
+      expect(visibleText(el)).to.contain('This payment could not be processed');
+      expect(visibleText(el)).not.to.contain('Este pedido já foi pago');
     });
 
-    it('says the server cannot be reached when the request never gets an answer', async () => {
+    it('says the payment service cannot be reached, without blaming the connection alone, when nothing answers', async () => {
       const { el, events } = await mountCheckout({ endpoint: 'http://127.0.0.1:9/api', 'order-id': newOrderId() });
-      await waitForText(el, 'Sem conexão com o servidor');
+      await waitForText(el, 'Não conseguimos falar com o serviço de pagamento');
       expect(events[0]!.detail).to.include({ status: 0, code: 'network_error' });
       await expect(el).to.be.accessible();
     });
@@ -92,7 +94,7 @@ describe('<pix-checkout> starting and resuming', () => {
       expect(events[0]!.detail.checkoutId).to.equal(id);
       const log = await backendLog(orderId);
       expect(log.posts).to.equal(1);
-      expect(log.requests[1]).to.deep.include({ method: 'GET', path: `/api/checkouts/${id}` });
+      expect(log.requests.slice(1, 3).map((r) => r.path)).to.deep.equal([`/api/orders/${orderId}/checkout`, `/api/checkouts/${id}/events`]);
     });
 
     it('resumes the OpenFinance checkout when the payer comes back from the bank, without going there again', async () => {

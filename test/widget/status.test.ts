@@ -32,7 +32,11 @@ describe('<pix-checkout> status updates', () => {
       'pix-checkout-completed',
     ]);
     const log = await backendLog(orderId);
-    expect(log.requests.map((r) => r.path)).to.deep.equal(['/api/checkouts', `/api/checkouts/${checkoutId}/events`]);
+    expect(log.requests.map((r) => r.path)).to.deep.equal([
+      `/api/orders/${orderId}/checkout`,
+      '/api/checkouts',
+      `/api/checkouts/${checkoutId}/events`,
+    ]);
   });
 
   it('falls back to polling GET /checkouts/:id when the event stream fails', async () => {

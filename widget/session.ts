@@ -1,0 +1,337 @@
+/**
+ * The checkout flow of one `<pix-checkout>`, as a Lit reactive controller: finds the order's live checkout (any tab,
+ * any device), offers the methods, creates the checkout, follows it live, and handles what can go wrong on the way
+ * (a refused CPF, another method already live, an expired code, a late payment). It holds the state; the element
+ * renders it and turns clicks into calls.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { PAYER_CPF, type Method } from '../core/methods.js';
+import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
+import { checkPayer, typedCpfProblem, type CpfProblem } from './cpf-input.js';
+import { checkoutDetail, emit } from './events.js';
+import { errorMessage, type Strings } from './i18n.js';
+import { METHOD_UI } from './methods.js';
+import { EXPIRED, isLive, isSettled, type ShownState } from './states.js';
+import { forgetCheckout, rememberCheckout, rememberedCheckout } from './storage.js';
+import { watchCheckout, type StopWatching } from './status-stream.js';
+
+type Payer = NonNullable<CreateCheckoutInput['payer']>;
+export type RefusalCode = 'payer_cpf_invalid' | 'payer_refused';
+
+/** Which screen the element shows; the `checkout` screens depend on the checkout's method and state. */
+export type Screen =
+  | { name: 'idle' }
+  | { name: 'loading' }
+  | { name: 'choose'; methods: readonly Method[] }
+  | { name: 'payer'; method: Method }
+  | { name: 'refused'; method: Method; code: RefusalCode }
+  | { name: 'conflict'; wanted: Method }
+  | { name: 'checkout' }
+  | { name: 'start-failed'; error: CheckoutApiError };
+
+export interface SessionState {
+  screen: Screen;
+  /** The checkout on screen (or last on screen, behind the chooser). */
+  checkout?: Checkout | undefined;
+  /** Id of a live checkout whose window closed by the (server-corrected) clock, before the BFF said so. */
+  expiredLocally?: string | undefined;
+  cpf: string;
+  payerName: string;
+  cpfProblem?: CpfProblem | undefined;
+  /** The polite live region's text. */
+  announcement: string;
+}
+
+/** What the flow reads from its element. */
+export interface SessionHost extends ReactiveControllerHost, HTMLElement {
+  endpoint: string;
+  orderId: string;
+  orderToken: string;
+  methods: string;
+  collectPayer: boolean;
+  returnUrl: string;
+  readonly strings: Strings;
+}
+
+const REFUSALS: readonly string[] = ['payer_cpf_invalid', 'payer_refused'] satisfies RefusalCode[];
+const isRefusal = (code: string): code is RefusalCode => REFUSALS.includes(code);
+
+/** The title of a state: the heading of its screen and what the live region says when it is reached. */
+export function stateTitle(t: Strings, state: ShownState): string {
+  const titles: Record<ShownState, string> = {
+    Created: t.awaitingPayment,
+    Registered: t.awaitingPayment,
+    Completed: t.completedTitle,
+    Error: t.errorTitle,
+    Cancelled: t.cancelledTitle,
+    Reversed: t.reversedTitle,
+    [EXPIRED]: t.expiredTitle,
+  };
+  return titles[state];
+}
+
+export class CheckoutSession implements ReactiveController {
+  state: SessionState = { screen: { name: 'idle' }, cpf: '', payerName: '', announcement: '' };
+  client = new CheckoutClient('');
+  /** CPFs the BFF refused for this order: sending one again could only be refused again. */
+  private readonly refused = new Set<string>();
+  private refusedFor = '';
+  private lastPayer: Payer | undefined;
+  private readonly watchers = new Map<string, StopWatching>();
+  /** Bumped on every restart so answers to an older run are dropped. */
+  private run = 0;
+  private retryAction: (() => void) | undefined;
+
+  constructor(private readonly host: SessionHost) {
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    this.stopWatching();
+    this.run++;
+  }
+
+  private set(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch };
+    this.host.requestUpdate();
+  }
+
+  /** Says `text` in the live region; the same text twice in a row still speaks (a no-break space tells them apart). */
+  announce(text: string): void {
+    this.set({ announcement: text === this.state.announcement ? `${text}\u00a0` : text });
+  }
+
+  /** The state to show: the BFF's, or Expired once the window closed by the clock. */
+  get shownState(): ShownState | undefined {
+    const { checkout, expiredLocally } = this.state;
+    if (!checkout) return undefined;
+    return isLive(checkout.state) && expiredLocally === checkout.id ? EXPIRED : checkout.state;
+  }
+
+  get offered(): Method[] {
+    return parseMethods(this.host.methods);
+  }
+
+  /** Starts over for the current order: the order's live checkout wherever it was made, else the methods. */
+  begin(): void {
+    this.stopWatching();
+    const run = ++this.run;
+    this.client = new CheckoutClient(this.host.endpoint);
+    if (this.refusedFor !== this.host.orderId) {
+      this.refused.clear();
+      this.lastPayer = undefined;
+      this.refusedFor = this.host.orderId;
+    }
+    this.set({ checkout: undefined, expiredLocally: undefined, cpfProblem: undefined, announcement: '' });
+    if (!this.host.isConnected) return;
+    if (!this.host.endpoint || !this.host.orderId) {
+      this.failToStart(new CheckoutApiError(0, 'invalid_configuration', 'endpoint and order-id are required'));
+      return;
+    }
+    this.set({ screen: { name: 'loading' } });
+    this.retryAction = () => this.begin();
+    this.findCheckout().then(
+      (checkout) => {
+        if (run !== this.run) return;
+        if (!checkout) return this.offerMethods();
+        rememberCheckout(this.host.endpoint, this.host.orderId, checkout.id);
+        this.adopt(checkout);
+      },
+      (error: unknown) => {
+        if (run === this.run) this.failToStart(error);
+      },
+    );
+  }
+
+  /**
+   * The order's live or completed checkout as the BFF knows it (another tab or device may have made it), else the
+   * one this tab remembers (to show how it ended), else undefined. The order lookup needs the token; a page
+   * without one, or whose token was refused, still finds what this tab made.
+   */
+  private async findCheckout(): Promise<Checkout | undefined> {
+    const { endpoint, orderId, orderToken } = this.host;
+    let refusal: CheckoutApiError | undefined;
+    if (orderToken) {
+      try {
+        return await this.client.forOrder(orderId, orderToken);
+      } catch (error) {
+        if (!(error instanceof CheckoutApiError) || ![401, 403, 404].includes(error.status)) throw error;
+        if (error.status !== 404) refusal = error;
+      }
+    }
+    const remembered = rememberedCheckout(endpoint, orderId);
+    if (remembered) {
+      try {
+        return await this.client.get(remembered);
+      } catch (error) {
+        if (!(error instanceof CheckoutApiError && error.status === 404)) throw error;
+        forgetCheckout(endpoint, orderId);
+      }
+    }
+    if (refusal) throw refusal;
+    return undefined;
+  }
+
+  offerMethods(): void {
+    const methods = this.offered;
+    if (methods.length > 1) this.set({ screen: { name: 'choose', methods } });
+    else this.choose(methods[0]!);
+  }
+
+  choose(method: Method): void {
+    if (PAYER_CPF[method] === 'required' || this.host.collectPayer) this.set({ screen: { name: 'payer', method }, cpfProblem: undefined });
+    else void this.start(method);
+  }
+
+  /** The payer typed in the CPF field (already masked): a wrong or refused CPF is flagged once all digits are there. */
+  typeCpf(cpf: string): void {
+    this.set({ cpf, cpfProblem: typedCpfProblem(cpf, this.refused) });
+  }
+
+  typeName(payerName: string): void {
+    this.set({ payerName });
+  }
+
+  /** Checks the payer form; sends it when it is fine. False when the CPF field needs the payer's attention. */
+  submitPayer(): boolean {
+    const { screen, cpf, payerName } = this.state;
+    if (screen.name !== 'payer') return true;
+    const { problem, payer } = checkPayer(screen.method, cpf, payerName, this.refused);
+    this.set({ cpfProblem: problem });
+    if (problem) return false;
+    void this.start(screen.method, payer);
+    return true;
+  }
+
+  /** After a refused CPF: the form again, the CPF field empty. */
+  useAnotherCpf(): void {
+    const { screen } = this.state;
+    const method = screen.name === 'refused' ? screen.method : (this.state.checkout?.method ?? this.offered[0]!);
+    this.set({ screen: { name: 'payer', method }, cpf: '', cpfProblem: undefined });
+  }
+
+  /** After a refused CPF: PIX, anonymous when the refused one was an identified PIX. */
+  payWithPix(): void {
+    const { screen } = this.state;
+    this.set({ cpf: '', cpfProblem: undefined });
+    if (screen.name === 'refused' && screen.method === 'pix') void this.start('pix');
+    else this.choose('pix');
+  }
+
+  /** A new checkout of the same method (Expired, Error, Cancelled, Reversed), with the payer given before. */
+  renew(): void {
+    const method = this.state.checkout?.method ?? this.offered[0]!;
+    const payer = this.lastPayer;
+    if (PAYER_CPF[method] === 'required' && !payer) this.choose(method);
+    else void this.start(method, payer);
+  }
+
+  /** Shows the live checkout another tab or device made, instead of the method chosen here. */
+  continueLive(): void {
+    this.set({ screen: { name: 'checkout' } });
+  }
+
+  retry(): void {
+    (this.retryAction ?? (() => this.begin()))();
+  }
+
+  /** The countdown reached zero: the code is shown as expired now, even before the BFF says so. */
+  expireLocally(): void {
+    const { checkout, screen } = this.state;
+    if (!checkout || !isLive(checkout.state) || this.state.expiredLocally === checkout.id) return;
+    this.set({ expiredLocally: checkout.id, screen: screen.name === 'conflict' ? { name: 'checkout' } : screen });
+    if (this.state.screen.name === 'checkout') this.announce(this.host.strings.expiredTitle);
+  }
+
+  private async start(method: Method, payer?: Payer): Promise<void> {
+    const run = this.run;
+    this.set({ screen: { name: 'loading' } });
+    this.retryAction = () => void this.start(method, payer);
+    const input: CreateCheckoutInput = { orderId: this.host.orderId, orderToken: this.host.orderToken, method };
+    if (payer) input.payer = payer;
+    if (METHOD_UI[method].goesToBank) input.returnUrl = this.host.returnUrl || window.location.href;
+    try {
+      const checkout = await this.client.create(input);
+      if (run !== this.run) return;
+      if (payer) this.lastPayer = payer;
+      rememberCheckout(this.host.endpoint, this.host.orderId, checkout.id);
+      emit(this.host, 'pix-checkout-created', checkoutDetail(checkout));
+      if (checkout.method !== method && isLive(checkout.state)) {
+        this.adopt(checkout, { name: 'conflict', wanted: method });
+        this.announce(this.host.strings.conflictTitle);
+        return;
+      }
+      this.adopt(checkout);
+      if (METHOD_UI[method].goesToBank && isLive(checkout.state)) this.redirect(checkout);
+    } catch (error) {
+      if (run !== this.run) return;
+      if (error instanceof CheckoutApiError && isRefusal(error.code)) {
+        if (payer) this.refused.add(payer.cpf);
+        this.set({ screen: { name: 'refused', method, code: error.code } });
+        this.announce(`${this.host.strings.refusedTitle}. ${errorMessage(this.host.strings, error)}`);
+        this.emitError(error);
+      } else if (error instanceof CheckoutApiError && error.code === 'payer_required') {
+        this.set({ screen: { name: 'payer', method }, cpfProblem: 'cpfRequired' });
+      } else {
+        this.failToStart(error);
+      }
+    }
+  }
+
+  /** Makes `checkout` the one on screen and follows it until it is settled. */
+  private adopt(checkout: Checkout, screen: Screen = { name: 'checkout' }): void {
+    this.show(checkout, true, screen);
+    if (isSettled(checkout.state) || this.watchers.has(checkout.id)) return;
+    const stop = watchCheckout({ client: this.client, checkoutId: checkout.id, onCheckout: (next) => this.show(next, false) });
+    this.watchers.set(checkout.id, stop);
+  }
+
+  private show(next: Checkout, adopting: boolean, screen: Screen = { name: 'checkout' }): void {
+    const current = this.state.checkout;
+    // A confirmed payment is final for the shopper: its receipt stays whatever arrives after it.
+    if (current?.state === 'Completed') return;
+    const same = current?.id === next.id;
+    // An older checkout (it expired, then a new code was made) still matters if it was paid late: the receipt wins.
+    if (!same && !adopting && next.state !== 'Completed') return;
+    if (same && isSettled(current.state)) return;
+    const keepConflict = same && this.state.screen.name === 'conflict' && isLive(next.state);
+    this.set({ checkout: next, screen: keepConflict ? this.state.screen : screen });
+    if (same && current.state === next.state) return;
+    const detail = checkoutDetail(next);
+    this.announce(stateTitle(this.host.strings, this.shownState!));
+    emit(this.host, 'pix-checkout-status', detail);
+    if (next.state === 'Completed') {
+      emit(this.host, 'pix-checkout-completed', detail);
+      this.stopWatching(next.id);
+    } else if (isSettled(next.state)) {
+      emit(this.host, 'pix-checkout-failed', detail);
+    }
+  }
+
+  private redirect(checkout: Checkout): void {
+    const url = webUrl(checkout.checkoutUrl);
+    if (url && emit(this.host, 'pix-checkout-redirect', { ...checkoutDetail(checkout), url }, { cancelable: true })) {
+      window.location.assign(url);
+    }
+  }
+
+  private failToStart(cause: unknown): void {
+    const error = cause instanceof CheckoutApiError ? cause : new CheckoutApiError(0, 'unexpected', String(cause));
+    this.set({ screen: { name: 'start-failed', error } });
+    this.announce(`${this.host.strings.startFailedTitle}. ${errorMessage(this.host.strings, error)}`);
+    this.emitError(error);
+  }
+
+  private emitError(error: CheckoutApiError): void {
+    emit(this.host, 'pix-checkout-error', { orderId: this.host.orderId, status: error.status, code: error.code, message: error.message });
+  }
+
+  /** Closes every stream, or all but the one of `keep`. */
+  private stopWatching(keep?: string): void {
+    for (const [id, stop] of this.watchers) {
+      if (id === keep) continue;
+      stop();
+      this.watchers.delete(id);
+    }
+  }
+}

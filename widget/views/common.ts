@@ -1,0 +1,57 @@
+/** What every screen shares: the view context, the heading that takes focus, the spinner line, the amount. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Method } from '../../core/methods.js';
+import { formatMoney } from '../../core/money.js';
+import type { Checkout } from '../api.js';
+import { formatRemaining, isLongWindow } from '../countdown.js';
+import { fill, type Locale, type Strings } from '../i18n.js';
+
+export interface ViewContext {
+  t: Strings;
+  locale: Locale;
+  /** The `merchant-name` attribute; empty when not given. */
+  merchantName: string;
+  /** The methods the page offers, in order. */
+  offered: readonly Method[];
+}
+
+/** Id of the heading of the screen on display: the element moves focus there when the screen changes. */
+export const HEADING_ID = 'screen-title';
+
+/** The screen's heading: focusable by script only (tabindex -1), so focus can land on it without a tab stop. */
+export const heading = (text: string): TemplateResult => html`<h2 part="title" class="title" id=${HEADING_ID} tabindex="-1">${text}</h2>`;
+
+export function renderSpinnerLine(text: string): TemplateResult {
+  return html`<p part="status" class="status"><span part="spinner" class="spinner" aria-hidden="true"></span>${text}</p>`;
+}
+
+export const renderLoading = (t: Strings): TemplateResult => renderSpinnerLine(t.loading);
+
+export const money = (checkout: Checkout, locale: Locale): string =>
+  formatMoney(checkout.amount, { locale, currency: checkout.currency || 'BRL' });
+
+/** Amount, payee and description: what the shopper checks before paying. */
+export function renderSummary(ctx: ViewContext, checkout: Checkout, remainingMs: number | undefined): TemplateResult {
+  const { t, locale, merchantName } = ctx;
+  return html`<div class="summary">
+    <p part="amount" class="amount"><span class="visually-hidden">${t.amountLabel}: </span>${money(checkout, locale)}</p>
+    ${merchantName ? html`<p part="merchant" class="merchant">${fill(t.payingTo, { merchant: merchantName })}</p>` : nothing}
+    ${checkout.description ? html`<p part="description" class="description">${checkout.description}</p>` : nothing}
+    ${remainingMs === undefined ? nothing : renderCountdown(ctx, checkout, remainingMs)}
+  </div>`;
+}
+
+/**
+ * "Pague em até 29:41". The clock is a `timer`, which screen readers do not read on every change; the element speaks
+ * the steps that matter through its live region instead (countdown.ts).
+ */
+export function renderCountdown({ t, locale }: ViewContext, checkout: Checkout, remainingMs: number): TemplateResult {
+  if (isLongWindow(remainingMs)) {
+    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(checkout.expiresAt!));
+    return html`<p part="countdown" class="countdown">${fill(t.countdownUntil, { date })}</p>`;
+  }
+  const urgent = remainingMs <= 60_000;
+  return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : ''}">
+    ${t.countdown} <span role="timer" class="countdown-time">${formatRemaining(remainingMs)}</span>
+  </p>`;
+}

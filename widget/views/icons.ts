@@ -1,0 +1,45 @@
+/**
+ * The element's pictures, drawn here as small inline SVGs (no image files, nothing fetched). All are decorative
+ * (`aria-hidden`): the words beside them carry the meaning.
+ */
+import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
+import type { Method } from '../../core/methods.js';
+import type { SettledState } from '../states.js';
+
+const icon = (name: string, body: SVGTemplateResult): TemplateResult =>
+  html`<svg class="icon-svg icon-${name}" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor"
+    stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
+
+/** A PIX mark of our own: a diamond of four rounded strokes around a solid centre (not the central bank's logo). */
+export const pixMark = (): TemplateResult =>
+  icon(
+    'pix',
+    svg`<path d="M12 2.5 21.5 12 12 21.5 2.5 12Z"></path><path d="M12 8.5 15.5 12 12 15.5 8.5 12Z" fill="currentColor"
+    stroke="none"></path>`,
+  );
+
+/** A bank building, for Open Finance: the payment is authorized in the payer's own bank. */
+export const bankMark = (): TemplateResult =>
+  icon('bank', svg`<path d="M3 9.5 12 4l9 5.5"></path><path d="M4.5 10v8M9.5 10v8M14.5 10v8M19.5 10v8M3 20.5h18"></path>`);
+
+export const METHOD_MARK: Record<Method, () => TemplateResult> = { pix: pixMark, openfinance: bankMark };
+
+export const checkIcon = (): TemplateResult => icon('check', svg`<path d="m5 12.5 4.5 4.5L19 7.5"></path>`);
+const crossIcon = (): TemplateResult => icon('cross', svg`<path d="m6.5 6.5 11 11M17.5 6.5l-11 11"></path>`);
+const banIcon = (): TemplateResult => icon('ban', svg`<circle cx="12" cy="12" r="8.5"></circle><path d="m6 18 12-12"></path>`);
+const undoIcon = (): TemplateResult => icon('undo', svg`<path d="M9 14 4 9l5-5"></path><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11"></path>`);
+export const clockIcon = (): TemplateResult => icon('clock', svg`<circle cx="12" cy="12" r="8.5"></circle><path d="M12 7v5l3.5 2"></path>`);
+export const alertIcon = (): TemplateResult => icon('alert', svg`<path d="M12 7v6"></path><path d="M12 17h.01"></path>`);
+export const copyIcon = (): TemplateResult =>
+  icon(
+    'copy',
+    svg`<rect x="8.5" y="8.5" width="11" height="11" rx="2"></rect><path d="M15.5 8.5V6a1.5 1.5 0 0 0-1.5-1.5H6A1.5 1.5 0 0 0 4.5 6v8A1.5 1.5 0 0 0 6 15.5h2.5"></path>`,
+  );
+
+/** One picture per outcome, so Error, Cancelled and Reversed do not look alike. */
+export const OUTCOME_ICON: Record<SettledState, () => TemplateResult> = {
+  Completed: checkIcon,
+  Error: crossIcon,
+  Cancelled: banIcon,
+  Reversed: undoIcon,
+};

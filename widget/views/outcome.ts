@@ -1,0 +1,91 @@
+/** How a checkout ended (or paused): the receipt, Error, Cancelled, Reversed and Expired, each with its picture and way on. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Checkout } from '../api.js';
+import { fill, type Strings } from '../i18n.js';
+import { METHOD_UI } from '../methods.js';
+import type { SettledState } from '../states.js';
+import { heading, money, type ViewContext } from './common.js';
+import { OUTCOME_ICON, clockIcon } from './icons.js';
+
+export interface OutcomeView {
+  /** The `continue-url` attribute, when it is an http(s) address. */
+  continueUrl: string | undefined;
+  /** The continue link was clicked; the handler fires `pix-checkout-continue` and may cancel the navigation. */
+  onContinue: (event: MouseEvent) => void;
+  /** A new checkout of the same method. */
+  onRenew: () => void;
+  /** Back to the method chooser (offered when the page offers more than one method). */
+  onChooseOther: () => void;
+}
+
+type FailedState = Exclude<SettledState, 'Completed'>;
+
+const FAILURE: Record<FailedState, [title: keyof Strings, text: keyof Strings, action: keyof Strings]> = {
+  Error: ['errorTitle', 'errorText', 'tryAgain'],
+  Cancelled: ['cancelledTitle', 'cancelledText', 'payAgain'],
+  Reversed: ['reversedTitle', 'reversedText', 'payAgain'],
+};
+
+/** An address of the payer's bank is linked; anything else (an authentication code) is shown as text. */
+const voucherLink = (voucher: string) => (/^https:\/\//i.test(voucher) ? voucher : undefined);
+
+function renderActions(ctx: ViewContext, primary: string, view: OutcomeView): TemplateResult {
+  return html`<div class="actions stacked">
+    <button type="button" part="button" @click=${view.onRenew}>${primary}</button>
+    ${
+      ctx.offered.length > 1
+        ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onChooseOther}>
+            ${ctx.t.chooseOther}</button>`
+        : nothing
+    }
+  </div>`;
+}
+
+/** The receipt: amount, when (by paidAt), order, transaction, the payer's bank and its voucher when known, then the way on. */
+export function renderReceipt(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
+  const { t, locale, merchantName } = ctx;
+  const paidAt = new Date(checkout.paidAt ?? checkout.updatedAt);
+  const when = Number.isNaN(paidAt.getTime())
+    ? ''
+    : new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(paidAt);
+  const voucher = checkout.receiptVoucher;
+  const row = (label: string, value: unknown) => html`<div class="receipt-row"><dt>${label}</dt><dd>${value}</dd></div>`;
+  const voucherValue =
+    voucher && voucherLink(voucher) ? html`<a href=${voucher} target="_blank" rel="noopener">${t.receiptVoucherLink}</a>` : voucher;
+  const continueLink = view.continueUrl
+    ? html`<a part="button continue-button" class="button" href=${view.continueUrl} @click=${view.onContinue}>${t.continue}</a>`
+    : nothing;
+  return html`<section part="result" class="result success" data-state="Completed" aria-labelledby="screen-title">
+    <span class="icon" aria-hidden="true">${OUTCOME_ICON.Completed()}</span>
+    ${heading(t.completedTitle)}
+    <p part="message" class="message">${merchantName ? fill(t.completedTextMerchant, { merchant: merchantName }) : t.completedText}</p>
+    <dl part="receipt" class="receipt">
+      ${row(t.receiptAmount, money(checkout, locale))} ${when ? row(t.receiptDate, when) : nothing} ${row(t.receiptOrder, checkout.orderId)}
+      ${checkout.transactionId ? row(t.receiptTransaction, html`<span class="mono">${checkout.transactionId}</span>`) : nothing}
+      ${checkout.payerBank ? row(t.receiptPayerBank, checkout.payerBank) : nothing} ${voucher ? row(t.receiptVoucher, voucherValue) : nothing}
+    </dl>
+    <div class="actions stacked"><slot name="continue">${continueLink}</slot></div>
+  </section>`;
+}
+
+export function renderFailure(ctx: ViewContext, state: FailedState, view: OutcomeView): TemplateResult {
+  const [title, text, action] = FAILURE[state];
+  return html`<section part="result" class="result failure" data-state=${state} aria-labelledby="screen-title">
+    <span class="icon" aria-hidden="true">${OUTCOME_ICON[state]()}</span>
+    ${heading(ctx.t[title])}
+    <p part="message" class="message">${ctx.t[text]}</p>
+    ${renderActions(ctx, ctx.t[action], view)}
+  </section>`;
+}
+
+/** The window closed. The checkout is still followed: a late payment replaces this screen with the receipt. */
+export function renderExpired(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
+  const { t } = ctx;
+  return html`<section part="result" class="result expired" data-state="Expired" aria-labelledby="screen-title">
+    <span class="icon" aria-hidden="true">${clockIcon()}</span>
+    ${heading(t.expiredTitle)}
+    <p part="message" class="message">${t.expiredText}</p>
+    ${renderActions(ctx, t[METHOD_UI[checkout.method].renew], view)}
+    <p class="hint">${t.expiredLate}</p>
+  </section>`;
+}
