@@ -93,7 +93,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     /** Undefined means `http://127.0.0.1:<the port actually bound>`. */
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    /** Undefined means the origin of the public base URL. */
+    /** Undefined means the origin of the public base URL (both loopback spellings of it: `defaultAllowedOrigins`). */
     allowedOrigins,
     dataDir,
     databaseUrl: e.DATABASE_URL,
@@ -121,6 +121,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,
     },
   };
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost'];
+
+/**
+ * The storefront origins when ALLOWED_ORIGINS is unset: the origin of the public base URL. On a loopback address,
+ * `localhost` and `127.0.0.1` are the same development storefront, so both spellings are allowed (same scheme and port).
+ */
+export function defaultAllowedOrigins(publicBaseUrl: string): string[] {
+  const own = new URL(publicBaseUrl);
+  if (!LOOPBACK_NAMES.includes(own.hostname)) return [own.origin];
+  const spellings = [own.hostname, ...LOOPBACK_NAMES.filter((name) => name !== own.hostname)];
+  return spellings.map((hostname) => {
+    const origin = new URL(own.origin);
+    origin.hostname = hostname;
+    return origin.origin;
+  });
 }
 
 /** A 256-bit random secret generated once and kept in the data directory (owner-only file). */

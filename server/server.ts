@@ -14,9 +14,10 @@ import { createCheckoutApp, type CheckoutAppOptions } from './checkout/app';
 import { errorBody } from './checkout/errors';
 import { BASE_SECURITY_HEADERS, securityHeaders } from './checkout/guards';
 import { httpOrders, type OrderResolver } from './checkout/orders';
-import { keptSecret, type Config } from './config';
+import { defaultAllowedOrigins, keptSecret, type Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
+import { requestLog, webhookLine } from './request-log';
 import { openStore } from './store';
 import type { StatusHub, Store } from './store/types';
 
@@ -88,6 +89,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${body}`, () => socket.destroy());
 }
 
+/** Why the port could not be bound, in one line that says what to do (`npm start` and `npm run serve` print it). */
+function listenError(error: NodeJS.ErrnoException, config: Pick<Config, 'port' | 'host'>): Error {
+  if (error.code === 'EADDRINUSE') return new Error(`Port ${config.port} is in use: set PORT to another port.`);
+  if (error.code === 'EACCES') return new Error(`Port ${config.port} needs more privileges: set PORT to a port above 1023.`);
+  if (error.code === 'EADDRNOTAVAIL') return new Error(`HOST ${config.host} is not an address of this machine: set HOST to one.`);
+  return error;
+}
+
 /**
  * Binds the port first, so the public address is known even with PORT=0; requests that arrive before `handle` is
  * given a handler get a 503.
@@ -116,7 +125,7 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
   });
   const { port } = server.address() as AddressInfo;
   const publicBaseUrl = config.publicBaseUrl ?? `http://127.0.0.1:${port}`;
@@ -126,7 +135,7 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
     url: `http://127.0.0.1:${port}`,
     /** Where browsers and the provider reach it. */
     publicBaseUrl,
-    allowedOrigins: config.allowedOrigins ?? [new URL(publicBaseUrl).origin],
+    allowedOrigins: config.allowedOrigins ?? defaultAllowedOrigins(publicBaseUrl),
     handle(app: Hono) {
       handler = (request, env) => app.fetch(request, env);
     },
@@ -173,7 +182,11 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),
       ...(tuning?.reconcileIntervalMs ? { intervalMs: tuning.reconcileIntervalMs } : {}),
     },
-    ...(onWebhook ? { onWebhook } : {}),
+    // One log line per webhook, then the composer's own observer (the demo's webhook log).
+    onWebhook: (receipt) => {
+      log.log(webhookLine(receipt));
+      return onWebhook?.(receipt);
+    },
     logger: log,
     limits: {
       trustProxy: config.limits.trustProxy,
@@ -184,7 +197,9 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     },
   });
 
+  /** Call it before anything else is added to `app`: its request log then sees every request, the demo's too. */
   function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
+    app.use(requestLog(log));
     app.get('/healthz', (c) => c.json({ status: 'ok', provider: providerName }));
     app.route('/api', checkout.app);
     const built = here('../dist');

@@ -1,0 +1,35 @@
+/**
+ * One line per request (`GET /api/checkouts/co_1 200 4ms`) and per webhook the BFF handled, through the `log` the
+ * server was started with (tests pass a quiet one). Only the method and the path are written: a query string may
+ * carry what a log must not keep, so it shows as `?…`.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { WebhookReceipt } from './checkout/webhooks';
+
+export type LineLog = Pick<Console, 'log'>;
+
+/** The request's path as logged: never its query string. */
+export function loggedPath(url: string): string {
+  const { pathname, search } = new URL(url);
+  return search ? `${pathname}?…` : pathname;
+}
+
+/** Logs each request once its answer is known (for an event stream: when it starts). */
+export function requestLog(log: LineLog, now: () => number = () => performance.now()): MiddlewareHandler {
+  return async (c, next) => {
+    const started = now();
+    try {
+      await next();
+    } finally {
+      // An error a handler threw has become the app's error answer by now; its status is the one sent.
+      const ms = Math.round(now() - started);
+      log.log(`${c.req.method} ${loggedPath(c.req.url)} ${c.res.status} ${ms}ms`);
+    }
+  };
+}
+
+/** `webhook tx_1 Completed: applied to co_1`, for every authenticated webhook once it is handled. */
+export function webhookLine(receipt: WebhookReceipt): string {
+  const target = receipt.checkoutId ? ` to ${receipt.checkoutId}` : '';
+  return `webhook ${receipt.transactionId ?? '-'} ${receipt.state ?? '-'}: ${receipt.outcome}${target}`;
+}
