@@ -1,19 +1,65 @@
-// Builds the drop-in widget bundle with Vite (vite.config.ts) and prints its size, raw and gzip.
-import { readFile } from 'node:fs/promises';
+// Builds the drop-in element into dist/widget (Vite, vite.config.ts):
+//
+//   dist/widget/pix-checkout.js                  the bundle (the package's `pix-checkout/widget`)
+//   dist/widget/pix-checkout.<hash>.js(.br|.gz)  the same bytes under a content-hashed name, precompressed for the server
+//   dist/widget/integrity.json                   { file, integrity, bytes, gzip, brotli }: hashed name and SRI hash
+//
+// and prints the sizes (raw, gzip, brotli) and the <script> tag with its integrity hash. With --types (`npm pack`
+// runs it so, as `prepack`) it also writes the package's declarations, which a type error then stops:
+//
+//   dist/types/  .d.ts of widget/ and the core/ modules it uses, and widget/jsx.d.ts and widget/types.d.ts
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bundle = 'dist/widget/pix-checkout.js';
+const at = (path) => new URL(`../${path}`, import.meta.url);
+const outDir = 'dist/widget';
+const bundle = `${outDir}/pix-checkout.js`;
 
-try {
-  await build({ root, configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)), logLevel: 'warn' });
-} catch (error) {
+function fail(error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
-const code = await readFile(new URL(`../${bundle}`, import.meta.url));
+try {
+  await build({ root, configFile: fileURLToPath(at('vite.config.ts')), logLevel: 'warn' });
+} catch (error) {
+  fail(error);
+}
+
+const code = await readFile(at(bundle));
+const sha384 = createHash('sha384').update(code).digest();
+const integrity = `sha384-${sha384.toString('base64')}`;
+// The name changes whenever a byte does, so the server can let browsers keep it for a year.
+const file = `pix-checkout.${sha384.toString('hex').slice(0, 16)}.js`;
+const gzip = gzipSync(code, { level: 9 });
+const brotli = brotliCompressSync(code, {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.length },
+});
+await writeFile(at(`${outDir}/${file}`), code);
+await writeFile(at(`${outDir}/${file}.gz`), gzip);
+await writeFile(at(`${outDir}/${file}.br`), brotli);
+// Written last: the server reads the bundle again when this file changes.
+const manifest = { file, integrity, bytes: code.length, gzip: gzip.length, brotli: brotli.length };
+await writeFile(at(`${outDir}/integrity.json`), `${JSON.stringify(manifest, null, 2)}\n`);
+
+// Declarations for the package, with --types: tsc emits those of widget/index.ts and what it imports; the two hand-written ones
+// (the JSX/Vue declarations and the entry that adds them) are copied beside them.
+if (process.argv.includes('--types')) {
+  await rm(at('dist/types'), { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const emitted = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  if (emitted.status !== 0) fail(`declarations (tsconfig.build.json) failed:\n${emitted.stdout}${emitted.stderr}`);
+  for (const name of ['jsx.d.ts', 'types.d.ts']) await copyFile(at(`widget/${name}`), at(`dist/types/widget/${name}`));
+  console.log('widget types dist/types/widget/types.d.ts');
+}
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-console.log(`widget bundle ${bundle}: ${kb(code.length)} raw, ${kb(gzipSync(code, { level: 9 }).length)} gzip`);
+console.log(`widget bundle ${bundle}: ${kb(code.length)} raw, ${kb(gzip.length)} gzip, ${kb(brotli.length)} brotli`);
+console.log(`  served as /widget/${file} (immutable) and /widget/pix-checkout.js; SRI in ${outDir}/integrity.json:`);
+console.log(`  <script type="module" src="https://<bff>/widget/${file}" integrity="${integrity}" crossorigin="anonymous"></script>`);

@@ -3,7 +3,6 @@
  * no emulator: those are composed on top by `demo/`, which reuses `listen` and `createProduct`.
  */
 import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -20,6 +19,7 @@ import { createProviderClient, type ProviderClient } from './provider';
 import { requestLog, webhookLine } from './request-log';
 import { openStore } from './store';
 import type { StatusHub, Store } from './store/types';
+import { widgetFiles } from './widget';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -202,9 +202,10 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     app.use(requestLog(log));
     app.get('/healthz', (c) => c.json({ status: 'ok', provider: providerName }));
     app.route('/api', checkout.app);
-    const built = here('../dist');
-    if (existsSync(`${built}/widget`)) app.use('/widget/*', serveStatic({ root: built }));
-    else log.warn('dist/widget is missing: run `npm run build` to serve the element.');
+    const built = here('../dist/widget');
+    if (!existsSync(`${built}/integrity.json`)) log.warn('dist/widget is missing: run `npm run build` to serve the element.');
+    // Mounted either way: a build made while the server runs is served from then on.
+    app.use('/widget/*', widgetFiles({ dir: built, allowedOrigins: listener.allowedOrigins }));
   }
 
   return { checkout, mount };
