@@ -4,8 +4,11 @@ export interface Product {
   name: string;
   description: string;
   priceCents: number;
-  /** An emoji stands in for a product photo, so the demo needs no image files. */
-  emoji: string;
+  /**
+   * The product's picture: a small SVG drawing served from demo/public/products (no photo files, no emoji font), so
+   * every browser shows the same image.
+   */
+  image: string;
 }
 
 export const PRODUCTS: readonly Product[] = [
@@ -14,15 +17,21 @@ export const PRODUCTS: readonly Product[] = [
     name: 'Café especial 250 g',
     description: 'Grãos do Cerrado Mineiro, torra média.',
     priceCents: 3990,
-    emoji: '☕',
+    image: '/products/cafe-especial.svg',
   },
-  { sku: 'caneca', name: 'Caneca esmaltada', description: 'Azul, 350 ml, para o café da manhã.', priceCents: 5490, emoji: '🫖' },
+  {
+    sku: 'caneca',
+    name: 'Caneca esmaltada',
+    description: 'Azul, 350 ml, para o café da manhã.',
+    priceCents: 5490,
+    image: '/products/caneca.svg',
+  },
   {
     sku: 'pao-de-queijo',
     name: 'Pão de queijo congelado 1 kg',
     description: 'Receita de família, assa em 25 minutos.',
     priceCents: 2750,
-    emoji: '🧀',
+    image: '/products/pao-de-queijo.svg',
   },
-  { sku: 'rapadura', name: 'Rapadura artesanal', description: 'Tablete de 500 g.', priceCents: 1225, emoji: '🍬' },
+  { sku: 'rapadura', name: 'Rapadura artesanal', description: 'Tablete de 500 g.', priceCents: 1225, image: '/products/rapadura.svg' },
 ];

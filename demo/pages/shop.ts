@@ -11,7 +11,10 @@ const MAX_QUANTITY = 20; // the demo API refuses more per line
 /** sku → quantity */
 type Cart = Record<string, number>;
 
-let products: ShopProduct[] = [];
+/** `/demo/api/products` lists each product's picture (`demo/catalog.ts`): an SVG file under /products. */
+type Product = Omit<ShopProduct, 'emoji'> & { image: string };
+
+let products: Product[] = [];
 let cart: Cart = loadCart();
 
 const isQuantity = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
@@ -58,13 +61,18 @@ function setQuantity(sku: string, quantity: number): void {
   announce(next === 0 ? `${product.name} removido do carrinho.` : `${product.name}: ${next} no carrinho.`);
 }
 
+/** The product's drawing; decorative (empty alt), since its name is written beside it. */
+function productImage(product: Product, size: number): HTMLImageElement {
+  return h('img', { src: product.image, alt: '', width: size, height: size, decoding: 'async' });
+}
+
 function renderProducts(): void {
   byId('product-grid').replaceChildren(
     ...products.map((product) =>
       h(
         'li',
         { class: 'product' },
-        h('div', { class: 'product-art', 'aria-hidden': 'true' }, product.emoji),
+        h('div', { class: 'product-art' }, productImage(product, 112)),
         h('h2', { class: 'product-name', id: `product-${product.sku}` }, product.name),
         h('p', { class: 'product-description' }, product.description),
         h(
@@ -88,14 +96,14 @@ function renderProducts(): void {
 }
 
 /** Price × quantity, exactly, in cents. */
-const lineCents = (product: ShopProduct, quantity: number): bigint => cents(product.price) * BigInt(quantity);
+const lineCents = (product: Product, quantity: number): bigint => cents(product.price) * BigInt(quantity);
 
-function cartLine(product: ShopProduct, quantity: number): HTMLLIElement {
+function cartLine(product: Product, quantity: number): HTMLLIElement {
   const name = product.name;
   return h(
     'li',
     { class: 'cart-line', 'data-sku': product.sku },
-    h('span', { class: 'cart-line-art', 'aria-hidden': 'true' }, product.emoji),
+    h('span', { class: 'cart-line-art' }, productImage(product, 32)),
     h('span', { class: 'cart-line-name' }, name),
     h(
       'span',
@@ -178,7 +186,7 @@ async function main(): Promise<void> {
   }).observe(byId('carrinho'));
   const status = byId('products-status');
   try {
-    ({ items: products } = await requestJson<{ items: ShopProduct[] }>('/demo/api/products'));
+    ({ items: products } = await requestJson<{ items: Product[] }>('/demo/api/products'));
   } catch (error) {
     status.textContent = `Não foi possível carregar os produtos (${messageOf(error)}). Recarregue a página.`;
     status.classList.add('notice-error');
