@@ -33,6 +33,10 @@ export interface PixCheckoutAttributes {
   'collect-payer'?: boolean | null | undefined;
   /** Where the bank sends the payer back after OpenFinance (an origin the BFF allows). */
   'return-url'?: string | null | undefined;
+  /** The shop's name, shown before paying and on the receipt. */
+  'merchant-name'?: string | null | undefined;
+  /** Where the receipt's "Continuar" link goes (after the cancelable `pix-checkout-continue`); slot `continue` replaces it. */
+  'continue-url'?: string | null | undefined;
 }
 
 /** React 19 adds a listener for each `on<event name>` prop of a custom element, the name kept as written. */

@@ -79,6 +79,18 @@ describe('npm pack', () => {
   });
 });
 
+describe('the JSX and Vue declarations (widget/jsx.d.ts)', () => {
+  it('name every attribute of the element, and nothing else', () => {
+    const component = readFileSync(join(root, 'widget/pix-checkout.component.ts'), 'utf8');
+    const declared = [...component.matchAll(/@property\(\{\s*attribute:\s*'([a-z-]+)'/g)].map((m) => m[1]).sort();
+    const jsx = readFileSync(join(root, 'widget/jsx.d.ts'), 'utf8');
+    const block = /export interface PixCheckoutAttributes \{([\s\S]*?)\n\}/.exec(jsx)?.[1] ?? '';
+    const typed = [...block.matchAll(/^\s+'?([a-z-]+)'?\?:/gm)].map((m) => m[1]).sort();
+    expect(declared.length).toBeGreaterThan(5);
+    expect(typed).toEqual(declared);
+  });
+});
+
 describe('a TypeScript consumer of pix-checkout/widget', () => {
   it('type-checks with strict settings and skipLibCheck off, with neither React nor Vue installed', () => {
     const consumer = dirname(dirname(unpacked));
