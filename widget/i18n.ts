@@ -4,6 +4,7 @@
  */
 import { en } from './i18n/en.js';
 import { ptBR, type Strings } from './i18n/pt-br.js';
+import { EXPIRED, type ShownState } from './states.js';
 
 export type { Strings };
 export type Locale = 'pt-BR' | 'en';
@@ -22,6 +23,20 @@ export function stringsFor(locale: Locale): Strings {
 /** Fills `{name}` marks: `fill('Pague até {date}', { date: '12/03' })`. */
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (mark, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : mark));
+}
+
+/** The title of a state: the heading of its screen and what the live region says when it is reached. */
+export function stateTitle(t: Strings, state: ShownState): string {
+  const titles: Record<ShownState, string> = {
+    Created: t.awaitingPayment,
+    Registered: t.awaitingPayment,
+    Completed: t.completedTitle,
+    Error: t.errorTitle,
+    Cancelled: t.cancelledTitle,
+    Reversed: t.reversedTitle,
+    [EXPIRED]: t.expiredTitle,
+  };
+  return titles[state];
 }
 
 /** Every `error.code` the BFF answers (README, "The backend-for-frontend"), and the element's own for failed requests. */

@@ -9,10 +9,11 @@ import { PAYER_CPF, type Method } from '../core/methods.js';
 import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
 import { checkPayer, typedCpfProblem, type CpfProblem } from './cpf-input.js';
 import { checkoutDetail, emit } from './events.js';
-import { errorMessage, type Strings } from './i18n.js';
+import { errorMessage, stateTitle, type Strings } from './i18n.js';
 import { METHOD_UI } from './methods.js';
+import { findCheckout } from './resume.js';
 import { EXPIRED, isLive, isSettled, type ShownState } from './states.js';
-import { forgetCheckout, rememberCheckout, rememberedCheckout } from './storage.js';
+import { rememberCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 
 type Payer = NonNullable<CreateCheckoutInput['payer']>;
@@ -55,20 +56,6 @@ export interface SessionHost extends ReactiveControllerHost, HTMLElement {
 
 const REFUSALS: readonly string[] = ['payer_cpf_invalid', 'payer_refused'] satisfies RefusalCode[];
 const isRefusal = (code: string): code is RefusalCode => REFUSALS.includes(code);
-
-/** The title of a state: the heading of its screen and what the live region says when it is reached. */
-export function stateTitle(t: Strings, state: ShownState): string {
-  const titles: Record<ShownState, string> = {
-    Created: t.awaitingPayment,
-    Registered: t.awaitingPayment,
-    Completed: t.completedTitle,
-    Error: t.errorTitle,
-    Cancelled: t.cancelledTitle,
-    Reversed: t.reversedTitle,
-    [EXPIRED]: t.expiredTitle,
-  };
-  return titles[state];
-}
 
 export class CheckoutSession implements ReactiveController {
   state: SessionState = { screen: { name: 'idle' }, cpf: '', payerName: '', announcement: '' };
@@ -130,7 +117,8 @@ export class CheckoutSession implements ReactiveController {
     }
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
-    this.findCheckout().then(
+    const { endpoint, orderId, orderToken } = this.host;
+    findCheckout({ client: this.client, endpoint, orderId, orderToken }).then(
       (checkout) => {
         if (run !== this.run) return;
         if (!checkout) return this.offerMethods();
@@ -141,35 +129,6 @@ export class CheckoutSession implements ReactiveController {
         if (run === this.run) this.failToStart(error);
       },
     );
-  }
-
-  /**
-   * The order's live or completed checkout as the BFF knows it (another tab or device may have made it), else the
-   * one this tab remembers (to show how it ended), else undefined. The order lookup needs the token; a page
-   * without one, or whose token was refused, still finds what this tab made.
-   */
-  private async findCheckout(): Promise<Checkout | undefined> {
-    const { endpoint, orderId, orderToken } = this.host;
-    let refusal: CheckoutApiError | undefined;
-    if (orderToken) {
-      try {
-        return await this.client.forOrder(orderId, orderToken);
-      } catch (error) {
-        if (!(error instanceof CheckoutApiError) || ![401, 403, 404].includes(error.status)) throw error;
-        if (error.status !== 404) refusal = error;
-      }
-    }
-    const remembered = rememberedCheckout(endpoint, orderId);
-    if (remembered) {
-      try {
-        return await this.client.get(remembered);
-      } catch (error) {
-        if (!(error instanceof CheckoutApiError && error.status === 404)) throw error;
-        forgetCheckout(endpoint, orderId);
-      }
-    }
-    if (refusal) throw refusal;
-    return undefined;
   }
 
   offerMethods(): void {
@@ -301,6 +260,8 @@ export class CheckoutSession implements ReactiveController {
     this.announce(stateTitle(this.host.strings, this.shownState!));
     emit(this.host, 'pix-checkout-status', detail);
     if (next.state === 'Completed') {
+      // The tab remembers the paid checkout, so a reload shows this receipt even if the order has a newer one.
+      rememberCheckout(this.host.endpoint, this.host.orderId, next.id);
       emit(this.host, 'pix-checkout-completed', detail);
       this.stopWatching(next.id);
     } else if (isSettled(next.state)) {

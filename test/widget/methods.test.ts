@@ -6,8 +6,7 @@ import { METHODS, PAYER_CPF, type Method } from '../../core/methods.js';
 import { CHECKOUT_STATES } from '../../core/states.js';
 import type { Checkout } from '../../widget/api.js';
 import { checkPayer } from '../../widget/cpf-input.js';
-import { stringsFor } from '../../widget/i18n.js';
-import { stateTitle } from '../../widget/session.js';
+import { stateTitle, stringsFor } from '../../widget/i18n.js';
 import { isLive, isSettled, type SettledState } from '../../widget/states.js';
 import { renderChooser, renderExpired, renderFailure, renderPayerForm, renderPending, renderReceipt } from '../../widget/views/index.js';
 

@@ -149,6 +149,21 @@ describe('<pix-checkout> payment window', () => {
     expect((await backendLog(el.orderId)).posts).to.equal(2);
   });
 
+  it('keeps the receipt of a late payment after a reload, though the order has a newer live code', async () => {
+    const { el, events, checkoutId } = await awaitingPix();
+    const orderId = el.orderId;
+    await setBackendState(checkoutId, 'Expired');
+    await waitForText(el, 'Código expirado');
+    buttonNamed(el, 'Gerar novo código')!.click();
+    await waitUntil(() => events.filter((event) => event.type === 'pix-checkout-created').length === 2, 'a second checkout');
+    await setBackendState(checkoutId, 'Completed');
+    await waitForText(el, 'Pagamento confirmado');
+    el.remove();
+    const reloaded = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+    await waitForText(reloaded.el, 'Pagamento confirmado');
+    expect(reloaded.events[0]!.detail.checkoutId).to.equal(checkoutId);
+  });
+
   it('offers another method from the Expired screen when the page offers more than one', async () => {
     const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId(), methods: 'pix openfinance' });
     (await waitForSelector(el, '[data-method="pix"]')).click();
