@@ -3,7 +3,7 @@
  * everything the browser reports as an error, and intent-named steps on the demo pages.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,12 +27,15 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Spawns `demo/main.ts` as `npm start` does (the bundles were built by `npm run test:e2e`), on a free port. */
-export async function startApp(): Promise<RunningApp> {
+/**
+ * Spawns `demo/main.ts` as `npm start` does (the bundles were built by `npm run test:e2e`), on a free port, with
+ * `env` added to the environment (for example `CHECKOUT_TTL_SECONDS`).
+ */
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pix-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir },
+    env: { ...process.env, ...env, PORT: '0', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -73,6 +76,12 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
+ * The element's order lookup answers 404 when the order has no checkout yet (the documented "none"), which Chromium
+ * logs like any failed load: that one is expected.
+ */
+const EXPECTED_LOAD_ERRORS = [/status of 404 .*\/api\/orders\/[^/]+\/checkout$/];
+
+/**
  * Collects console errors, uncaught page errors and CSP violations of every page of the contexts it watches.
  * Violations are reported through a binding, because the page's own CSP cannot block what Playwright injects.
  */
@@ -81,7 +90,9 @@ export class BrowserProblems {
 
   async watch(context: BrowserContext): Promise<BrowserContext> {
     context.on('console', (message) => {
-      if (message.type() === 'error') this.problems.push(`console: ${message.text()} (${message.location().url})`);
+      if (message.type() !== 'error') return;
+      const problem = `console: ${message.text()} (${message.location().url})`;
+      if (!EXPECTED_LOAD_ERRORS.some((expected) => expected.test(problem.slice(0, -1)))) this.problems.push(problem);
     });
     context.on('weberror', (error) => this.problems.push(`pageerror: ${error.error().message}`));
     await context.exposeBinding('reportCspViolation', ({ page }, text: string) => this.problems.push(`csp: ${text} (${page.url()})`));
@@ -101,24 +112,35 @@ export class BrowserProblems {
   }
 }
 
-/** A new context whose problems land in `problems`; 390 px wide when `mobile`. */
-export async function newWatchedContext(browser: Browser, problems: BrowserProblems, options: { mobile?: boolean } = {}) {
+export interface ContextOptions {
+  /** 390 × 844 instead of 1280 × 900. */
+  mobile?: boolean;
+  /** A touch screen (`hasTouch`, `isMobile`): `pointer: coarse`, as on a phone. */
+  touch?: boolean;
+  /** Lets the page write and read the clipboard. */
+  clipboard?: boolean;
+}
+
+/** A new context whose problems land in `problems`. */
+export async function newWatchedContext(browser: Browser, problems: BrowserProblems, options: ContextOptions = {}) {
   const viewport = options.mobile ? { width: 390, height: 844 } : { width: 1280, height: 900 };
-  return problems.watch(await browser.newContext({ viewport, locale: 'pt-BR' }));
+  const touch = options.touch ? { hasTouch: true, isMobile: true } : {};
+  const permissions = options.clipboard ? ['clipboard-read', 'clipboard-write'] : [];
+  return problems.watch(await browser.newContext({ viewport, locale: 'pt-BR', permissions, ...touch }));
 }
 
 /**
- * Registers the hooks of an end-to-end file: one server and one Chromium for the file, fresh contexts per test,
- * closed after it, and no browser error allowed in any test.
+ * Registers the hooks of an end-to-end file: one server (with `env` added to its environment) and one Chromium for
+ * the file, fresh contexts per test, closed after it, and no browser error allowed in any test.
  */
-export function useE2E() {
+export function useE2E(options: { env?: Record<string, string> } = {}) {
   let app: RunningApp | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   const problems = new BrowserProblems();
 
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp(options.env);
     browser = await launchChromium();
   });
   afterEach(async () => {
@@ -137,14 +159,14 @@ export function useE2E() {
       return app;
     },
     /** A new browser context (its own sessionStorage: a separate visitor). */
-    async newContext(options: { mobile?: boolean } = {}): Promise<BrowserContext> {
+    async newContext(options: ContextOptions = {}): Promise<BrowserContext> {
       if (!browser) throw new Error('Chromium is not running');
       const context = await newWatchedContext(browser, problems, options);
       contexts.push(context);
       return context;
     },
     /** A page in a new context. */
-    async newPage(options: { mobile?: boolean } = {}): Promise<Page> {
+    async newPage(options: ContextOptions = {}): Promise<Page> {
       return (await this.newContext(options)).newPage();
     },
   };
@@ -198,12 +220,37 @@ export async function chooseMethod(page: Page, method: 'PIX' | 'Open Finance'): 
     .click();
 }
 
-/** The PIX copy-and-paste code, once the element shows it (with its QR). */
+/** The PIX copy-and-paste code, once the element shows it (with its QR); shown shortened, its text is the whole code. */
 export async function pixCode(page: Page): Promise<string> {
   await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento PIX' }).count()).toBe(1);
-  const code = element(page).getByLabel('PIX copia e cola');
+  const code = element(page).locator('[part="code"]');
   await code.waitFor();
-  return code.inputValue();
+  return (await code.textContent())!;
+}
+
+const axeSource = (() => {
+  try {
+    return readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * The axe-core violations inside `<pix-checkout>` (its shadow tree included), as "rule: target" lines. axe is
+ * evaluated through the DevTools protocol, which the page's CSP does not govern, so the strict policy stays on.
+ * Undefined when axe-core is not installed.
+ */
+export async function axeViolations(page: Page): Promise<string[] | undefined> {
+  if (!axeSource) return undefined;
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(context: string): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe;
+    const { violations } = await axe.run('pix-checkout');
+    return violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${JSON.stringify(node.target)}`));
+  });
 }
 
 /** The sandbox panel's transaction id, once it shows one. */

@@ -1,0 +1,79 @@
+// The payment window on the real demo server (CHECKOUT_TTL_SECONDS=15), at desktop size and on a 390 px touch phone:
+// the countdown ticks, the code expires, a new one is made for the same order, and the expired code paid late still
+// ends on the receipt. axe finds nothing on the way.
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import {
+  axeViolations,
+  element,
+  expectResult,
+  openCheckoutPage,
+  pixCode,
+  placeOrder,
+  readOrder,
+  useE2E,
+  type ContextOptions,
+} from './helpers';
+
+const TTL_SECONDS = 15;
+const e2e = useE2E({ env: { CHECKOUT_TTL_SECONDS: String(TTL_SECONDS), CHECKOUT_RATE_PER_MINUTE: '0' } });
+
+const DEVICES: [string, ContextOptions][] = [
+  ['desktop', {}],
+  ['a 390 px touch phone', { mobile: true, touch: true }],
+];
+
+async function expectAccessible(page: Page): Promise<void> {
+  const violations = await axeViolations(page);
+  if (violations) expect(violations, 'axe violations').toEqual([]);
+}
+
+/** Seconds left on the element's countdown ("Pague em até 00:12" → 12). */
+async function secondsLeft(page: Page): Promise<number> {
+  const text = (await element(page).locator('[part="countdown"] [role="timer"]').textContent())!.trim();
+  const [minutes, seconds] = text.split(':').map(Number);
+  return minutes! * 60 + seconds!;
+}
+
+describe.each(DEVICES)('the payment window on %s', (_device, device) => {
+  const press = (locator: Locator) => (device.touch ? locator.tap() : locator.click());
+
+  it('counts down, expires, makes a new code, and shows the receipt when the expired code is paid late', async () => {
+    const order = await placeOrder(e2e.app);
+    const page = await e2e.newPage(device);
+    await openCheckoutPage(page, e2e.app, order);
+    await press(element(page).getByRole('button', { name: /^PIX/ }));
+    const firstCode = await pixCode(page);
+
+    const first = await secondsLeft(page);
+    expect(first).toBeLessThanOrEqual(TTL_SECONDS);
+    await expect.poll(() => secondsLeft(page), { timeout: 3000 }).toBeLessThan(first);
+    await expectAccessible(page);
+
+    await expectResult(page, 'Código expirado');
+    expect(await element(page).locator('[part="code"]').count(), 'the expired code is gone').toBe(0);
+    await element(page).getByText('Já pagou? Fique nesta página').waitFor();
+    await expectAccessible(page);
+    // The server says so too (the element may have shown it first, by its clock).
+    await expect
+      .poll(async () => (await readOrder(e2e.app, order.orderId)).checkouts.map((c) => c.state), { timeout: 10_000 })
+      .toEqual(['Expired']);
+
+    await press(element(page).getByRole('button', { name: 'Gerar novo código' }));
+    const secondCode = await pixCode(page);
+    expect(secondCode).not.toBe(firstCode);
+    expect(await secondsLeft(page)).toBeGreaterThan(TTL_SECONDS - 5);
+    const [expired, renewed] = (await readOrder(e2e.app, order.orderId)).checkouts;
+    expect([expired?.state, renewed?.state]).toEqual(['Expired', 'Registered']);
+
+    const payLate = page.getByRole('button', { name: 'Pagar código expirado' });
+    await expect.poll(() => payLate.isEnabled()).toBe(true);
+    await payLate.click();
+    await expectResult(page, 'Pagamento confirmado');
+    expect(await element(page).locator('[part="receipt"]').innerText()).toContain(expired!.transactionId);
+    await expectAccessible(page);
+    // The tab keeps the receipt after a reload, though the order still has the newer code live.
+    await page.reload();
+    await expectResult(page, 'Pagamento confirmado');
+  });
+});
