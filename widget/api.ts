@@ -1,16 +1,16 @@
 /** The element's only wire to the merchant's backend-for-frontend (BFF): create, read and look up checkouts. */
 import { METHODS, isMethod, type Method } from '../core/methods.js';
-import { isShownState, type ShownState } from './states.js';
+import { isCheckoutState, type CheckoutState } from '../core/states.js';
 
 // The element's public names for core's types (re-exported by the package entry).
-export type { Method as CheckoutMethod, ShownState as CheckoutState };
+export type { Method as CheckoutMethod, CheckoutState };
 
 /** A checkout as the BFF returns it. */
 export interface Checkout {
   id: string;
   orderId: string;
   method: Method;
-  state: ShownState;
+  state: CheckoutState;
   /** Decimal string, for example "10.50". */
   amount: string;
   currency: string;
@@ -72,7 +72,7 @@ export class CheckoutApiError extends Error {
 export function isCheckout(value: unknown): value is Checkout {
   if (typeof value !== 'object' || value === null) return false;
   const c = value as Record<string, unknown>;
-  return typeof c.id === 'string' && typeof c.amount === 'string' && isMethod(c.method) && isShownState(c.state);
+  return typeof c.id === 'string' && typeof c.amount === 'string' && isMethod(c.method) && isCheckoutState(c.state);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { en } from './i18n/en.js';
 import { ptBR, type Strings } from './i18n/pt-br.js';
-import { EXPIRED, type ShownState } from './states.js';
+import { EXPIRED, type CheckoutState } from '../core/states.js';
 
 export type { Strings };
 export type Locale = 'pt-BR' | 'en';
@@ -26,8 +26,8 @@ export function fill(template: string, values: Record<string, string | number>):
 }
 
 /** The title of a state: the heading of its screen and what the live region says when it is reached. */
-export function stateTitle(t: Strings, state: ShownState): string {
-  const titles: Record<ShownState, string> = {
+export function stateTitle(t: Strings, state: CheckoutState): string {
+  const titles: Record<CheckoutState, string> = {
     Created: t.awaitingPayment,
     Registered: t.awaitingPayment,
     Completed: t.completedTitle,

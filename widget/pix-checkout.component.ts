@@ -11,7 +11,7 @@ import { fill, stringsFor, toLocale, type Strings } from './i18n.js';
 import baseStyles from './pix-checkout.styles.js';
 import screenStyles from './screens.styles.js';
 import { CheckoutSession } from './session.js';
-import { isLive } from './states.js';
+import { isLive } from '../core/states.js';
 import { renderScreen, screenKey, type CopyResult } from './views/index.js';
 
 /** How long the copy button says "Copiado" before it offers to copy again. */

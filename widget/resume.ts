@@ -1,6 +1,6 @@
 /** Which checkout a page resumes for its order: what this tab remembers, or what the BFF knows of the order. */
 import { CheckoutApiError, type Checkout, type CheckoutClient } from './api.js';
-import { isLive } from './states.js';
+import { isLive } from '../core/states.js';
 import { forgetCheckout, rememberedCheckout } from './storage.js';
 
 export interface ResumeOptions {

@@ -8,11 +8,11 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PAYER_CPF, type Method } from '../core/methods.js';
 import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
 import { checkPayer, typedCpfProblem, type CpfProblem } from './cpf-input.js';
+import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle, type Strings } from './i18n.js';
 import { METHOD_UI } from './methods.js';
 import { findCheckout } from './resume.js';
-import { EXPIRED, isLive, isSettled, type ShownState } from './states.js';
 import { rememberCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 
@@ -89,7 +89,7 @@ export class CheckoutSession implements ReactiveController {
   }
 
   /** The state to show: the BFF's, or Expired once the window closed by the clock. */
-  get shownState(): ShownState | undefined {
+  get shownState(): CheckoutState | undefined {
     const { checkout, expiredLocally } = this.state;
     if (!checkout) return undefined;
     return isLive(checkout.state) && expiredLocally === checkout.id ? EXPIRED : checkout.state;
@@ -240,7 +240,7 @@ export class CheckoutSession implements ReactiveController {
   /** Makes `checkout` the one on screen and follows it until it is settled. */
   private adopt(checkout: Checkout, screen: Screen = { name: 'checkout' }): void {
     this.show(checkout, true, screen);
-    if (isSettled(checkout.state) || this.watchers.has(checkout.id)) return;
+    if (isFinal(checkout.state) || this.watchers.has(checkout.id)) return;
     const stop = watchCheckout({ client: this.client, checkoutId: checkout.id, onCheckout: (next) => this.show(next, false) });
     this.watchers.set(checkout.id, stop);
   }
@@ -252,7 +252,7 @@ export class CheckoutSession implements ReactiveController {
     const same = current?.id === next.id;
     // An older checkout (it expired, then a new code was made) still matters if it was paid late: the receipt wins.
     if (!same && !adopting && next.state !== 'Completed') return;
-    if (same && isSettled(current.state)) return;
+    if (same && isFinal(current.state)) return;
     const keepConflict = same && this.state.screen.name === 'conflict' && isLive(next.state);
     this.set({ checkout: next, screen: keepConflict ? this.state.screen : screen });
     if (same && current.state === next.state) return;
@@ -264,7 +264,7 @@ export class CheckoutSession implements ReactiveController {
       rememberCheckout(this.host.endpoint, this.host.orderId, next.id);
       emit(this.host, 'pix-checkout-completed', detail);
       this.stopWatching(next.id);
-    } else if (isSettled(next.state)) {
+    } else if (isFinal(next.state)) {
       emit(this.host, 'pix-checkout-failed', detail);
     }
   }

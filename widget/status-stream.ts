@@ -3,7 +3,7 @@
  * checkout is still followed, since a late payment can complete it.
  */
 import { isCheckout, type Checkout, type CheckoutClient } from './api.js';
-import { isSettled } from './states.js';
+import { isFinal } from '../core/states.js';
 
 export interface WatchCheckoutOptions {
   client: CheckoutClient;
@@ -36,7 +36,7 @@ export function watchCheckout({ client, checkoutId, onCheckout }: WatchCheckoutO
   const deliver = (checkout: Checkout) => {
     if (stopped || checkout.id !== checkoutId) return;
     onCheckout(checkout);
-    if (isSettled(checkout.state)) stop();
+    if (isFinal(checkout.state)) stop();
   };
 
   // One request at a time: the next poll is scheduled only after the previous one settled.

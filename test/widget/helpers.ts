@@ -146,7 +146,7 @@ export function focused(el: PixCheckout): Element | null {
   return shadow(el).activeElement;
 }
 
-/** The heading of the screen on display. */
+/** The heading of the screen on display (none while loading). */
 export function screenHeading(el: PixCheckout): HTMLElement {
   return $(el, '#screen-title')!;
 }
@@ -154,7 +154,7 @@ export function screenHeading(el: PixCheckout): HTMLElement {
 /** Waits until focus sits on the heading of a screen titled `title`. */
 export async function waitForFocusedHeading(el: PixCheckout, title: string): Promise<void> {
   await waitUntil(
-    () => focused(el) === screenHeading(el) && screenHeading(el).textContent.trim() === title,
+    () => Boolean(screenHeading(el)) && focused(el) === screenHeading(el) && screenHeading(el).textContent.trim() === title,
     `focus on heading "${title}"; focus is on ${focused(el)?.outerHTML.slice(0, 80)}`,
     { timeout: 8000 },
   );

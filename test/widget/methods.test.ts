@@ -3,11 +3,10 @@
 import { expect, fixture } from '@open-wc/testing';
 import { html } from 'lit';
 import { METHODS, PAYER_CPF, type Method } from '../../core/methods.js';
-import { CHECKOUT_STATES } from '../../core/states.js';
+import { CHECKOUT_STATES, isFinal, isLive, type FinalCheckoutState } from '../../core/states.js';
 import type { Checkout } from '../../widget/api.js';
 import { checkPayer } from '../../widget/cpf-input.js';
 import { stateTitle, stringsFor } from '../../widget/i18n.js';
-import { isLive, isSettled, type SettledState } from '../../widget/states.js';
 import { renderChooser, renderExpired, renderFailure, renderPayerForm, renderPending, renderReceipt } from '../../widget/views/index.js';
 
 const t = stringsFor('en');
@@ -34,7 +33,7 @@ const checkoutOf = (method: Method): Checkout => ({
 });
 
 /** A screen of a settled state, rendered alone. */
-function renderSettled(state: SettledState) {
+function renderSettled(state: FinalCheckoutState) {
   return state === 'Completed' ? renderReceipt(ctx(), checkoutOf('pix'), outcome) : renderFailure(ctx(), state, outcome);
 }
 
@@ -90,7 +89,7 @@ describe('per-method views', () => {
   it('has a title, text and picture of its own for every settled state and Expired, and waits in the live ones', async () => {
     const titles = new Set<string>();
     const pictures = new Set<string>();
-    for (const state of CHECKOUT_STATES.filter(isSettled)) {
+    for (const state of CHECKOUT_STATES.filter(isFinal)) {
       const el = await fixture<HTMLElement>(html`<div>${renderSettled(state)}</div>`);
       expect(el.querySelector('[part~="result"]')!.getAttribute('data-state')).to.equal(state);
       expect(el.querySelector('h2')!.textContent).to.equal(stateTitle(t, state));

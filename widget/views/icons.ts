@@ -4,7 +4,7 @@
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
-import type { SettledState } from '../states.js';
+import type { FinalCheckoutState } from '../../core/states.js';
 
 const icon = (name: string, body: SVGTemplateResult): TemplateResult =>
   html`<svg class="icon-svg icon-${name}" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor"
@@ -37,7 +37,7 @@ export const copyIcon = (): TemplateResult =>
   );
 
 /** One picture per outcome, so Error, Cancelled and Reversed do not look alike. */
-export const OUTCOME_ICON: Record<SettledState, () => TemplateResult> = {
+export const OUTCOME_ICON: Record<FinalCheckoutState, () => TemplateResult> = {
   Completed: checkIcon,
   Error: crossIcon,
   Cancelled: banIcon,

@@ -4,7 +4,7 @@ import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { errorMessage } from '../i18n.js';
 import type { Screen } from '../session.js';
-import { EXPIRED, isSettled, type ShownState } from '../states.js';
+import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { renderLoading, type ViewContext } from './common.js';
 import { renderExpired, renderFailure, renderReceipt, type OutcomeView } from './outcome.js';
 import { renderPending, type PixUi } from './pending.js';
@@ -23,7 +23,7 @@ export interface ScreenView {
   screen: Screen;
   checkout: Checkout | undefined;
   /** The checkout's state as shown (Expired once the clock ran out). */
-  state: ShownState | undefined;
+  state: CheckoutState | undefined;
   /** Ms left in the payment window, when the checkout has one and waits for the payer. */
   remainingMs: number | undefined;
   pix: PixUi;
@@ -37,7 +37,7 @@ export interface ScreenView {
 }
 
 /** A name for what is on screen: when it changes, focus moves to the new heading. */
-export function screenKey(view: { screen: Screen; checkout?: Checkout | undefined; state?: ShownState | undefined }): string {
+export function screenKey(view: { screen: Screen; checkout?: Checkout | undefined; state?: CheckoutState | undefined }): string {
   const { screen, checkout, state } = view;
   if (screen.name !== 'checkout' || !checkout) return screen.name;
   return `${checkout.id}:${state === 'Created' || state === 'Registered' ? 'pending' : state}`;
@@ -67,7 +67,7 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
       if (!checkout || !state) return nothing;
       if (state === EXPIRED) return renderExpired(ctx, checkout, view.outcome);
       if (state === 'Completed') return renderReceipt(ctx, checkout, view.outcome);
-      if (isSettled(state)) return renderFailure(ctx, state, view.outcome);
+      if (isFinal(state)) return renderFailure(ctx, state, view.outcome);
       return renderPending(ctx, checkout, view.remainingMs, view.pix);
     default:
       return nothing;

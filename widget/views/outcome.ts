@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Checkout } from '../api.js';
 import { fill, type Strings } from '../i18n.js';
 import { METHOD_UI } from '../methods.js';
-import type { SettledState } from '../states.js';
+import type { FinalCheckoutState } from '../../core/states.js';
 import { heading, money, type ViewContext } from './common.js';
 import { OUTCOME_ICON, clockIcon } from './icons.js';
 
@@ -18,7 +18,7 @@ export interface OutcomeView {
   onChooseOther: () => void;
 }
 
-type FailedState = Exclude<SettledState, 'Completed'>;
+type FailedState = Exclude<FinalCheckoutState, 'Completed'>;
 
 const FAILURE: Record<FailedState, [title: keyof Strings, text: keyof Strings, action: keyof Strings]> = {
   Error: ['errorTitle', 'errorText', 'tryAgain'],
