@@ -5,11 +5,9 @@
  * a plain HTTP server on `localhost` and another port (the BFF is on 127.0.0.1). Without the right hash, or from an
  * origin the BFF does not allow, the module does not run.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -23,6 +21,7 @@ import {
   pixCode,
   placeOrder,
   readOrder,
+  startApp,
   type PlacedOrder,
   type RunningApp,
 } from './helpers';
@@ -73,45 +72,6 @@ async function startStorefront(body: () => string) {
   };
 }
 
-/** `demo/main.ts` as `npm start` runs it (the bundles were built by `npm run test:e2e`), with `env` added. */
-async function startBff(env: Record<string, string>): Promise<RunningApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pix-e2e-cors-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/main.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, PROVIDER_BASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${output}`)), 30_000);
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-      const match = /pix-checkout demo listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output}`));
-    });
-  });
-  return {
-    url,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 let storefrontBody = () => '';
 let storefront: Awaited<ReturnType<typeof startStorefront>>;
 let bff: RunningApp;
@@ -123,7 +83,7 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   manifest = JSON.parse(readFileSync(join(root, 'dist/widget/integrity.json'), 'utf8'));
   storefront = await startStorefront(() => storefrontBody());
-  bff = await startBff({ ALLOWED_ORIGINS: `http://localhost:${storefront.port}` });
+  bff = await startApp({ ALLOWED_ORIGINS: `http://localhost:${storefront.port}` });
   browser = await launchChromium();
 });
 afterEach(async () => {
