@@ -25,6 +25,12 @@ export class ScreenFocus implements ReactiveController {
     host.addController(this);
   }
 
+  /** Moved or re-added by the page: its first screen after that is a page load again. */
+  hostDisconnected(): void {
+    this.key = undefined;
+    this.landed = false;
+  }
+
   hostUpdate(): void {
     this.focusInside = Boolean(this.host.shadowRoot?.activeElement);
   }
