@@ -48,10 +48,10 @@ describe('storefront with a PIX payment', () => {
   });
 
   it.each([
-    ['Error', 'O pagamento não foi concluído', 'Error'],
-    ['Cancel', 'Pagamento cancelado', 'Cancelled'],
-    ['Reverse', 'Pagamento estornado', 'Reversed'],
-  ])('shows its screen when the sandbox answers %s', async (operation, title, state) => {
+    ['Error', 'O pagamento não foi concluído', 'Error', 'Tentar novamente'],
+    ['Cancel', 'Pagamento cancelado', 'Cancelled', 'Pagar novamente'],
+    ['Reverse', 'Pagamento estornado', 'Reversed', 'Pagar novamente'],
+  ])('shows its screen when the sandbox answers %s', async (operation, title, state, action) => {
     const page = await e2e.newPage();
     await openCheckoutPage(page, e2e.app, await placeOrder(e2e.app));
     await chooseMethod(page, 'PIX');
@@ -60,7 +60,7 @@ describe('storefront with a PIX payment', () => {
     await driveOutcome(page, 'Resultado do PIX', operation);
     await expectResult(page, title);
     await expect.poll(() => page.locator('#sb-state').textContent()).toBe(state);
-    await expect(element(page).getByRole('button', { name: 'Tentar novamente' }).isVisible()).resolves.toBe(true);
+    await expect(element(page).getByRole('button', { name: action }).isVisible()).resolves.toBe(true);
     // A final state takes no more outcomes.
     expect(await page.getByRole('region', { name: 'Resultado do PIX' }).getByRole('button', { name: 'Complete' }).isDisabled()).toBe(true);
   });
