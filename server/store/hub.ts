@@ -20,6 +20,8 @@ const reportToConsole: ErrorReporter = (error) => console.error('status hub:', e
 /** Subscriptions of one process. Each is its own object, so the same function subscribed twice is two subscriptions. */
 function createRegistry(onError: ErrorReporter) {
   const byCheckout = new Map<string, Set<{ listener: Listener }>>();
+  /** Listeners of every publish (the back-office's live lists). */
+  const everything = new Set<{ listener: (checkoutId: string, seq: number) => void }>();
   let count = 0;
 
   // One throwing listener (a stream whose socket just died) must not keep the event from the others.
@@ -45,16 +47,27 @@ function createRegistry(onError: ErrorReporter) {
         if (current.size === 0) byCheckout.delete(checkoutId);
       };
     },
+    subscribeAll: (listener: (checkoutId: string, seq: number) => void): (() => void) => {
+      const subscription = { listener };
+      everything.add(subscription);
+      count++;
+      return () => {
+        if (everything.delete(subscription)) count--;
+      };
+    },
     dispatch: (checkoutId: string, seq: number): void => {
       const set = byCheckout.get(checkoutId);
       if (set) for (const subscription of [...set]) call(subscription, seq);
+      for (const subscription of [...everything]) call({ listener: (n) => subscription.listener(checkoutId, n) }, seq);
     },
     wakeAll: (): void => {
       for (const set of [...byCheckout.values()]) for (const subscription of [...set]) call(subscription, 0);
+      for (const subscription of [...everything]) call({ listener: () => subscription.listener('*', 0) }, 0);
     },
     count: () => count,
     clear: (): void => {
       byCheckout.clear();
+      everything.clear();
       count = 0;
     },
   };
@@ -69,6 +82,7 @@ export function createLocalHub({ onError = reportToConsole }: LocalHubOptions = 
   const registry = createRegistry(onError);
   return {
     subscribe: registry.subscribe,
+    subscribeAll: registry.subscribeAll,
     publish: registry.dispatch,
     subscriberCount: registry.count,
     async close() {
@@ -160,6 +174,7 @@ export async function createPostgresHub({
 
   return {
     subscribe: registry.subscribe,
+    subscribeAll: registry.subscribeAll,
     publish(checkoutId, seq) {
       registry.dispatch(checkoutId, seq);
       const payload = JSON.stringify({ instance, checkoutId, seq });

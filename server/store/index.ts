@@ -33,3 +33,4 @@ export { createLocalHub, createPostgresHub } from './hub';
 export { openPostgresStore } from './postgres';
 export { openSqliteStore } from './sqlite';
 export * from './types';
+export * from './back-office';

@@ -9,6 +9,7 @@
  * expired checkout frees its order.
  */
 import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES } from './back-office';
 
 export interface Migration {
   version: number;
@@ -230,6 +231,60 @@ export const migrations: readonly Migration[] = [
       UPDATE checkouts SET expires_at = created_at + interval '1800 seconds';
       CREATE INDEX checkouts_expiring ON checkouts (expires_at) WHERE state IN (${sqlList(LIVE_STATES)});
       CREATE INDEX checkouts_expired ON checkouts (updated_at) WHERE state = '${EXPIRED}';
+    `,
+  },
+  {
+    version: 5,
+    name: 'back-office: cash-outs under their idempotency key, refunds linked to their checkout, checkouts listed newest first',
+    // One row per Idempotency-Key (the primary key is the idempotency rule, across instances and restarts); at most
+    // one refund per checkout that is sending, under way or paid (a failed one frees the place for another try).
+    sqlite: `
+      CREATE TABLE cashouts (
+        idempotency_key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        order_id TEXT NOT NULL,
+        transaction_id TEXT UNIQUE,
+        state TEXT NOT NULL,
+        amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+        recipient_name TEXT NOT NULL,
+        recipient_cpf TEXT NOT NULL,
+        key_type TEXT NOT NULL,
+        key_value TEXT NOT NULL,
+        description TEXT,
+        refund_of TEXT REFERENCES checkouts (id),
+        charges TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX cashouts_one_refund ON cashouts (refund_of)
+        WHERE refund_of IS NOT NULL AND state IN (${sqlList(HOLDING_REFUND_STATES)});
+      CREATE INDEX cashouts_recent ON cashouts (created_at);
+      CREATE INDEX cashouts_unsettled ON cashouts (updated_at) WHERE state IN (${sqlList(UNSETTLED_CASH_OUT_STATES)});
+      CREATE INDEX checkouts_recent ON checkouts (created_at, id);
+    `,
+    postgres: `
+      CREATE TABLE cashouts (
+        idempotency_key text PRIMARY KEY,
+        fingerprint text NOT NULL,
+        order_id text NOT NULL,
+        transaction_id text UNIQUE,
+        state text NOT NULL,
+        amount_cents bigint NOT NULL CHECK (amount_cents > 0),
+        recipient_name text NOT NULL,
+        recipient_cpf text NOT NULL,
+        key_type text NOT NULL,
+        key_value text NOT NULL,
+        description text,
+        refund_of text REFERENCES checkouts (id),
+        charges text,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE UNIQUE INDEX cashouts_one_refund ON cashouts (refund_of)
+        WHERE refund_of IS NOT NULL AND state IN (${sqlList(HOLDING_REFUND_STATES)});
+      CREATE INDEX cashouts_recent ON cashouts (created_at);
+      CREATE INDEX cashouts_unsettled ON cashouts (updated_at) WHERE state IN (${sqlList(UNSETTLED_CASH_OUT_STATES)});
+      CREATE INDEX checkouts_recent ON checkouts (created_at, id);
     `,
   },
 ];

@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { backOfficePostgres } from './back-office-postgres';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
@@ -49,6 +50,7 @@ export async function openPostgresStore({
     RETURNING *`;
 
   return {
+    ...backOfficePostgres(pool),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { backOfficeSqlite } from './back-office-sqlite';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
 import {
@@ -156,6 +157,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
 
   return {
+    ...backOfficeSqlite(db),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
+import type { BackOfficeStore } from './back-office';
 
 /** A date-time with `Z` or an offset, stored and returned as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
@@ -118,8 +119,8 @@ export interface TransitionChanges {
 export type ReserveResult = { created: true; checkout: Checkout } | { created: false; checkout: Checkout };
 export type TransitionResult = { changed: true; checkout: Checkout; event: CheckoutEvent } | { changed: false; checkout: Checkout };
 
-/** Persistence of checkouts and their events. Methods reject on database errors. */
-export interface Store {
+/** Persistence of checkouts and their events (and the back-office's cash-outs). Methods reject on database errors. */
+export interface Store extends BackOfficeStore {
   /**
    * Atomically returns the order's checkout when one is `Creating`, `Created`, `Registered` or `Completed`, else
    * inserts `draft` as `Creating`. A partial unique index enforces this in the database, so two processes (or two
@@ -193,6 +194,11 @@ export interface Store {
 export interface StatusHub {
   /** Calls `listener` after an event for the checkout is stored by this instance or, with PostgreSQL, any instance. Returns the unsubscribe function (idempotent). */
   subscribe(checkoutId: string, listener: (seq: number) => void): () => void;
+  /**
+   * Calls `listener` with the checkout id (or another topic, such as `cashout:<key>`) of every publish, here or,
+   * with PostgreSQL, on any instance: the back-office's live lists. After a reconnect, once with the id `*`.
+   */
+  subscribeAll(listener: (checkoutId: string, seq: number) => void): () => void;
   /** Called by the BFF right after a successful `transition` or `activateCheckout`. */
   publish(checkoutId: string, seq: number): void;
   /** Open subscriptions in total, for leak tests. */

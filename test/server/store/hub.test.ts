@@ -25,6 +25,28 @@ describe('createLocalHub', () => {
     expect(hub.subscriberCount()).toBe(0);
   });
 
+  it('tells subscribers of everything about every publish, with its id, until they unsubscribe', async () => {
+    const hub = createLocalHub();
+    const all = vi.fn();
+    const one = vi.fn();
+    const unsubscribe = hub.subscribeAll(all);
+    hub.subscribe('c-1', one);
+    hub.publish('c-1', 2);
+    hub.publish('cashout:k-1', 0);
+    expect(all.mock.calls).toEqual([
+      ['c-1', 2],
+      ['cashout:k-1', 0],
+    ]);
+    expect(one).toHaveBeenCalledTimes(1);
+    expect(hub.subscriberCount()).toBe(2);
+    unsubscribe();
+    unsubscribe();
+    hub.publish('c-1', 3);
+    expect(all).toHaveBeenCalledTimes(2);
+    expect(hub.subscriberCount()).toBe(1);
+    await hub.close();
+  });
+
   it('counts the same function subscribed twice as two subscriptions', () => {
     const hub = createLocalHub();
     const listener = vi.fn();

@@ -4,6 +4,7 @@ import { migrations } from '../../../server/store/migrations';
 import { openPostgresStore } from '../../../server/store/postgres';
 import type { StatusHub } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
+import { describeBackOfficeContract } from './back-office-contract';
 import { describeStoreContract, draftFor } from './store-contract';
 
 if (!TEST_DATABASE_URL) {
@@ -37,7 +38,13 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
   describeStoreContract('PostgreSQL', async () => {
     const store = await openPostgresStore({ connectionString: db.url });
     // DELETE, not TRUNCATE: on tables this small it skips TRUNCATE's file rewrites and is several times faster.
-    await db.query('DELETE FROM checkout_events; DELETE FROM checkouts');
+    await db.query('DELETE FROM cashouts; DELETE FROM checkout_events; DELETE FROM checkouts');
+    return { store, teardown: () => store.close() };
+  });
+
+  describeBackOfficeContract('PostgreSQL', async () => {
+    const store = await openPostgresStore({ connectionString: db.url });
+    await db.query('DELETE FROM cashouts; DELETE FROM checkout_events; DELETE FROM checkouts');
     return { store, teardown: () => store.close() };
   });
 

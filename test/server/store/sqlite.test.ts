@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../server/store/migrations';
 import { openSqliteStore } from '../../../server/store/sqlite';
+import { describeBackOfficeContract } from './back-office-contract';
 import { at, describeStoreContract, draftFor } from './store-contract';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
@@ -15,6 +16,11 @@ let files = 0;
 const freshFile = () => join(dir, `store-${++files}.sqlite`);
 
 describeStoreContract('SQLite', async () => {
+  const store = openSqliteStore({ file: freshFile() });
+  return { store, teardown: () => store.close() };
+});
+
+describeBackOfficeContract('SQLite', async () => {
   const store = openSqliteStore({ file: freshFile() });
   return { store, teardown: () => store.close() };
 });

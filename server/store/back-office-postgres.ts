@@ -1,0 +1,129 @@
+/** The back-office part of the PostgreSQL store (see `back-office.ts`), with the same behaviour as the SQLite one. */
+import type pg from 'pg';
+import { CREATING, FINAL_TRANSACTION_STATES } from '../../core/states';
+import {
+  CASH_OUT_SENDING,
+  CheckoutFilterSchema,
+  HOLDING_REFUND_STATES,
+  NewCashOutSchema,
+  UNSETTLED_CASH_OUT_STATES,
+  type BackOfficeStore,
+} from './back-office';
+import { cashOutFromRow } from './back-office-sqlite';
+import { sqlList } from './migrations';
+import { checkoutFromRow, type Row } from './rows';
+import type { CheckoutState } from './types';
+
+const COMPLETED: CheckoutState = 'Completed';
+const HOLDING = sqlList(HOLDING_REFUND_STATES);
+const UNSETTLED = sqlList(UNSETTLED_CASH_OUT_STATES);
+/** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
+  const one = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows[0];
+  const all = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows;
+  const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
+
+  return {
+    async listCheckouts(input, limit) {
+      const filter = CheckoutFilterSchema.parse(input);
+      const values: unknown[] = [];
+      const param = (value: unknown) => `$${values.push(value)}`;
+      const where = [`state <> '${CREATING}'`];
+      const late = `(state = '${COMPLETED}' AND (details->>'paidAt') > to_char(expires_at AT TIME ZONE 'UTC', ${ISO}))`;
+      if (filter.states?.length) where.push(`state = ANY(${param(filter.states)}::text[])`);
+      if (filter.method) where.push(`method = ${param(filter.method)}`);
+      if (filter.from) where.push(`created_at >= ${param(filter.from)}`);
+      if (filter.to) where.push(`created_at < ${param(filter.to)}`);
+      if (filter.orderId) where.push(`order_id = ${param(filter.orderId)}`);
+      if (filter.flag === 'duplicate') where.push('duplicate_of IS NOT NULL');
+      if (filter.flag === 'late') where.push(late);
+      if (filter.flag === 'flagged') where.push(`(duplicate_of IS NOT NULL OR ${late})`);
+      if (filter.after) {
+        const at = param(filter.after.createdAt);
+        where.push(`(created_at < ${at} OR (created_at = ${at} AND id < ${param(filter.after.id)}))`);
+      }
+      const rows = await all(
+        `SELECT * FROM checkouts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit)}`,
+        values,
+      );
+      return rows.map((row) => checkoutFromRow(row, 'parsed'));
+    },
+    async reserveCashOut(input) {
+      const d = NewCashOutSchema.parse(input);
+      // A refund place freed between the insert and the look-up lets the next attempt insert.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const inserted = await one(
+          `INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
+             key_type, key_value, description, refund_of, created_at, updated_at)
+           VALUES ($1, $2, $3, '${CASH_OUT_SENDING}', $4, $5, $6, $7, $8, $9, $10, $11, $11)
+           ON CONFLICT DO NOTHING
+           RETURNING *`,
+          [
+            d.idempotencyKey,
+            d.fingerprint,
+            d.orderId,
+            d.amountCents,
+            d.recipientName,
+            d.recipientCpf,
+            d.keyType,
+            d.keyValue,
+            d.description,
+            d.refundOf,
+            d.createdAt,
+          ],
+        );
+        if (inserted) return { outcome: 'created', cashOut: cashOutFromRow(inserted) };
+        const existing = await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [d.idempotencyKey]);
+        if (existing) return { outcome: 'existing', cashOut: cashOutFromRow(existing) };
+        const refund = d.refundOf
+          ? await one(`SELECT * FROM cashouts WHERE refund_of = $1 AND state IN (${HOLDING})`, [d.refundOf])
+          : undefined;
+        if (refund) return { outcome: 'refund_taken', cashOut: cashOutFromRow(refund) };
+      }
+      throw new Error(`cash-out ${d.idempotencyKey}: reservation kept conflicting with rows that then disappeared`);
+    },
+    async activateCashOut(key, transactionId, state, at) {
+      return maybe(
+        await one(
+          `UPDATE cashouts SET transaction_id = $2, state = $3, updated_at = $4
+           WHERE idempotency_key = $1 AND state = '${CASH_OUT_SENDING}'
+           RETURNING *`,
+          [key, transactionId, state, new Date(at).toISOString()],
+        ),
+      );
+    },
+    async discardCashOut(key) {
+      await pool.query(`DELETE FROM cashouts WHERE idempotency_key = $1 AND state = '${CASH_OUT_SENDING}'`, [key]);
+    },
+    async updateCashOut(key, fields, at) {
+      const row = await one(
+        `UPDATE cashouts SET state = $2, charges = COALESCE($3, charges), updated_at = $4
+         WHERE idempotency_key = $1 AND state <> ALL($5::text[]) AND state <> '${CASH_OUT_SENDING}'
+           AND (state <> $2 OR COALESCE(charges, '') <> COALESCE($3, charges, ''))
+         RETURNING *`,
+        [key, fields.state, fields.charges ?? null, new Date(at).toISOString(), FINAL_TRANSACTION_STATES],
+      );
+      if (row) return { changed: true, cashOut: cashOutFromRow(row) };
+      return { changed: false, cashOut: maybe(await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key])) };
+    },
+    async getCashOut(key) {
+      return maybe(await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key]));
+    },
+    async listCashOuts(limit) {
+      return (await all('SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT $1', [limit])).map(cashOutFromRow);
+    },
+    async listUnsettledCashOuts(limit) {
+      const rows = await all(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT $1`, [limit]);
+      return rows.map(cashOutFromRow);
+    },
+    async refundsOf(checkoutIds) {
+      if (checkoutIds.length === 0) return [];
+      const rows = await all('SELECT * FROM cashouts WHERE refund_of = ANY($1::text[]) ORDER BY created_at, idempotency_key', [
+        [...checkoutIds],
+      ]);
+      return rows.map(cashOutFromRow);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/** The back-office part of the SQLite store (see `back-office.ts`); writes run in BEGIN IMMEDIATE transactions. */
+import type Database from 'better-sqlite3';
+import { CREATING, FINAL_TRANSACTION_STATES } from '../../core/states';
+import {
+  CASH_OUT_SENDING,
+  CashOutSchema,
+  CheckoutFilterSchema,
+  HOLDING_REFUND_STATES,
+  NewCashOutSchema,
+  UNSETTLED_CASH_OUT_STATES,
+  type BackOfficeStore,
+  type CashOut,
+} from './back-office';
+import { sqlList } from './migrations';
+import type { CheckoutState } from './types';
+import { checkoutFromRow, type Row } from './rows';
+
+export function cashOutFromRow(row: Row): CashOut {
+  const date = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
+  return CashOutSchema.parse({
+    idempotencyKey: row.idempotency_key,
+    fingerprint: row.fingerprint,
+    orderId: row.order_id,
+    transactionId: row.transaction_id ?? null,
+    state: row.state,
+    amountCents: typeof row.amount_cents === 'string' ? Number(row.amount_cents) : row.amount_cents,
+    recipientName: row.recipient_name,
+    recipientCpf: row.recipient_cpf,
+    keyType: row.key_type,
+    keyValue: row.key_value,
+    description: row.description ?? null,
+    refundOf: row.refund_of ?? null,
+    charges: row.charges ?? null,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  });
+}
+
+const COMPLETED: CheckoutState = 'Completed';
+const HOLDING = sqlList(HOLDING_REFUND_STATES);
+const UNSETTLED = sqlList(UNSETTLED_CASH_OUT_STATES);
+
+export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
+  const sql = {
+    reserve: db.prepare(`
+      INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
+        key_type, key_value, description, refund_of, created_at, updated_at)
+      VALUES (@idempotencyKey, @fingerprint, @orderId, '${CASH_OUT_SENDING}', @amountCents, @recipientName, @recipientCpf,
+        @keyType, @keyValue, @description, @refundOf, @createdAt, @createdAt)
+      ON CONFLICT DO NOTHING
+      RETURNING *`),
+    byKey: db.prepare(`SELECT * FROM cashouts WHERE idempotency_key = ?`),
+    holdingRefund: db.prepare(`SELECT * FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
+    activate: db.prepare(`
+      UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
+      WHERE idempotency_key = @key AND state = '${CASH_OUT_SENDING}'
+      RETURNING *`),
+    discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state = '${CASH_OUT_SENDING}'`),
+    update: db.prepare(`
+      UPDATE cashouts SET state = @state, charges = coalesce(@charges, charges), updated_at = @at
+      WHERE idempotency_key = @key AND state NOT IN (SELECT value FROM json_each(@final)) AND state <> '${CASH_OUT_SENDING}'
+        AND (state <> @state OR coalesce(charges, '') <> coalesce(@charges, charges, ''))
+      RETURNING *`),
+    recent: db.prepare(`SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT ?`),
+    unsettled: db.prepare(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT ?`),
+    refundsOf: db.prepare(`
+      SELECT * FROM cashouts WHERE refund_of IN (SELECT value FROM json_each(?)) ORDER BY created_at, idempotency_key`),
+  };
+  const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
+  const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
+  const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
+
+  const reserve = db.transaction((draft: ReturnType<typeof NewCashOutSchema.parse>) => {
+    const inserted = one(sql.reserve, draft);
+    if (inserted) return { outcome: 'created' as const, cashOut: cashOutFromRow(inserted) };
+    const existing = one(sql.byKey, draft.idempotencyKey);
+    if (existing) return { outcome: 'existing' as const, cashOut: cashOutFromRow(existing) };
+    const refund = draft.refundOf ? one(sql.holdingRefund, draft.refundOf) : undefined;
+    if (refund) return { outcome: 'refund_taken' as const, cashOut: cashOutFromRow(refund) };
+    throw new Error(`cash-out ${draft.idempotencyKey} conflicted with nothing that holds its place`);
+  });
+
+  return {
+    async listCheckouts(input, limit) {
+      const filter = CheckoutFilterSchema.parse(input);
+      const where = [`state <> '${CREATING}'`];
+      const params: Record<string, unknown> = { limit };
+      const late = `(state = '${COMPLETED}' AND json_extract(details, '$.paidAt') > expires_at)`;
+      if (filter.states?.length) {
+        where.push('state IN (SELECT value FROM json_each(@states))');
+        params.states = JSON.stringify(filter.states);
+      }
+      if (filter.method) {
+        where.push('method = @method');
+        params.method = filter.method;
+      }
+      if (filter.from) {
+        where.push('created_at >= @from');
+        params.from = filter.from;
+      }
+      if (filter.to) {
+        where.push('created_at < @to');
+        params.to = filter.to;
+      }
+      if (filter.orderId) {
+        where.push('order_id = @orderId');
+        params.orderId = filter.orderId;
+      }
+      if (filter.flag === 'duplicate') where.push('duplicate_of IS NOT NULL');
+      if (filter.flag === 'late') where.push(late);
+      if (filter.flag === 'flagged') where.push(`(duplicate_of IS NOT NULL OR ${late})`);
+      if (filter.after) {
+        where.push('(created_at < @afterAt OR (created_at = @afterAt AND id < @afterId))');
+        params.afterAt = filter.after.createdAt;
+        params.afterId = filter.after.id;
+      }
+      const rows = db
+        .prepare(`SELECT * FROM checkouts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`)
+        .all(params) as Row[];
+      return rows.map((row) => checkoutFromRow(row, 'text'));
+    },
+    async reserveCashOut(input) {
+      return reserve.immediate(NewCashOutSchema.parse(input));
+    },
+    async activateCashOut(key, transactionId, state, at) {
+      return maybe(one(sql.activate, { key, transactionId, state, at: new Date(at).toISOString() }));
+    },
+    async discardCashOut(key) {
+      sql.discard.run(key);
+    },
+    async updateCashOut(key, fields, at) {
+      const row = one(sql.update, {
+        key,
+        state: fields.state,
+        charges: fields.charges ?? null,
+        at: new Date(at).toISOString(),
+        final: JSON.stringify(FINAL_TRANSACTION_STATES),
+      });
+      if (row) return { changed: true, cashOut: cashOutFromRow(row) };
+      return { changed: false, cashOut: maybe(one(sql.byKey, key)) };
+    },
+    async getCashOut(key) {
+      return maybe(one(sql.byKey, key));
+    },
+    async listCashOuts(limit) {
+      return all(sql.recent, limit).map(cashOutFromRow);
+    },
+    async listUnsettledCashOuts(limit) {
+      return all(sql.unsettled, limit).map(cashOutFromRow);
+    },
+    async refundsOf(checkoutIds) {
+      if (checkoutIds.length === 0) return [];
+      return all(sql.refundsOf, JSON.stringify(checkoutIds)).map(cashOutFromRow);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * What the merchant's back-office needs from the store besides the checkouts themselves: the checkouts listed with
+ * filters and a cursor, and the cash-outs the back-office made (each under its `Idempotency-Key`, so a repeated or
+ * concurrent request, on any instance and after a restart, makes one cash-out; a refund of a duplicate payment is
+ * a cash-out linked to its checkout). Implemented for both databases in `back-office-sqlite.ts` and
+ * `back-office-postgres.ts`, with the same behaviour (the store contract tests run on both).
+ */
+import { z } from 'zod';
+import { METHODS } from '../../core/methods';
+import { CHECKOUT_STATES, FINAL_TRANSACTION_STATES, TRANSACTION_STATES } from '../../core/states';
+import type { Checkout } from './types';
+
+const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+
+/** A cash-out whose provider call has not answered yet: the key is taken, the transaction not known. */
+export const CASH_OUT_SENDING = 'Sending';
+export const CashOutStateSchema = z.enum([CASH_OUT_SENDING, ...TRANSACTION_STATES]);
+export type CashOutState = z.infer<typeof CashOutStateSchema>;
+
+/** Cash-out states that still move at the provider (`Sending` is ours: the provider has not answered). */
+export const UNSETTLED_CASH_OUT_STATES = ['Created', 'Registered'] as const;
+/** A refund in these states counts: one per checkout (a failed one may be tried again). */
+export const HOLDING_REFUND_STATES = [CASH_OUT_SENDING, 'Created', 'Registered', 'Completed'] as const;
+
+export const isFinalCashOutState = (state: string) => (FINAL_TRANSACTION_STATES as readonly string[]).includes(state);
+
+export const CashOutSchema = z.object({
+  /** The client's `Idempotency-Key`: the same key is always this cash-out. */
+  idempotencyKey: z.string().min(1).max(128),
+  /** Hash of what was asked under the key; the key with another request is refused. */
+  fingerprint: z.string().min(1),
+  /** The provider's `transaction.orderId`, chosen before the call so a lost answer can be looked up. */
+  orderId: z.string().min(1),
+  transactionId: z.string().nullable(),
+  state: CashOutStateSchema,
+  amountCents: z.int().positive(),
+  recipientName: z.string(),
+  recipientCpf: z.string(),
+  keyType: z.string(),
+  keyValue: z.string(),
+  description: z.string().nullable(),
+  /** The checkout whose duplicate payment this cash-out gives back, when it is a refund. */
+  refundOf: z.string().nullable(),
+  /** The provider's charges (a decimal string), once its record was read. */
+  charges: z.string().nullable(),
+  createdAt: InstantSchema,
+  updatedAt: InstantSchema,
+});
+export type CashOut = z.infer<typeof CashOutSchema>;
+
+export const NewCashOutSchema = CashOutSchema.omit({ transactionId: true, state: true, charges: true, updatedAt: true }).extend({
+  description: z.string().nullable().default(null),
+  refundOf: z.string().nullable().default(null),
+});
+export type NewCashOut = z.input<typeof NewCashOutSchema>;
+
+export type ReserveCashOutResult =
+  /** The key was free: the caller makes the provider call, then activates or discards. */
+  | { outcome: 'created'; cashOut: CashOut }
+  /** The key was taken: its cash-out (maybe still `Sending`). */
+  | { outcome: 'existing'; cashOut: CashOut }
+  /** Another key already holds a refund of that checkout that is not Error, Cancelled or Reversed. */
+  | { outcome: 'refund_taken'; cashOut: CashOut };
+
+/** Which checkouts a back-office list shows; every field narrows it. `Creating` reservations are never listed. */
+export const CheckoutFilterSchema = z.object({
+  states: z.array(z.enum(CHECKOUT_STATES)).optional(),
+  method: z.enum(METHODS).optional(),
+  /** Created at or after. */
+  from: InstantSchema.optional(),
+  /** Created before. */
+  to: InstantSchema.optional(),
+  orderId: z.string().min(1).optional(),
+  /** `duplicate`: a second transaction of its order; `late`: paid after its window; `flagged`: either. */
+  flag: z.enum(['duplicate', 'late', 'flagged']).optional(),
+  /** Cursor: only checkouts after this one in the list's order (newest first, then id descending). */
+  after: z.object({ createdAt: InstantSchema, id: z.string() }).optional(),
+});
+export type CheckoutFilter = z.input<typeof CheckoutFilterSchema>;
+
+export interface BackOfficeStore {
+  /** Checkouts matching `filter`, newest first (`createdAt` then `id`, both descending), at most `limit`. */
+  listCheckouts(filter: CheckoutFilter, limit: number): Promise<Checkout[]>;
+  /**
+   * Takes the idempotency key for a new cash-out in state `Sending`, atomically across processes and instances;
+   * or returns the key's cash-out; or, for a refund, the refund another key already holds for that checkout.
+   */
+  reserveCashOut(draft: NewCashOut): Promise<ReserveCashOutResult>;
+  /** `Sending` → the provider's answer. Returns undefined when the key's cash-out is not `Sending` (settled meanwhile). */
+  activateCashOut(idempotencyKey: string, transactionId: string, state: string, at: string): Promise<CashOut | undefined>;
+  /** Frees a key whose provider call was refused (so nothing was made); a cash-out past `Sending` stays. */
+  discardCashOut(idempotencyKey: string): Promise<void>;
+  /**
+   * Records the provider's state (and charges, when given) of an activated cash-out. Changes nothing once it is
+   * final, or when nothing differs; `changed` says whether a row moved.
+   */
+  updateCashOut(
+    idempotencyKey: string,
+    fields: { state: string; charges?: string | null },
+    at: string,
+  ): Promise<{ changed: boolean; cashOut: CashOut | undefined }>;
+  getCashOut(idempotencyKey: string): Promise<CashOut | undefined>;
+  /** The most recent cash-outs, newest first. */
+  listCashOuts(limit: number): Promise<CashOut[]>;
+  /** Cash-outs still `Created` or `Registered` at the provider, least recently updated first. */
+  listUnsettledCashOuts(limit: number): Promise<CashOut[]>;
+  /** The refunds (cash-outs with `refundOf`) of these checkouts, oldest first. */
+  refundsOf(checkoutIds: readonly string[]): Promise<CashOut[]>;
+}

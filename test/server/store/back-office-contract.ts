@@ -1,0 +1,173 @@
+/**
+ * The back-office part of every `Store` (server/store/back-office.ts), run against SQLite and PostgreSQL alike: the
+ * filtered, cursor-paged checkout list with its late and duplicate flags, and cash-outs under their idempotency key,
+ * refunds linked to their checkout.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewCashOut } from '../../../server/store/back-office';
+import type { Checkout, Store } from '../../../server/store/types';
+import { at, draftFor, type StoreSetup } from './store-contract';
+
+export function describeBackOfficeContract(name: string, setup: StoreSetup) {
+  describe(`${name} store, back-office`, () => {
+    let store: Store;
+    let teardown: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, teardown } = await setup());
+    });
+    afterEach(async () => {
+      await teardown();
+    });
+
+    /** An activated PIX checkout of `orderId` created at `minute`, moved on to `state`. */
+    async function paid(orderId: string, minute: number, state = 'Completed', paidAt?: string): Promise<Checkout> {
+      const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt: at(minute), expiresAt: at(minute + 30) }));
+      await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${checkout.id}` }, at(minute));
+      if (state === 'Registered') return (await store.getCheckout(checkout.id))!;
+      const details = paidAt ? { paidAt } : {};
+      return (await store.transition(checkout.id, ['Registered'], state as 'Completed', 'webhook', {}, at(minute + 1), { details }))
+        .checkout;
+    }
+
+    const cashOut = (overrides: Partial<NewCashOut> = {}): NewCashOut => ({
+      idempotencyKey: randomUUID(),
+      fingerprint: 'f1',
+      orderId: `payout-${randomUUID()}`,
+      amountCents: 1_000,
+      recipientName: 'Maria da Silva',
+      recipientCpf: '52998224725',
+      keyType: 'CPF',
+      keyValue: '52998224725',
+      createdAt: at(0),
+      ...overrides,
+    });
+
+    describe('checkout list', () => {
+      it('lists newest first, never Creating, and pages by cursor without gaps or repeats', async () => {
+        const made: Checkout[] = [];
+        for (let minute = 0; minute < 5; minute++) made.push(await paid(`L-${minute}`, minute, 'Registered'));
+        await store.reserveCheckout(draftFor('L-creating', { createdAt: at(9) }));
+        const first = await store.listCheckouts({}, 2);
+        expect(first.map((c) => c.orderId)).toEqual(['L-4', 'L-3']);
+        const second = await store.listCheckouts({ after: { createdAt: first[1]!.createdAt, id: first[1]!.id } }, 2);
+        expect(second.map((c) => c.orderId)).toEqual(['L-2', 'L-1']);
+        const third = await store.listCheckouts({ after: { createdAt: second[1]!.createdAt, id: second[1]!.id } }, 2);
+        expect(third.map((c) => c.orderId)).toEqual(['L-0']);
+      });
+
+      it('orders checkouts of the same instant by id, descending, and pages through them', async () => {
+        const ids = [];
+        for (let i = 0; i < 3; i++) ids.push((await paid(`S-${i}`, 0, 'Registered')).id);
+        const sorted = [...ids].sort().reverse();
+        const page1 = await store.listCheckouts({}, 2);
+        const page2 = await store.listCheckouts({ after: { createdAt: page1[1]!.createdAt, id: page1[1]!.id } }, 2);
+        expect([...page1, ...page2].map((c) => c.id)).toEqual(sorted);
+      });
+
+      it('filters by state, method, date range and order id', async () => {
+        await paid('F-1', 0, 'Registered');
+        const done = await paid('F-2', 10, 'Completed');
+        await paid('F-3', 20, 'Error');
+        expect((await store.listCheckouts({ states: ['Completed', 'Error'] }, 10)).map((c) => c.orderId)).toEqual(['F-3', 'F-2']);
+        expect(await store.listCheckouts({ method: 'openfinance' }, 10)).toEqual([]);
+        expect((await store.listCheckouts({ method: 'pix', from: at(5), to: at(20) }, 10)).map((c) => c.id)).toEqual([done.id]);
+        expect((await store.listCheckouts({ orderId: 'F-1' }, 10)).map((c) => c.orderId)).toEqual(['F-1']);
+        expect(await store.listCheckouts({ orderId: 'F-' }, 10)).toEqual([]);
+      });
+
+      it('flags a late payment (paid after its window) and a duplicate (a second transaction of its order)', async () => {
+        const onTime = await paid('G-1', 0, 'Completed', at(5));
+        const late = await paid('G-2', 1, 'Completed', at(45));
+        const { checkout: first } = await store.reserveCheckout(draftFor('G-3', { createdAt: at(2), expiresAt: at(32) }));
+        await store.activateCheckout(first.id, { state: 'Registered', transactionId: 'tx-g3-first' }, at(2));
+        await store.transition(first.id, ['Registered'], 'Completed', 'webhook', {}, at(3), { details: { paidAt: at(3) } });
+        const duplicate = await store.insertActive(
+          draftFor('G-3', { createdAt: at(4), expiresAt: at(34) }),
+          { state: 'Completed', transactionId: 'tx-g3-second', details: { paidAt: at(4) } },
+          'webhook',
+          first.id,
+          at(4),
+        );
+        expect((await store.listCheckouts({ flag: 'late' }, 10)).map((c) => c.id)).toEqual([late.id]);
+        expect((await store.listCheckouts({ flag: 'duplicate' }, 10)).map((c) => c.id)).toEqual([duplicate!.checkout.id]);
+        expect((await store.listCheckouts({ flag: 'flagged' }, 10)).map((c) => c.id)).toEqual([duplicate!.checkout.id, late.id]);
+        expect((await store.listCheckouts({ flag: 'flagged', orderId: onTime.orderId }, 10)).map((c) => c.id)).toEqual([]);
+      });
+    });
+
+    describe('cash-outs', () => {
+      it('takes an idempotency key once: the same key returns the same cash-out, also while Sending', async () => {
+        const draft = cashOut();
+        const first = await store.reserveCashOut(draft);
+        expect(first.outcome).toBe('created');
+        expect(first.cashOut).toMatchObject({ state: 'Sending', transactionId: null, amountCents: 1_000, refundOf: null, charges: null });
+        expect(await store.reserveCashOut({ ...draft, fingerprint: 'other' })).toEqual({ outcome: 'existing', cashOut: first.cashOut });
+        const results = await Promise.all(Array.from({ length: 10 }, () => store.reserveCashOut(cashOut({ idempotencyKey: 'k-race' }))));
+        expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
+      });
+
+      it('activates, follows the provider state forward, and stops once final', async () => {
+        const { cashOut: sending } = await store.reserveCashOut(cashOut({ idempotencyKey: 'k-1' }));
+        const active = await store.activateCashOut('k-1', 'tx-out-1', 'Created', at(1));
+        expect(active).toMatchObject({
+          idempotencyKey: sending.idempotencyKey,
+          transactionId: 'tx-out-1',
+          state: 'Created',
+          updatedAt: at(1),
+        });
+        expect(await store.activateCashOut('k-1', 'tx-other', 'Created', at(2))).toBeUndefined();
+        expect((await store.updateCashOut('k-1', { state: 'Created' }, at(2))).changed).toBe(false);
+        const registered = await store.updateCashOut('k-1', { state: 'Registered', charges: '0.599000' }, at(2));
+        expect(registered).toMatchObject({ changed: true, cashOut: { state: 'Registered', charges: '0.599000' } });
+        expect((await store.updateCashOut('k-1', { state: 'Completed' }, at(3))).cashOut).toMatchObject({ charges: '0.599000' });
+        expect(await store.updateCashOut('k-1', { state: 'Error' }, at(4))).toMatchObject({
+          changed: false,
+          cashOut: { state: 'Completed' },
+        });
+        expect(await store.getCashOut('k-1')).toMatchObject({ state: 'Completed', updatedAt: at(3) });
+      });
+
+      it('discards only a Sending key, which may then be taken again', async () => {
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'k-d' }));
+        await store.discardCashOut('k-d');
+        expect(await store.getCashOut('k-d')).toBeUndefined();
+        expect((await store.reserveCashOut(cashOut({ idempotencyKey: 'k-d' }))).outcome).toBe('created');
+        await store.activateCashOut('k-d', 'tx-d', 'Created', at(1));
+        await store.discardCashOut('k-d');
+        expect(await store.getCashOut('k-d')).toMatchObject({ transactionId: 'tx-d' });
+      });
+
+      it('lists recent cash-outs newest first, and the unsettled ones least recently updated first', async () => {
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'a', createdAt: at(1) }));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'b', createdAt: at(2) }));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'c', createdAt: at(3) }));
+        await store.activateCashOut('a', 'tx-a', 'Created', at(5));
+        await store.activateCashOut('b', 'tx-b', 'Registered', at(4));
+        expect((await store.listCashOuts(2)).map((c) => c.idempotencyKey)).toEqual(['c', 'b']);
+        expect((await store.listUnsettledCashOuts(10)).map((c) => c.idempotencyKey)).toEqual(['b', 'a']);
+      });
+
+      it('holds one refund per checkout until it fails, and links refunds to their checkout', async () => {
+        const checkout = await paid('R-1', 0);
+        const first = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-1', refundOf: checkout.id }));
+        expect(first.outcome).toBe('created');
+        const second = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id }));
+        expect(second).toEqual({ outcome: 'refund_taken', cashOut: first.cashOut });
+        await store.activateCashOut('r-1', 'tx-r1', 'Created', at(1));
+        await store.updateCashOut('r-1', { state: 'Error' }, at(2));
+        const retry = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, createdAt: at(3) }));
+        expect(retry.outcome).toBe('created');
+        expect((await store.refundsOf([checkout.id, 'none'])).map((c) => [c.idempotencyKey, c.state])).toEqual([
+          ['r-1', 'Error'],
+          ['r-2', 'Sending'],
+        ]);
+        expect(await store.refundsOf([])).toEqual([]);
+      });
+
+      it('refuses amounts that are not integer cents', async () => {
+        await expect(store.reserveCashOut(cashOut({ amountCents: 10.5 }))).rejects.toThrow();
+      });
+    });
+  });
+}
