@@ -28,6 +28,9 @@ export type CheckoutState = (typeof CHECKOUT_STATES)[number];
 export const FINAL_CHECKOUT_STATES = ['Completed', 'Error', 'Cancelled', 'Reversed'] as const satisfies readonly CheckoutState[];
 export type FinalCheckoutState = (typeof FINAL_CHECKOUT_STATES)[number];
 
+/** The provider confirmed the payment: money moved. */
+export const COMPLETED = 'Completed' satisfies CheckoutState;
+
 /** The payment window of a live checkout passed. Reached only by the BFF, never from a provider state. */
 export const EXPIRED = 'Expired' satisfies CheckoutState;
 

@@ -256,6 +256,7 @@ export class CheckoutSession implements ReactiveController {
     const keepConflict = same && this.state.screen.name === 'conflict' && isLive(next.state);
     this.set({ checkout: next, screen: keepConflict ? this.state.screen : screen });
     if (same && current.state === next.state) return;
+    if (same && next.state === EXPIRED) this.lookForPayment();
     const detail = checkoutDetail(next);
     this.announce(stateTitle(this.host.strings, this.shownState!));
     emit(this.host, 'pix-checkout-status', detail);
@@ -267,6 +268,22 @@ export class CheckoutSession implements ReactiveController {
     } else if (isFinal(next.state)) {
       emit(this.host, 'pix-checkout-failed', detail);
     }
+  }
+
+  /**
+   * The BFF expired the code on screen: its window passed, or an older code of the order was paid late (in another
+   * tab, say, or from a bank app still holding it), which the order's checkout then is. Its receipt wins.
+   */
+  private lookForPayment(): void {
+    const { orderId, orderToken } = this.host;
+    if (!orderToken) return;
+    const run = this.run;
+    this.client.forOrder(orderId, orderToken).then(
+      (checkout) => {
+        if (run === this.run && checkout.state === 'Completed') this.show(checkout, true);
+      },
+      () => undefined,
+    );
   }
 
   private redirect(checkout: Checkout): void {

@@ -165,7 +165,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   /**
    * Applies a provider state if it moves the checkout forward; anything else changes nothing. A move out of
    * `Expired` (a late payment, or the provider's late error or cancellation) is marked `late: true` in the event's
-   * data; when the order has a new checkout meanwhile, the store keeps a late payment as its duplicate.
+   * data; when the order has a new checkout meanwhile, the store keeps a late payment as its duplicate, or, while
+   * that new one still waits for the payer, expires it in favour of the paid one (both moves are published).
    */
   async function advance(
     checkout: Checkout,
@@ -184,6 +185,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       const result = await store.transition(current.id, from, to, source, late ? { ...data, late: true } : data, now(), changes);
       if (result.changed) {
         hub.publish(current.id, result.event.seq);
+        if (result.superseded) hub.publish(result.superseded.checkout.id, result.superseded.event.seq);
         return result;
       }
       current = result.checkout;

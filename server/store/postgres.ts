@@ -5,11 +5,20 @@
  * concurrent transition waits for the row lock, re-checks `state`, and changes nothing.
  */
 import pg from 'pg';
-import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { COMPLETED, EXPIRED, isLive, LIVE_STATES, RESERVING_STATES, type CheckoutState, type StoredState } from '../../core/states';
 import { backOfficePostgres } from './back-office-postgres';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
-import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
+import {
+  ActivationSchema,
+  CheckoutStateSchema,
+  EventSourceSchema,
+  InstantSchema,
+  NewCheckoutSchema,
+  type Checkout,
+  type CheckoutEvent,
+  type Store,
+} from './types';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -122,18 +131,32 @@ export async function openPostgresStore({
       const reserving = (RESERVING_STATES as readonly string[]).includes(to);
       const attempt = () =>
         inTransaction(pool, async (client) => {
-          // Another checkout in the order's one-per-order place: moving this one into a reserving state makes it a duplicate.
-          const found = reserving
+          // Another checkout in the order's one-per-order place: moving this one into a reserving state makes it a
+          // duplicate, or, for a payment while that one still waits for the payer, expires it (see Store.transition).
+          // Both rows are locked, this one first, so a concurrent move of either waits and then re-checks.
+          const current = reserving ? await one('SELECT state FROM checkouts WHERE id = $1 FOR UPDATE', [id], client) : undefined;
+          const place = reserving
             ? await one(
-                `SELECT id FROM checkouts
+                `SELECT id, state FROM checkouts
                  WHERE order_id = (SELECT order_id FROM checkouts WHERE id = $1) AND id <> $1
                    AND state IN (${RESERVING}) AND duplicate_of IS NULL
-                 LIMIT 1`,
+                 LIMIT 1 FOR UPDATE`,
                 [id],
                 client,
               )
             : undefined;
-          const holder = typeof found?.id === 'string' ? found.id : null;
+          let superseded: { checkout: Checkout; event: CheckoutEvent } | undefined;
+          if (to === COMPLETED && place && isLive(place.state as StoredState) && from.includes(current?.state as CheckoutState)) {
+            const expiredRow = await one(
+              `UPDATE checkouts SET state = '${EXPIRED}', seq = seq + 1, updated_at = $2 WHERE id = $1 RETURNING *`,
+              [place.id, at],
+              client,
+            );
+            const expired = checkoutFromRow(expiredRow!);
+            const event = await one(insertEvent, [expired.id, expired.seq, EXPIRED, source, at, toJson({ supersededBy: id })], client);
+            superseded = { checkout: expired, event: eventFromRow(event!, 'parsed') };
+          }
+          const holder = place && !superseded && typeof place.id === 'string' ? place.id : null;
           const row = await one(
             `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4, details = details || $5::jsonb,
                duplicate_of = COALESCE(duplicate_of, $6)
@@ -150,7 +173,7 @@ export async function openPostgresStore({
           const checkout = checkoutFromRow(row);
           const eventData = holder && checkout.duplicateOf === holder ? { ...data, duplicateOf: holder } : data;
           const event = await one(insertEvent, [id, checkout.seq, to, source, at, toJson(eventData)], client);
-          return { changed: true as const, checkout, event: eventFromRow(event!, 'parsed') };
+          return { changed: true as const, checkout, event: eventFromRow(event!, 'parsed'), ...(superseded && { superseded }) };
         });
       // Under READ COMMITTED a reservation committed between the look-up and the update breaks the one-per-order
       // index: look again, and this time the new checkout is the holder.

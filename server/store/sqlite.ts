@@ -4,7 +4,7 @@
  * process on the same file waits for the write lock (busy_timeout) instead of failing or reading a stale row.
  */
 import Database from 'better-sqlite3';
-import { EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { COMPLETED, EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
@@ -14,6 +14,8 @@ import {
   EventSourceSchema,
   InstantSchema,
   NewCheckoutSchema,
+  type Checkout,
+  type CheckoutEvent,
   type Store,
   type TransitionChanges,
 } from './types';
@@ -69,10 +71,15 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       RETURNING *`),
     // Another checkout in the order's one-per-order place: a move of this one into a reserving state makes it a duplicate.
     placeHolder: db.prepare(`
-      SELECT id FROM checkouts
+      SELECT id, state FROM checkouts
       WHERE order_id = (SELECT order_id FROM checkouts WHERE id = @id) AND id <> @id
         AND state IN (${RESERVING}) AND duplicate_of IS NULL
       LIMIT 1`),
+    // A payment of an older code supersedes the order's newer one still waiting for the payer.
+    supersede: db.prepare(`
+      UPDATE checkouts SET state = '${EXPIRED}', seq = seq + 1, updated_at = @at
+      WHERE id = @id AND state IN (${LIVE})
+      RETURNING *`),
     insertEvent: db.prepare(`
       INSERT INTO checkout_events (checkout_id, seq, state, source, at, data)
       VALUES (@checkoutId, @seq, @state, @source, @at, @data)
@@ -115,7 +122,21 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
 
   const transition = db.transaction(
     (id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string, changes: TransitionChanges) => {
-      const holder = (RESERVING_STATES as readonly string[]).includes(to) ? (one(sql.placeHolder, { id })?.id ?? null) : null;
+      const place = (RESERVING_STATES as readonly string[]).includes(to) ? one(sql.placeHolder, { id }) : undefined;
+      // A payment of this (older, expired) code while the order's newer code still waits: the paid one takes the
+      // order's place and the newer one expires, in this transaction, so nobody is offered a code to pay twice. The
+      // newer one leaves first, since SQLite checks the one-per-order index at each statement.
+      let superseded: { checkout: Checkout; event: CheckoutEvent } | undefined;
+      if (to === COMPLETED && place && (LIVE_STATES as readonly unknown[]).includes(place.state)) {
+        const current = one(sql.byId, id);
+        if (current && from.includes(current.state as string)) {
+          const expired = checkoutFromRow(one(sql.supersede, { id: place.id, at })!);
+          const data = toJson({ supersededBy: id });
+          const event = one(sql.insertEvent, { checkoutId: expired.id, seq: expired.seq, state: EXPIRED, source, at, data });
+          superseded = { checkout: expired, event: eventFromRow(event!, 'text') };
+        }
+      }
+      const holder = place && !superseded ? (place.id as string) : null;
       const row = one(sql.transition, { id, from: JSON.stringify(from), to, at, details: toJson(changes.details ?? {}), holder });
       if (!row) {
         const current = one(sql.byId, id);
@@ -125,7 +146,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       const checkout = checkoutFromRow(row);
       const eventData = holder && checkout.duplicateOf === holder ? { ...data, duplicateOf: holder } : data;
       const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(eventData) });
-      return { changed: true as const, checkout, event: eventFromRow(event!, 'text') };
+      return { changed: true as const, checkout, event: eventFromRow(event!, 'text'), ...(superseded && { superseded }) };
     },
   );
 

@@ -117,7 +117,15 @@ export interface TransitionChanges {
 }
 
 export type ReserveResult = { created: true; checkout: Checkout } | { created: false; checkout: Checkout };
-export type TransitionResult = { changed: true; checkout: Checkout; event: CheckoutEvent } | { changed: false; checkout: Checkout };
+export type TransitionResult =
+  | {
+      changed: true;
+      checkout: Checkout;
+      event: CheckoutEvent;
+      /** The order's newer checkout that this payment expired (see `Store.transition`), with its event. */
+      superseded?: { checkout: Checkout; event: CheckoutEvent };
+    }
+  | { changed: false; checkout: Checkout };
 
 /** Persistence of checkouts and their events (and the back-office's cash-outs). Methods reject on database errors. */
 export interface Store extends BackOfficeStore {
@@ -143,7 +151,10 @@ export interface Store extends BackOfficeStore {
    * A move into a reserving state (a late payment of an `Expired` checkout) while another checkout holds the
    * order's one-per-order place makes this one that checkout's duplicate (`duplicateOf`, also written into the
    * event's data), in the same transaction: the money is recorded, the order shows it was paid twice, and the
-   * one-per-order rule holds.
+   * one-per-order rule holds. One exception: a move to `Completed` while the holder still waits for the payer
+   * (`Created` or `Registered`: the older code was paid after a newer one was made) expires the holder instead, with
+   * `supersededBy` in its event's data, and this checkout takes the place: the order is paid, and no tab or device
+   * goes on offering the newer code. A payment of that newer code later is then the duplicate.
    */
   transition(
     id: string,

@@ -1,6 +1,6 @@
 // The payment window on the real demo server (CHECKOUT_TTL_SECONDS=15), at desktop size and on a 390 px touch phone:
 // the countdown ticks, the code expires, a new one is made for the same order, and the expired code paid late still
-// ends on the receipt. axe finds nothing on the way.
+// ends on the receipt, on this device and on another one that showed the newer code. axe finds nothing on the way.
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import {
@@ -66,13 +66,22 @@ describe.each(DEVICES)('the payment window on %s', (_device, device) => {
     const [expired, renewed] = (await readOrder(e2e.app, order.orderId)).checkouts;
     expect([expired?.state, renewed?.state]).toEqual(['Expired', 'Registered']);
 
+    // The shopper's other device opens the order now: it resumes the new code.
+    const other = await e2e.newPage(device);
+    await openCheckoutPage(other, e2e.app, order);
+    expect(await pixCode(other)).toBe(secondCode);
+
     const payLate = page.getByRole('button', { name: 'Pagar código expirado' });
     await expect.poll(() => payLate.isEnabled()).toBe(true);
     await payLate.click();
     await expectResult(page, 'Pagamento confirmado');
     expect(await element(page).locator('[part="receipt"]').innerText()).toContain(expired!.transactionId);
     await expectAccessible(page);
-    // The tab keeps the receipt after a reload, though the order still has the newer code live.
+    // The new code is over: the other device, which only followed that one, shows the paid order's receipt, and the
+    // order has nothing left to pay (the newer code expired in favour of the paid one).
+    await expectResult(other, 'Pagamento confirmado');
+    expect(await element(other).locator('[part="receipt"]').innerText()).toContain(expired!.transactionId);
+    expect((await readOrder(e2e.app, order.orderId)).checkouts.map((c) => c.state)).toEqual(['Completed', 'Expired']);
     await page.reload();
     await expectResult(page, 'Pagamento confirmado');
   });

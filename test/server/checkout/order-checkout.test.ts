@@ -109,15 +109,29 @@ describe('GET /api/orders/:orderId/checkout', () => {
     expect((await orderCheckout(orderId, orderToken)).body).toMatchObject({ id: next.body.id, state: 'Registered' });
   });
 
-  it("answers the checkout in the order's place, not the expired code paid late beside it", async () => {
+  it('answers the expired code paid late, not the newer code it replaced, so no device offers that one', async () => {
     const { orderId, orderToken, checkout } = await started();
     clock.advance(31 * MINUTE);
     await server.checkout.reconciler.runOnce();
     const next = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
+    expect((await orderCheckout(orderId, orderToken)).body).toMatchObject({ id: next.body.id, state: 'Registered' });
+    await server.provider.sandbox.pix.complete(checkout.transactionId, payer);
+    await settles(checkout.id, 'Completed');
+    expect((await orderCheckout(orderId, orderToken)).body).toMatchObject({ id: checkout.id, state: 'Completed' });
+    expect(await server.store.getCheckout(next.body.id)).toMatchObject({ state: 'Expired' });
+  });
+
+  it("answers the checkout in the order's place, not an expired code paid after it", async () => {
+    const { orderId, orderToken, checkout } = await started();
+    clock.advance(31 * MINUTE);
+    await server.checkout.reconciler.runOnce();
+    const next = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
+    await server.provider.sandbox.pix.complete(next.body.transactionId, payer);
+    await settles(next.body.id, 'Completed');
     await server.provider.sandbox.pix.complete(checkout.transactionId, payer);
     await settles(checkout.id, 'Completed');
     expect((await server.store.getCheckout(checkout.id))!.duplicateOf).toBe(next.body.id);
-    expect((await orderCheckout(orderId, orderToken)).body).toMatchObject({ id: next.body.id, state: 'Registered' });
+    expect((await orderCheckout(orderId, orderToken)).body).toMatchObject({ id: next.body.id, state: 'Completed' });
   });
 
   it('treats a checkout still being created as not found', async () => {

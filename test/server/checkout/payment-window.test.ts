@@ -190,18 +190,13 @@ describe('a late payment of the expired code', () => {
     expect(await newCheckout(first)).toMatchObject({ status: 200, checkout: { id: first.checkout.id, state: 'Completed' } });
   });
 
-  it.each([
-    ['live', false],
-    ['paid', true],
-  ])('is kept as the duplicate of the new checkout when a new code is %s', async (_, payNew) => {
+  it('is kept as the duplicate of the new checkout when the new code was paid first', async () => {
     const first = await newCheckout();
     clock.advance(31 * MINUTE);
     expect((await read(first.checkout.id)).state).toBe('Expired');
     const second = await newCheckout(first);
-    if (payNew) {
-      await server.provider.sandbox.pix.complete(second.checkout.transactionId, payer);
-      await settles(second.checkout.id, 'Completed');
-    }
+    await server.provider.sandbox.pix.complete(second.checkout.transactionId, payer);
+    await settles(second.checkout.id, 'Completed');
 
     await server.provider.sandbox.pix.complete(first.checkout.transactionId, payer);
     await settles(first.checkout.id, 'Completed');
@@ -214,13 +209,37 @@ describe('a late payment of the expired code', () => {
     // The page that shows the old code hears it was paid, with its receipt.
     expect(await read(first.checkout.id)).toMatchObject({ state: 'Completed', payerBank: 'Banco Sandbox' });
     // The new checkout keeps the order's place; the back-office sees both payments of the order.
-    const holder = await stored(second.checkout.id);
-    expect(holder).toMatchObject({ state: payNew ? 'Completed' : 'Registered', duplicateOf: null });
+    expect(await stored(second.checkout.id)).toMatchObject({ state: 'Completed', duplicateOf: null });
     expect((await newCheckout(first)).checkout.id).toBe(second.checkout.id);
     const all = await server.store.findCheckoutsByOrder(first.orderId);
     expect(all.map((c) => [c.id, c.state, c.duplicateOf])).toEqual([
       [first.checkout.id, 'Completed', second.checkout.id],
-      [second.checkout.id, payNew ? 'Completed' : 'Registered', null],
+      [second.checkout.id, 'Completed', null],
+    ]);
+  });
+
+  it('takes the order from a new code still waiting, which expires; paying that one too makes the duplicate', async () => {
+    const first = await newCheckout();
+    clock.advance(31 * MINUTE);
+    expect((await read(first.checkout.id)).state).toBe('Expired');
+    const second = await newCheckout(first);
+
+    await server.provider.sandbox.pix.complete(first.checkout.transactionId, payer);
+    await settles(first.checkout.id, 'Completed');
+    expect(await stored(first.checkout.id)).toMatchObject({ state: 'Completed', duplicateOf: null });
+    // The new code's page hears it is over, and why: no tab or device goes on offering it.
+    expect(await read(second.checkout.id)).toMatchObject({ state: 'Expired' });
+    expect((await events(second.checkout.id)).at(-1)).toMatchObject({ state: 'Expired', data: { supersededBy: first.checkout.id } });
+    // The order is paid: asking again answers the paid checkout, never a third code.
+    expect(await newCheckout(first)).toMatchObject({ status: 200, checkout: { id: first.checkout.id, state: 'Completed' } });
+
+    // The shopper paid the new code too (its QR was still open in the bank app): recorded, as the duplicate.
+    await server.provider.sandbox.pix.complete(second.checkout.transactionId, payer);
+    await settles(second.checkout.id, 'Completed');
+    const all = await server.store.findCheckoutsByOrder(first.orderId);
+    expect(all.map((c) => [c.id, c.state, c.duplicateOf])).toEqual([
+      [first.checkout.id, 'Completed', null],
+      [second.checkout.id, 'Completed', first.checkout.id],
     ]);
   });
 });
@@ -241,12 +260,15 @@ describe("the demo's late-payment control", () => {
       body: { statusCode: 'Done', data: { checkoutId: first.checkout.id, transactionId: first.checkout.transactionId } },
     });
     await settles(first.checkout.id, 'Completed');
-    expect((await stored(first.checkout.id)).duplicateOf).toBe(second.checkout.id);
-    expect((await stored(second.checkout.id)).state).toBe('Registered');
-    // Nothing expired is left to pay.
+    expect((await stored(first.checkout.id)).duplicateOf).toBeNull();
+    expect((await stored(second.checkout.id)).state).toBe('Expired');
+    // The newer code, expired by the late payment, is the one left to pay late; then nothing is.
+    const again = await server.json('POST', `/demo/api/orders/${first.orderId}/pay-expired`);
+    expect(again).toMatchObject({ status: 200, body: { data: { checkoutId: second.checkout.id } } });
+    await settles(second.checkout.id, 'Completed');
     expect((await server.json('POST', `/demo/api/orders/${first.orderId}/pay-expired`)).status).toBe(404);
     const order = await server.json('GET', `/demo/api/orders/${first.orderId}`);
-    expect(order.body.checkouts.map((c: { state: string }) => c.state)).toEqual(['Completed', 'Registered']);
+    expect(order.body.checkouts.map((c: { state: string }) => c.state)).toEqual(['Completed', 'Completed']);
   });
 });
 

@@ -355,7 +355,41 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect(await store.reserveCheckout(draftFor('E-2'))).toEqual({ created: false, checkout: paid.checkout });
       });
 
-      it.each(['Registered', 'Completed'] as const)(
+      it.each(['Created', 'Registered'] as const)(
+        'gives the order to a late payment of the expired code and expires the new checkout still %s, in one transaction',
+        async (newState) => {
+          const old = await checkoutIn('Registered', 'E-4');
+          await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+          const fresh = await checkoutIn(newState, 'E-4', at(32));
+          const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(40), {
+            details: { paidAt: at(39) },
+          });
+          expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: null } });
+          expect(paid.changed && paid.event.data).toEqual({ late: true });
+          expect(paid.changed && paid.superseded).toMatchObject({
+            checkout: { id: fresh.id, state: 'Expired', seq: fresh.seq + 1, duplicateOf: null, updatedAt: at(40) },
+            event: { checkoutId: fresh.id, seq: fresh.seq + 1, state: 'Expired', source: 'webhook', data: { supersededBy: old.id } },
+          });
+          expect(await store.getCheckout(fresh.id)).toEqual(paid.changed && paid.superseded?.checkout);
+          expect((await store.eventsAfter(fresh.id, fresh.seq)).map((e) => e.data)).toEqual([{ supersededBy: old.id }]);
+          // The order is paid: no new code, and the one that was expired, if paid after all, is the duplicate.
+          expect(await store.reserveCheckout(draftFor('E-4'))).toEqual({ created: false, checkout: paid.checkout });
+          const twice = await store.transition(fresh.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(50));
+          expect(twice).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: old.id } });
+          expect(twice.changed && twice.superseded).toBeUndefined();
+        },
+      );
+
+      it("leaves the new checkout alone when a late payment's move is refused", async () => {
+        const old = await checkoutIn('Registered', 'E-5');
+        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+        const fresh = await checkoutIn('Registered', 'E-5', at(32));
+        const refused = await store.transition(old.id, ['Registered'], 'Completed', 'webhook', {}, at(40));
+        expect(refused).toEqual({ changed: false, checkout: await store.getCheckout(old.id) });
+        expect(await store.getCheckout(fresh.id)).toEqual(fresh);
+      });
+
+      it.each(['Completed'] as const)(
         'keeps a late payment of the expired code as the duplicate of the new checkout (%s), in the same transaction',
         async (newState) => {
           const old = await checkoutIn('Registered', 'E-3');
