@@ -112,8 +112,8 @@ export async function fetchFailure(url: string, cause: unknown): Promise<Checkou
 /** One BFF for one element: the requests, and the server's clock as its answers tell it. */
 export class CheckoutClient {
   /**
-   * Server time minus this browser's, in ms, from the `Date` header of the last answer that exposed it (same-origin
-   * answers do; CORS hides it), so the countdown follows the server's clock and not a phone's wrong one.
+   * Server time minus this browser's, in ms, from the `Date` header of the last answer (the BFF exposes it to the
+   * storefront origins it allows), so the countdown follows the server's clock and not a phone's wrong one.
    */
   skewMs = 0;
 

@@ -35,6 +35,9 @@ function createElement(orderId: string, orderToken: string | undefined): HTMLEle
   element.setAttribute('methods', METHODS.join(' '));
   element.setAttribute('lang', 'pt-BR');
   element.setAttribute('order-id', orderId);
+  // Shown above the methods ("Pagamento para Armazém Cerrado"), and the receipt's way back to the shop.
+  element.setAttribute('merchant-name', 'Armazém Cerrado');
+  element.setAttribute('continue-url', new URL('./', location.href).href);
   // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
   if (orderToken) element.setAttribute('order-token', orderToken);
   // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.

@@ -6,13 +6,16 @@ import type { Method } from '../../core/methods';
 import { centsOf, formatMoneyCents } from '../../core/money';
 import type { CheckoutState } from '../../core/states';
 
-/** A product as `/demo/api/products` lists it; `price` is a decimal string such as "39.90". */
+/**
+ * A product as `/demo/api/products` lists it; `price` is a decimal string such as "39.90", and `image` an SVG drawing
+ * under /products (`demo/catalog.ts`).
+ */
 export interface ShopProduct {
   sku: string;
   name: string;
   description: string;
   price: string;
-  emoji: string;
+  image: string;
 }
 
 /** One of an order's checkouts as `/demo/api/orders/:id` lists them, oldest first. */

@@ -11,10 +11,7 @@ const MAX_QUANTITY = 20; // the demo API refuses more per line
 /** sku → quantity */
 type Cart = Record<string, number>;
 
-/** `/demo/api/products` lists each product's picture (`demo/catalog.ts`): an SVG file under /products. */
-type Product = Omit<ShopProduct, 'emoji'> & { image: string };
-
-let products: Product[] = [];
+let products: ShopProduct[] = [];
 let cart: Cart = loadCart();
 
 const isQuantity = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
@@ -62,7 +59,7 @@ function setQuantity(sku: string, quantity: number): void {
 }
 
 /** The product's drawing; decorative (empty alt), since its name is written beside it. */
-function productImage(product: Product, size: number): HTMLImageElement {
+function productImage(product: ShopProduct, size: number): HTMLImageElement {
   return h('img', { src: product.image, alt: '', width: size, height: size, decoding: 'async' });
 }
 
@@ -96,9 +93,9 @@ function renderProducts(): void {
 }
 
 /** Price × quantity, exactly, in cents. */
-const lineCents = (product: Product, quantity: number): bigint => cents(product.price) * BigInt(quantity);
+const lineCents = (product: ShopProduct, quantity: number): bigint => cents(product.price) * BigInt(quantity);
 
-function cartLine(product: Product, quantity: number): HTMLLIElement {
+function cartLine(product: ShopProduct, quantity: number): HTMLLIElement {
   const name = product.name;
   return h(
     'li',
@@ -186,7 +183,7 @@ async function main(): Promise<void> {
   }).observe(byId('carrinho'));
   const status = byId('products-status');
   try {
-    ({ items: products } = await requestJson<{ items: Product[] }>('/demo/api/products'));
+    ({ items: products } = await requestJson<{ items: ShopProduct[] }>('/demo/api/products'));
   } catch (error) {
     status.textContent = `Não foi possível carregar os produtos (${messageOf(error)}). Recarregue a página.`;
     status.classList.add('notice-error');

@@ -119,6 +119,8 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
       allowMethods: ['GET', 'POST'],
       allowHeaders: ['content-type', 'last-event-id'],
+      // The element sets its countdown by the server's clock, from the Date header, which CORS hides unless exposed.
+      exposeHeaders: ['date'],
       maxAge: 600,
     }),
   );
@@ -128,6 +130,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
       allowMethods: ['GET'],
       allowHeaders: ['content-type', 'x-order-token'],
+      exposeHeaders: ['date'],
       maxAge: 600,
     }),
   );

@@ -162,6 +162,9 @@ describe('GET /api/orders/:orderId/checkout', () => {
       const res = await orderCheckout(orderId, orderToken, { origin });
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+      // The element's countdown reads the server's clock from Date, which a cross-origin page sees only when exposed.
+      expect(res.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('date');
+      expect(res.headers.get('date')).toBeTruthy();
       expect(res.body.id).toBe(checkout.id);
 
       const foreign = await orderCheckout(orderId, orderToken, { origin: 'https://evil.example' });
