@@ -3,6 +3,7 @@
  * call goes through the one `Requester`, which owns the token, timeouts, retries and error mapping.
  */
 import { z } from 'zod';
+import { ProviderError } from './errors';
 import { Requester, type RequesterOptions } from './request';
 import * as s from './schemas';
 
@@ -14,6 +15,52 @@ export interface ProviderClientOptions extends RequesterOptions {
 export type ProviderClient = ReturnType<typeof createProviderClient>;
 
 const enc = encodeURIComponent;
+
+/** How integrations often spell key types, and the provider's spelling of each (it takes upper case only). */
+const KEY_TYPE_SPELLINGS: Record<string, s.PixKeyType> = {
+  cpf: 'CPF',
+  email: 'EMAIL',
+  'e-mail': 'EMAIL',
+  phone: 'PHONE',
+  celular: 'PHONE',
+  evp: 'EVP',
+  random: 'EVP',
+};
+
+/**
+ * A refused cash-out key said in the integrator's terms: the provider's 400 names only the path and the allowed
+ * values, while the usual cause is a key type in lower case (`cpf`, `e-mail`) or a phone key without `+55`.
+ */
+function explainKeyRefusal(body: s.CashOutRequest) {
+  return (error: unknown): never => {
+    if (!(error instanceof ProviderError) || error.status !== 400) throw error;
+    const key = body.payment.key as { type?: unknown; value?: unknown } | undefined;
+    const item = (path: string) => error.validation.find((v) => v.path === path);
+    let hint: string | undefined;
+    if (item('/payment/key/type')?.code === 'enum') {
+      const sent = String(key?.type);
+      const meant = KEY_TYPE_SPELLINGS[sent.toLowerCase()];
+      hint =
+        `key type "${sent}" is not one the provider accepts: write it in upper case, one of CPF, EMAIL, PHONE or EVP` +
+        (meant && meant !== sent ? ` ("${meant}" here)` : '');
+    } else if (item('/payment/key/value') && key?.type === 'PHONE' && typeof key.value === 'string' && !key.value.startsWith('+')) {
+      const digits = key.value.replace(/\D/g, '');
+      hint =
+        'a PHONE key is +55, the area code and the number (for example +5511987654321), not bare digits' +
+        (/^\d{10,11}$/.test(digits) ? ` ("+55${digits}" here)` : '');
+    }
+    if (!hint) throw error;
+    throw new ProviderError({
+      status: error.status,
+      ...(error.errorName === undefined ? {} : { errorName: error.errorName }),
+      ...(error.code === undefined ? {} : { code: error.code }),
+      details: error.details,
+      message: `${error.message}: ${hint}`,
+      raw: error.raw,
+      cause: error,
+    });
+  };
+}
 
 /** The emulator answers an upload with the stored document; other hosts may answer with nothing. */
 const documentUploadAnswer = z.union([s.done(s.documentItem).transform((e) => e.data), z.unknown().transform(() => undefined)]);
@@ -41,9 +88,15 @@ export function createProviderClient(options: ProviderClientOptions) {
       /** Creates a PIX cash-in: a QR code and copy-and-paste code the end user pays. Starts Registered. */
       createCashIn: (body: s.CashInRequest) =>
         call({ method: 'POST', path: '/partners-int/accounts/pix/cashin', body, schema: s.cashInResponse }),
-      /** Creates a PIX cash-out to a PIX key. Starts Created. */
+      /**
+       * Creates a PIX cash-out to a PIX key, a key plus the recipient's bank account, or the bank account alone
+       * (`payment.recipient.account`, digit included). Starts Created. Key types are upper case (`CPF`, `EMAIL`,
+       * `PHONE`, `EVP`) and phone keys `+55…`: a refusal of another spelling says so in its message.
+       */
       createCashOut: (body: s.CashOutRequest) =>
-        call({ method: 'POST', path: '/partners-int/accounts/pix/cashout', body, schema: s.cashOutResponse }),
+        call({ method: 'POST', path: '/partners-int/accounts/pix/cashout', body, schema: s.cashOutResponse }).catch(
+          explainKeyRefusal(body),
+        ),
     },
 
     openFinance: {
@@ -73,7 +126,21 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     balance: {
-      retrieve: () => call({ method: 'GET', path: '/partners-int/accounts/balance', schema: s.balance, safeToRetry: true }),
+      /**
+       * The balance now, of the key's own account or of `accountUid`; with `filterDate` (a Date or an ISO 8601 day,
+       * read in UTC) the closing balance of that day. The provider does not publish the answer's shape: `balance` is
+       * the amount as decimal text, other known fields are optional, and `raw` is the answer as it came.
+       */
+      retrieve: async (options: s.BalanceQuery = {}) => {
+        const { accountUid, filterDate } = s.balanceQuery.parse(options);
+        return call({
+          method: 'GET',
+          path: `/partners-int/accounts/balance${accountUid === undefined ? '' : `/${enc(accountUid)}`}`,
+          query: { filterDate },
+          schema: s.balance,
+          safeToRetry: true,
+        });
+      },
     },
 
     sandbox: {

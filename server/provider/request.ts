@@ -163,7 +163,25 @@ export class Requester {
   }
 }
 
-const tokenText = z.string().trim().min(1);
+/**
+ * The login answer: the contract says a bare token. A JSON string (`"eyJ…"`) or an envelope holding one
+ * (`{ statusCode: "Done", data: "eyJ…" }`) is read the same way.
+ */
+const tokenText = z
+  .string()
+  .trim()
+  .transform((text) => {
+    if (!/^["{]/.test(text)) return text;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'string') return parsed.trim();
+      const data = (parsed as { data?: unknown } | null)?.data;
+      return typeof data === 'string' ? data.trim() : text;
+    } catch {
+      return text;
+    }
+  })
+  .pipe(z.string().min(1));
 
 function parseBody(text: string, asText: boolean | undefined): unknown {
   if (asText) return text;

@@ -37,6 +37,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 /** The merchant that owns the sandbox account (customerName, accountName, BR Code merchant fields). */
 export const MERCHANT = {
+  /** The account's id, for `/accounts/balance/{accountUid}` (the sandbox merchant has this one account). */
+  accountUid: 'acc0sandbox0000000000001',
   name: 'Loja Sandbox',
   accountName: 'Loja Sandbox - Conta Principal',
   accountNumber: '99999-9',

@@ -17,6 +17,13 @@ export const internalFacts = z.object({
   /** OpenFinance: the uuid segment of the bank page address, and where the page sends the payer back. */
   checkoutUuid: z.string().optional(),
   redirectUrl: z.string().optional(),
+  /**
+   * Set from creation until the first state change: no event is owed yet, so the record's `deliveryStatus` says
+   * Pending (the contract's word) while nothing waits to be delivered after a restart.
+   */
+  noEventYet: z.boolean().optional(),
+  /** When the transaction was registered: the record shows `stateRegisteredDate` only while Registered. */
+  registeredAt: z.string().optional(),
 });
 
 export const storedTransaction = z.object({ kind: transactionKind, record: transactionRecord, internal: internalFacts });

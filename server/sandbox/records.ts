@@ -1,7 +1,7 @@
 /** Building new transaction records and moving them between states; pure functions of their inputs. */
 import { randomBytes } from 'node:crypto';
 import { formatAmount6 } from '../../core/money';
-import type { Participant, TransactionRecord, TransactionState, WebhookConfig } from '../provider/schemas';
+import { recipientAccount, type Participant, type TransactionRecord, type TransactionState, type WebhookConfig } from '../provider/schemas';
 import type { Addresses } from './addresses';
 import type { ChargesOf } from './billing';
 import { MERCHANT, OPERATOR, SANDBOX_BANK } from './defaults';
@@ -61,14 +61,20 @@ export function newTransaction(input: NewTransaction, chargesOf: ChargesOf): Sto
     accountName: MERCHANT.accountName,
     accountNumber: MERCHANT.accountNumber,
   };
+  // The contract knows three delivery statuses; before the first event there is nothing delivered yet: Pending.
   const webhook = {
     url: input.webhook.url,
     customHeaderName: input.webhook.customHeaderName ?? null,
     customHeaderValue: input.webhook.customHeaderValue ?? null,
-    deliveryStatus: null,
+    deliveryStatus: 'Pending',
     deliveryTime: null,
   };
-  return { kind: input.kind, record: { transaction, payment: input.payment, webhook }, internal: input.internal };
+  const internal = {
+    ...input.internal,
+    noEventYet: true,
+    ...(input.state === 'Registered' ? { registeredAt: date } : {}),
+  };
+  return { kind: input.kind, record: { transaction, payment: input.payment, webhook }, internal };
 }
 
 /** The end user of a completing transaction (payer of a cash-in, recipient of a cash-out); the operator is the other side. */
@@ -79,6 +85,23 @@ export interface Settlement {
 }
 
 const participant = (who: { name: string; taxNumber: string }): Participant => ({ ...SANDBOX_BANK, ...who });
+
+/** The recipient of a cash-out paid to a bank account: that account, at an institution the sandbox knows only by ISPB. */
+function accountParticipant(who: { name: string; taxNumber: string }, account: unknown): Participant {
+  const parsed = recipientAccount.safeParse(account);
+  if (!parsed.success) return participant(who);
+  const { ispb, branch, number, digit, type } = parsed.data;
+  return {
+    bankCode: null,
+    bankIspb: ispb,
+    bankName: null,
+    accountAgency: branch,
+    accountNumber: number,
+    accountDigit: digit ?? null,
+    accountType: type,
+    ...who,
+  };
+}
 
 /** 32 characters shaped like a PIX end-to-end id: E + participant + minute + random. */
 function voucher(now: Date): string {
@@ -100,7 +123,11 @@ export function transition(
   const t = next.record.transaction;
   const at = now.toISOString();
   t.state = to;
-  t.stateRegisteredDate = t.stateRegisteredDate ?? (to === 'Registered' || to === 'Completed' ? at : null);
+  // "Date fields other than the one matching the current state are empty": the registration date shows while
+  // Registered only; the emulator keeps it (internal.registeredAt) for the payment requests' execution fields.
+  delete next.internal.noEventYet;
+  if (to === 'Registered' || (to === 'Completed' && !next.internal.registeredAt)) next.internal.registeredAt ??= at;
+  t.stateRegisteredDate = to === 'Registered' ? (next.internal.registeredAt ?? at) : null;
   t.stateCompletedDate = to === 'Completed' ? at : null;
   t.stateCancelledDate = to === 'Cancelled' ? at : null;
   t.stateReversedDate = to === 'Reversed' ? at : null;
@@ -116,7 +143,7 @@ export function transition(
     t.receiptVoucher = voucher(now);
     const operator = participant(OPERATOR);
     t.payer = tx.kind === 'pix-cashout' ? operator : participant(counterparty);
-    t.recipient = tx.kind === 'pix-cashout' ? participant(counterparty) : operator;
+    t.recipient = tx.kind === 'pix-cashout' ? accountParticipant(counterparty, next.record.payment.receiver?.account) : operator;
   }
   return next;
 }

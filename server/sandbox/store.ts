@@ -23,7 +23,8 @@ export function createTransactionStore(db: Database.Database): TransactionStore 
     order_id: tx.record.transaction.orderId ?? null,
     created_at: tx.record.transaction.date,
     state: tx.record.transaction.state,
-    delivery_status: tx.record.webhook.deliveryStatus ?? null,
+    // The column says what is owed: nothing before the first state change, whatever the record shows.
+    delivery_status: tx.internal.noEventYet ? null : (tx.record.webhook.deliveryStatus ?? null),
     cob_id: tx.internal.cobId ?? null,
     body: JSON.stringify(tx),
   });

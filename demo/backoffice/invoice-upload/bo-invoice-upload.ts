@@ -109,7 +109,7 @@ export class BoInvoiceUpload extends LitElement {
           (d) => html`<tr>
             <td>${d.fileName}</td>
             <td>${d.type === 'Invoice' ? 'Nota fiscal' : d.type}</td>
-            <td><span class="pill" data-tone=${d.status === 'Uploaded' ? 'good' : d.status === 'Expired' ? 'bad' : 'wait'}>${DOCUMENT_STATUS[d.status] ?? d.status}</span></td>
+            <td><span class="pill" data-tone=${d.status === 'Uploaded' ? 'good' : d.status === 'Expired' ? 'bad' : 'wait'}>${DOCUMENT_STATUS[d.status ?? ''] ?? d.status}</span></td>
             <td class="num">${formatBytes(d.size)}</td>
             <td class="nowrap">${formatDate(d.creationDate)}</td>
             <td><button class="danger small" type="button" aria-label="Excluir ${d.fileName}" @click=${() => this.handleDelete(d)}>Excluir</button></td>

@@ -22,14 +22,21 @@ export const validationDetail = z.looseObject({
 });
 export type ValidationDetail = z.infer<typeof validationDetail>;
 
-/** Error envelope: `{ statusCode: "Error", error: { name, message, code?, details? } }`. */
-export const errorEnvelope = z.object({
+/**
+ * Error envelope: `{ statusCode: "Error", error: { name, message, code?, details? } }`. Only `name` is required: a
+ * missing message reads as empty, and `details` of another shape than the two the contract shows is dropped (the
+ * error keeps the whole answer as `raw`), so the provider's own error name always reaches the caller.
+ */
+export const errorEnvelope = z.looseObject({
   statusCode: z.literal('Error'),
   error: z.looseObject({
     name: z.string(),
-    message: z.string(),
-    code: z.string().optional(),
-    details: z.union([z.array(validationDetail), z.looseObject({ reason: z.string().optional() })]).optional(),
+    message: z.string().catch(''),
+    code: z.string().optional().catch(undefined),
+    details: z
+      .union([z.array(validationDetail), z.looseObject({ reason: z.string().optional() })])
+      .optional()
+      .catch(undefined),
   }),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
@@ -45,9 +52,30 @@ export type WebhookConfig = z.infer<typeof webhookConfig>;
 /** Page size accepted by receiver and payment-request listings. */
 export const pageLimit = z.union([z.literal(5), z.literal(10), z.literal(20)]);
 
-/** A page of results. */
+/** A page of results; fields beyond the four are kept. */
 export const page = <T extends z.ZodType>(item: T) =>
-  z.object({ limit: z.number(), offset: z.number(), total: z.number(), items: z.array(item) });
+  z.looseObject({ limit: z.number(), offset: z.number(), total: z.number(), items: z.array(item) });
+
+/**
+ * For answers whose shape the contract does not publish: `schema` reads what we know of it, and the answer exactly as
+ * it came is kept beside, as `raw`, for whatever else the provider sends.
+ */
+export const keepRaw = <T extends z.ZodType<Record<string, unknown>>>(schema: T) =>
+  z.unknown().transform((raw, ctx): z.output<T> & { raw: unknown } => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: raw } as never);
+      return z.NEVER;
+    }
+    return { ...parsed.data, raw };
+  });
+
+/** An optional part of an unpublished shape: absent, null or of another type all read as absent. */
+export const maybe = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value): z.output<T> | undefined => value ?? undefined)
+    .catch(undefined);
 
 export const loginRequest = z.object({ accessKey: z.string(), secret: z.string() });
 export type LoginRequest = z.infer<typeof loginRequest>;

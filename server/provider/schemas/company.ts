@@ -1,6 +1,6 @@
 /** Company payments: receivers, their bank accounts, payment requests, approval steps and invoice documents. */
 import { z } from 'zod';
-import { decimalString, isoDate, page, pageLimit } from './common';
+import { decimalString, isoDate, keepRaw, maybe, page, pageLimit } from './common';
 
 export const approvalStatus = z.enum(['Pending', 'Approved', 'Rejected']);
 /** The list filters name the refused status `Denied` while records say `Rejected`. */
@@ -86,7 +86,7 @@ export const approvalFlowStep = z.looseObject({
 });
 export type ApprovalFlowStep = z.infer<typeof approvalFlowStep>;
 
-export const paymentRequestDetail = z.object({ entity: paymentRequest, flows: z.array(approvalFlowStep) });
+export const paymentRequestDetail = z.looseObject({ entity: paymentRequest, flows: z.array(approvalFlowStep) });
 export type PaymentRequestDetail = z.infer<typeof paymentRequestDetail>;
 
 export const documentUploadRequest = z.object({
@@ -108,8 +108,11 @@ export const listDocumentsQuery = z.object({
 });
 export type ListDocumentsQuery = z.infer<typeof listDocumentsQuery>;
 
-/** Item fields are not published; these are the emulator's (see docs/spec-gaps.md). */
-export const documentItem = z.looseObject({
+/**
+ * The fields of a document the emulator sends (docs/spec-gaps.md). The contract publishes none, so it is what the
+ * emulator answers, not what the client requires: see `documentItem`.
+ */
+export const emulatorDocumentItem = z.looseObject({
   id: z.string(),
   name: z.string(),
   fileName: z.string(),
@@ -121,6 +124,28 @@ export const documentItem = z.looseObject({
   contentType: z.string().nullish(),
   creationDate: isoDate,
 });
+export type EmulatorDocumentItem = z.infer<typeof emulatorDocumentItem>;
+
+/**
+ * A listed document as the client reads it. Item fields are not published: only an id is needed (to delete it; an
+ * `_id` is read as one), every other field is optional and unknown ones are kept.
+ */
+export const documentItem = z.preprocess(
+  (item) => (item !== null && typeof item === 'object' && !('id' in item) && '_id' in item ? { ...item, id: item._id } : item),
+  z.looseObject({
+    id: z.string(),
+    name: maybe(z.string()),
+    fileName: maybe(z.string()),
+    type: maybe(z.string()),
+    ownerType: maybe(z.string()),
+    owner: maybe(z.string()),
+    status: maybe(z.string()),
+    size: maybe(z.number()),
+    contentType: maybe(z.string()),
+    creationDate: maybe(isoDate),
+  }),
+);
 export type DocumentItem = z.infer<typeof documentItem>;
-export const documentPage = page(documentItem);
+/** The page's four fields are the contract's; its items are not published, and the whole answer is kept as `raw`. */
+export const documentPage = keepRaw(page(documentItem));
 export type DocumentPage = z.infer<typeof documentPage>;

@@ -3,7 +3,7 @@
  * bytes are stored in the row (BLOB) when the upload arrives.
  */
 import type Database from 'better-sqlite3';
-import type { DocumentItem } from '../../provider/schemas';
+import type { EmulatorDocumentItem } from '../../provider/schemas';
 
 type Row = {
   id: string;
@@ -55,7 +55,7 @@ export function createDocumentStore(db: Database.Database) {
   };
 
   /** The listing's item; `status` says whether the file arrived, or whether its address expired unused. */
-  const itemOf = (row: Row, now: Date): DocumentItem => ({
+  const itemOf = (row: Row, now: Date): EmulatorDocumentItem => ({
     id: row.id,
     name: row.name,
     fileName: row.file_name,

@@ -96,12 +96,15 @@ export function createPaymentRequests(options: RequestsOptions) {
       return request;
     },
 
-    /** Only a request not yet approved can be cancelled; cancelling a cancelled one again answers the same. */
+    /**
+     * A request can be cancelled until it is approved and executed, as the contract says: a Pending one, and a
+     * reviewer-rejected one too (it stays Rejected, and its last step then says Cancelled). Cancelling a cancelled one
+     * again answers the same.
+     */
     cancel(id: string, requester: Decider) {
       const r = find(id);
       if (isCancelled(r)) return;
       if (r.status === 'Approved') throw stateInvalid(r, `Payment request ${id} is approved and executed; it can no longer be cancelled`);
-      if (r.status === 'Rejected') throw stateInvalid(r, `Payment request ${id} was rejected; there is nothing to cancel`);
       company.decide(id, 'Rejected', null, step('Cancelled', requester));
     },
 
@@ -144,7 +147,9 @@ export function createPaymentRequests(options: RequestsOptions) {
       const t = tx.record.transaction;
       t.category = CATEGORY;
       if (!webhook) tx.record.webhook.url = null;
+      // Its Created event is owed at once (the integrator did not create it), so a restart delivers it too.
       tx.record.webhook.deliveryStatus = 'Pending';
+      delete tx.internal.noEventYet;
       const needed = rescale(amountCents, 2, 6) + (parseDecimal(t.charges ?? '0', 6) ?? 0n);
       if (needed > options.availableMicros())
         throw operationError(

@@ -25,12 +25,14 @@ export function requestView(r: StoredRequest): PaymentRequest {
  * execution timers, a sandbox simulation) shows here without a second copy to keep in step.
  */
 export function executedView(r: StoredRequest, transactions: TransactionStore): PaymentRequest {
-  const t = r.transactionId ? transactions.get(r.transactionId)?.record.transaction : undefined;
+  const tx = r.transactionId ? transactions.get(r.transactionId) : undefined;
+  const t = tx?.record.transaction;
   return {
     ...requestView(r),
     executionState: t?.state ?? null,
     executionCreatedDate: t?.date ?? null,
-    executionRegisteredDate: t?.stateRegisteredDate ?? null,
+    // The record shows its registration date only while Registered; the execution keeps it once known.
+    executionRegisteredDate: tx?.internal.registeredAt ?? t?.stateRegisteredDate ?? null,
     executionCompletedDate: t?.stateCompletedDate ?? null,
   };
 }

@@ -1,11 +1,13 @@
 /**
- * `GET /accounts/balance`. The provider does not publish the shape; ours is the shared `balance` schema plus the
- * parts it is made of. Opening balance + completed credits − completed debits − charges of completed transactions.
+ * `GET /accounts/balance` and `/accounts/balance/{accountUid}`. The provider does not publish the shape; ours is the
+ * amount, currency and date plus the account and the parts it is made of. Opening balance + completed credits −
+ * completed debits − charges of completed transactions. The sandbox merchant has one account, `MERCHANT.accountUid`.
  */
 import { Hono } from 'hono';
 import { formatDecimal, parseDecimal, rescale } from '../../../core/money';
 import type { SandboxContext } from '../context';
-import { methodNotAllowed } from '../errors';
+import { MERCHANT } from '../defaults';
+import { methodNotAllowed, notFound } from '../errors';
 import { parseInstant } from '../request';
 
 const SCALE = 6;
@@ -40,31 +42,38 @@ export function availableMicros(ctx: SandboxContext): bigint {
 }
 
 export function balanceRoutes(ctx: SandboxContext) {
+  const answer = (filterDate: string | undefined) => {
+    let until: string | undefined;
+    let date = ctx.clock.now().toISOString();
+    if (filterDate !== undefined) {
+      // The provider's filterDate names a day (UTC) and answers that day's closing balance.
+      const day = parseInstant(filterDate, '/filterDate');
+      const start = Math.floor(day / DAY_MS) * DAY_MS;
+      until = new Date(start + DAY_MS).toISOString();
+      date = new Date(start + DAY_MS - 1).toISOString();
+    }
+    const parts = balanceParts(ctx, until);
+    const text = (units: bigint) => formatDecimal(units, SCALE);
+    return {
+      statusCode: 'Done',
+      data: {
+        balance: text(parts.balance),
+        currency: 'BRL',
+        date,
+        accountUid: MERCHANT.accountUid,
+        credits: text(parts.credits),
+        debits: text(parts.debits),
+        charges: text(parts.charges),
+      },
+    };
+  };
   return new Hono()
-    .get('/', (c) => {
-      const filterDate = c.req.query('filterDate');
-      let until: string | undefined;
-      let date = ctx.clock.now().toISOString();
-      if (filterDate !== undefined) {
-        // The provider's filterDate names a day (UTC) and answers that day's closing balance.
-        const day = parseInstant(filterDate, '/filterDate');
-        const start = Math.floor(day / DAY_MS) * DAY_MS;
-        until = new Date(start + DAY_MS).toISOString();
-        date = new Date(start + DAY_MS - 1).toISOString();
-      }
-      const parts = balanceParts(ctx, until);
-      const text = (units: bigint) => formatDecimal(units, SCALE);
-      return c.json({
-        statusCode: 'Done',
-        data: {
-          balance: text(parts.balance),
-          currency: 'BRL',
-          date,
-          credits: text(parts.credits),
-          debits: text(parts.debits),
-          charges: text(parts.charges),
-        },
-      });
+    .get('/', (c) => c.json(answer(c.req.query('filterDate'))))
+    .get('/:accountUid', (c) => {
+      const accountUid = c.req.param('accountUid');
+      if (accountUid !== MERCHANT.accountUid) throw notFound(`Account ${accountUid} not found`);
+      return c.json(answer(c.req.query('filterDate')));
     })
-    .all('/', methodNotAllowed);
+    .all('/', methodNotAllowed)
+    .all('/:accountUid', methodNotAllowed);
 }

@@ -8,10 +8,14 @@ import { checkAmount, checkWebhook, urlsAsSent } from '../checks';
 import type { SandboxContext } from '../context';
 import { checkCpf, checkPixKey, recordKeyType } from '../counterparty';
 import { MERCHANT } from '../defaults';
-import { methodNotAllowed, operationError } from '../errors';
+import { invalidRequest, methodNotAllowed, operationError } from '../errors';
 import { newId, newTransaction } from '../records';
 import { readBody } from '../request';
 import { availableMicros } from './balance';
+
+/** A 400 `required` for `property` missing from the object at `path`, as the schema would report it. */
+const requiredAt = (path: string, property: string) =>
+  invalidRequest([{ path, code: 'required', message: `must have required property '${property}'`, info: { missingProperty: property } }]);
 
 export function pixRoutes(ctx: SandboxContext) {
   return new Hono()
@@ -69,8 +73,12 @@ export function pixRoutes(ctx: SandboxContext) {
       const amountCents = checkAmount(body.payment.value, '/payment/value');
       checkWebhook(body.webhook);
       const { key, recipient } = body.payment;
-      if (!key.type) throw operationError('PixKeyTypeNotAllowed', 'The PIX key type is missing or not allowed');
-      const keyValue = checkPixKey(key.type, key.value);
+      const account = recipient.account;
+      // Three bodies (the public docs): a key, a key plus an account, or an account alone, which needs its digit.
+      if (!key && !account) throw requiredAt('/payment', 'key');
+      if (!key && account && account.digit === undefined) throw requiredAt('/payment/recipient/account', 'digit');
+      if (key && !key.type) throw operationError('PixKeyTypeNotAllowed', 'The PIX key type is missing or not allowed');
+      const keyValue = key?.type ? checkPixKey(key.type, key.value) : undefined;
       const cpf = checkCpf(recipient.cpf);
       const id = newId();
       const tx = newTransaction(
@@ -85,9 +93,9 @@ export function pixRoutes(ctx: SandboxContext) {
           webhook: body.webhook,
           payment: {
             value: { original: formatAmount6(amountCents) },
-            receiver: { name: recipient.name, cpf },
-            key: keyValue,
-            keyType: recordKeyType[key.type],
+            receiver: { name: recipient.name, cpf, ...(account ? { account } : {}) },
+            key: keyValue ?? null,
+            keyType: key?.type ? recordKeyType[key.type] : null,
           },
           internal: { editable: false, anonymous: false },
         },

@@ -96,17 +96,27 @@ describe('PUT /accounts/transaction-requests/cancel/:trId', () => {
     expect((await cancel(id)).status).toBe(200);
   });
 
-  it('refuses once the request is approved and executed, and after a rejection; 404 when unknown', async () => {
+  it('refuses once the request is approved and executed; 404 when unknown', async () => {
     await start();
     const approved = await createRequest(api);
     await approve(sandbox, approved);
     const refused = await cancel(approved);
     expect(refused.status).toBe(409);
     expect(refused.body.error.details).toEqual({ reason: 'PaymentRequestStateInvalid', status: 'Approved' });
+    expect((await cancel('nope')).status).toBe(404);
+  });
+
+  it('cancels a request the reviewer rejected, as the contract allows until approved and executed', async () => {
+    await start();
     const rejected = await createRequest(api);
     await admin(sandbox, 'POST', `/transaction-requests/${rejected}/reject`, { comment: 'sem nota' });
-    expect((await cancel(rejected)).status).toBe(409);
-    expect((await cancel('nope')).status).toBe(404);
+    const reply = await cancel(rejected);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ statusCode: 'Done' });
+    const detail = await api('GET', `/accounts/transaction-requests/${rejected}`);
+    expect(detail.body.data.entity.status).toBe('Rejected');
+    expect(detail.body.data.flows.map((f: { status: string }) => f.status)).toEqual(['Pending', 'Rejected', 'Cancelled']);
+    expect((await cancel(rejected)).status).toBe(200);
   });
 });
 

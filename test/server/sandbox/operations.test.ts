@@ -68,7 +68,8 @@ describe('POST /accounts/pix/cashin', () => {
         url: receiver.url,
         customHeaderName: 'x-shop-secret',
         customHeaderValue: 's3cret',
-        deliveryStatus: null,
+        // The contract knows Pending, Failed and Success only: nothing delivered yet is Pending.
+        deliveryStatus: 'Pending',
         deliveryTime: null,
       });
     }
