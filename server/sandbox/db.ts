@@ -81,6 +81,16 @@ const MIGRATIONS: readonly string[] = [
      content BLOB
    );
    CREATE INDEX documents_by_owner ON documents (owner, created_at);`,
+  // Access keys of the portal's stand-in: the configured pair and any made through the admin routes, each Active,
+  // Pending or Expired (an expiry date passes on the emulator clock). Secrets are kept as HMACs only.
+  `CREATE TABLE access_keys (
+     access_key TEXT PRIMARY KEY,
+     secret_mac TEXT NOT NULL,
+     status TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT,
+     origin TEXT NOT NULL
+   );`,
 ];
 
 export function openDatabase(dataDir: string): Database.Database {

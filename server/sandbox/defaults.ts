@@ -83,3 +83,6 @@ export const SANDBOX_REVIEWER = 'Revisor Sandbox';
 
 /** Shortest key accepted for the admin routes (`createSandbox({ adminKey })`); a generated one has 43 characters. */
 export const MIN_ADMIN_KEY_LENGTH = 16;
+
+/** Shortest webhook signing key the sandbox takes (`createSandbox({ webhookSigningKey })` and the admin route). */
+export const MIN_WEBHOOK_SIGNING_KEY_LENGTH = 16;

@@ -10,12 +10,14 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
+import { createAccessKeys } from './access-keys';
 import { createAddresses } from './addresses';
 import { createTokenIssuer, newSigningKey } from './auth';
 import { billingCalculator } from './billing';
 import { checkWebhook } from './checks';
 import { createCompanyPayments } from './company';
 import { companyAdminRoutes } from './company/routes/admin';
+import { cashOutControlRoutes } from './routes/cashout-controls';
 import { uploadRoutes } from './company/routes/uploads';
 import type { SandboxContext } from './context';
 import { openDatabase, setting } from './db';
@@ -25,6 +27,7 @@ import { createLifecycle } from './lifecycle';
 import { availableMicros } from './routes/balance';
 import { bankPageRoutes } from './routes/bank-page';
 import { partnerApi } from './routes/partner-api';
+import { createWebhookSigning, portalRoutes } from './routes/portal';
 import { systemRoutes } from './routes/system';
 import { guardAddress } from './request';
 import { createTransactionStore, type TransactionStore } from './store';
@@ -52,6 +55,12 @@ export interface SandboxOptions {
   companyWebhook?: WebhookConfig;
   /** Delays of an approved company payment: Created → Registered, then Registered → Completed. Default 1 s, 2 s. */
   companyPaymentDelaysMs?: { register?: number; complete?: number };
+  /**
+   * The portal's webhook signing key: every delivery then carries `X-Webhook-Signature` (the provider's public docs).
+   * `PUT /admin/webhook-signing-key` replaces it and `DELETE` turns signing off (kept in the database). At least
+   * MIN_WEBHOOK_SIGNING_KEY_LENGTH characters.
+   */
+  webhookSigningKey?: string;
   /**
    * The key every admin route (`/admin/...`) requires in the `x-sandbox-admin-key` header, at least
    * MIN_ADMIN_KEY_LENGTH characters. Without it a random key is made for this instance (read it from `Sandbox.adminKey`).
@@ -90,18 +99,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const chargesOf = billingCalculator(options.billing ?? defaults.DEFAULT_BILLING);
   const db = openDatabase(options.dataDir ?? 'data');
   const store = createTransactionStore(db);
-  const tokens = createTokenIssuer({
-    signingKey: setting(db, 'token-signing-key', newSigningKey),
+  const signingKey = setting(db, 'token-signing-key', newSigningKey);
+  const accessKeys = createAccessKeys({
+    db,
     clock,
+    macKey: signingKey,
     accessKey: options.accessKey ?? defaults.SANDBOX_ACCESS_KEY,
     secret: options.secret ?? defaults.SANDBOX_SECRET,
   });
+  const tokens = createTokenIssuer({ signingKey, clock, keys: accessKeys });
+  if (options.webhookSigningKey !== undefined && options.webhookSigningKey.length < defaults.MIN_WEBHOOK_SIGNING_KEY_LENGTH)
+    throw new Error(`webhookSigningKey must be at least ${defaults.MIN_WEBHOOK_SIGNING_KEY_LENGTH} characters`);
+  const webhookSigning = createWebhookSigning(db, options.webhookSigningKey);
   const webhooks = createWebhookDispatcher({
     store,
     clock,
     fetch: options.fetch ?? globalThis.fetch,
     timeoutMs: options.webhookTimeoutMs ?? defaults.DEFAULT_WEBHOOK_TIMEOUT_MS,
     delaysMs: options.webhookRetry?.delaysMs ?? defaults.DEFAULT_RETRY_DELAYS_MS,
+    signingKey: webhookSigning.get,
   });
   const lifecycle = createLifecycle({
     store,
@@ -126,6 +142,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     adminKey,
   });
   const ctx: SandboxContext = { store, clock, tokens, lifecycle, addresses, chargesOf, openingBalanceCents, webhooks, company };
+  const portal = { accessKeys, webhookSigning, adminKey };
 
   const app = new Hono();
   app.use('*', guardAddress);
@@ -144,6 +161,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.route('/v1/system/checkout', bankPageRoutes(ctx));
   app.route('/v1', systemRoutes(ctx));
   app.route('/admin', companyAdminRoutes(ctx));
+  app.route('/admin/cashouts', cashOutControlRoutes(ctx));
+  // After the company admin routes, whose `/admin/*` admin-key check then guards these too.
+  app.route('/admin', portalRoutes(portal));
   app.notFound(() => {
     throw notFound('No operation at this address');
   });

@@ -4,6 +4,7 @@
  * (cash-out registration, the bank page) are delivered in the background and retried with backoff and jitter.
  */
 import type { Clock } from '../lib/clock';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import { webhookEventOf, type StoredTransaction } from './model';
 import type { TransactionStore } from './store';
 
@@ -28,6 +29,8 @@ export interface WebhookOptions {
   fetch: typeof fetch;
   timeoutMs: number;
   delaysMs: readonly number[];
+  /** The portal's signing key in force, if any: each delivery then carries `X-Webhook-Signature` (fresh nonce and TS). */
+  signingKey?: () => string | undefined;
 }
 
 /** Jitter in the range (delay / 2) to (delay), so many failing receivers do not retry in lockstep. */
@@ -44,11 +47,14 @@ export function createWebhookDispatcher(options: WebhookOptions): WebhookDispatc
     if (!url) return { ok: false, reason: 'The transaction has no webhook address' };
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (customHeaderName) headers[customHeaderName] = customHeaderValue ?? '';
+    const body = JSON.stringify(webhookEventOf(tx));
+    const key = options.signingKey?.();
+    if (key) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhook(key, body, clock.now().getTime() / 1000);
     try {
       const response = await options.fetch(url, {
         method: 'POST',
         headers,
-        body: JSON.stringify(webhookEventOf(tx)),
+        body,
         redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), shutdown.signal]),
       });

@@ -5,14 +5,22 @@ import type { SandboxContext } from '../context';
 import { EmulatorError, methodNotAllowed } from '../errors';
 import { readBody } from '../request';
 
+const MESSAGES = {
+  invalid: 'The access key is invalid, pending or expired',
+  pending: 'The access key is pending approval',
+  expired: 'The access key has expired',
+} as const;
+
 export function authRoutes(ctx: SandboxContext) {
   return new Hono()
     .post('/login', async (c) => {
       const { accessKey, secret } = await readBody(c, loginRequest);
-      if (!ctx.tokens.accepts(accessKey, secret))
+      const check = ctx.tokens.accepts(accessKey, secret);
+      // One refusal for all three, as the contract says; only a caller holding the right secret learns which it is.
+      if (check !== 'ok')
         throw new EmulatorError(401, {
           name: 'AuthenticationError',
-          message: 'The access key is invalid, pending or expired',
+          message: MESSAGES[check],
           code: 'AuthenticationError',
           details: { reason: 'AccessKeyUnauthorized' },
         });

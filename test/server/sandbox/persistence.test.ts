@@ -38,7 +38,7 @@ describe('persistence', () => {
     open(dir).close();
     const db = new Database(join(dir, 'sandbox.sqlite'), { readonly: true });
     try {
-      expect(db.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(db.prepare('SELECT version FROM schema_migrations').all()).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const columns = db.prepare("SELECT type FROM pragma_table_info('transactions')").all() as { type: string }[];
       expect(columns.map((c) => c.type)).not.toContain('REAL');
