@@ -45,8 +45,9 @@ async function shoot(page, name, { fullPage = true } = {}) {
   console.log(`docs/screenshots/${name}.png`);
 }
 
-async function captureFlow(browser, base, { name, viewport }) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'pt-BR' });
+async function captureFlow(browser, base, { name, viewport, phone = false }) {
+  // The phone is a touch device, as a shopper's is: the element then puts the copy button first.
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'pt-BR', isMobile: phone, hasTouch: phone });
   const page = await context.newPage();
   await page.goto(`${base}/`);
   await page.getByRole('button', { name: 'Adicionar' }).first().click();
@@ -62,7 +63,8 @@ async function captureFlow(browser, base, { name, viewport }) {
   await page.locator('pix-checkout button[data-method="pix"]').click();
   await page.locator('pix-checkout svg').first().waitFor();
   await page.locator('#sb-transaction').filter({ hasNotText: '—' }).waitFor();
-  await shoot(page, `checkout-pix${name}`);
+  // On the phone, what the shopper sees first (the amount, the countdown and the copy button), not the whole page.
+  await shoot(page, `checkout-pix${name}`, { fullPage: !phone });
 
   await page.getByRole('button', { name: 'Complete' }).first().click();
   await page.getByRole('heading', { name: 'Pagamento confirmado' }).waitFor();
@@ -82,7 +84,7 @@ const base = (process.argv[2] ?? server.url).replace(/\/+$/, '');
 const browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true });
 try {
   await captureFlow(browser, base, { name: '', viewport: { width: 1280, height: 860 } });
-  await captureFlow(browser, base, { name: '-mobile', viewport: { width: 390, height: 844 } });
+  await captureFlow(browser, base, { name: '-mobile', viewport: { width: 390, height: 844 }, phone: true });
 } finally {
   await browser.close();
   server?.stop();

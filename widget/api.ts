@@ -130,8 +130,10 @@ export class CheckoutClient {
   }
 
   /** `GET {endpoint}/orders/:orderId/checkout`: the order's live or completed checkout, wherever it was made; 404 when none. */
-  forOrder(orderId: string, orderToken: string): Promise<Checkout> {
-    return this.request(`/orders/${encodeURIComponent(orderId)}/checkout`, { method: 'GET', headers: { 'x-order-token': orderToken } });
+  /** The order's live or paid checkout wherever it was made; undefined when it has none to resume (204). */
+  forOrder(orderId: string, orderToken: string): Promise<Checkout | undefined> {
+    const path = `/orders/${encodeURIComponent(orderId)}/checkout`;
+    return this.request(path, { method: 'GET', headers: { 'x-order-token': orderToken } }, { empty: true });
   }
 
   eventsUrl(id: string): string {
@@ -143,7 +145,9 @@ export class CheckoutClient {
     return Date.now() + this.skewMs;
   }
 
-  private async request(path: string, init: RequestInit): Promise<Checkout> {
+  private request(path: string, init: RequestInit): Promise<Checkout>;
+  private request(path: string, init: RequestInit, options: { empty: true }): Promise<Checkout | undefined>;
+  private async request(path: string, init: RequestInit, { empty = false } = {}): Promise<Checkout | undefined> {
     const url = apiUrl(this.endpoint, path);
     let response: Response;
     try {
@@ -159,6 +163,7 @@ export class CheckoutClient {
       const skew = date + 500 - Date.now();
       this.skewMs = Math.abs(skew) > 2000 ? skew : 0;
     }
+    if (empty && response.status === 204) return undefined;
     const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
       const code = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;

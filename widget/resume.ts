@@ -23,10 +23,9 @@ export async function findCheckout({ client, endpoint, orderId, orderToken }: Re
   if (remembered && (isLive(remembered.state) || remembered.state === 'Completed')) return remembered;
   if (orderToken) {
     try {
-      return await client.forOrder(orderId, orderToken);
+      return (await client.forOrder(orderId, orderToken)) ?? remembered;
     } catch (error) {
-      if (!(error instanceof CheckoutApiError) || ![401, 403, 404].includes(error.status)) throw error;
-      if (error.status !== 404 && !remembered) throw error;
+      if (!(error instanceof CheckoutApiError) || ![401, 403].includes(error.status) || !remembered) throw error;
     }
   }
   return remembered;

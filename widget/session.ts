@@ -280,7 +280,7 @@ export class CheckoutSession implements ReactiveController {
     const run = this.run;
     this.client.forOrder(orderId, orderToken).then(
       (checkout) => {
-        if (run === this.run && checkout.state === 'Completed') this.show(checkout, true);
+        if (run === this.run && checkout?.state === 'Completed') this.show(checkout, true);
       },
       () => undefined,
     );

@@ -14,7 +14,7 @@
 // CPFs refused like the emulator's: 900.000.001-75 → 422 payer_refused, 900.000.003-37 → 422 payer_cpf_invalid.
 // Order tokens, checked first as the real BFF does: "token:<orderId>" is valid, "expired:<orderId>" answers
 // 403 order_token_expired, none 401 order_token_required, anything else 403 order_token_invalid. The order lookup
-// takes the token in X-Order-Token.
+// takes the token in X-Order-Token and answers 204 when the order has nothing to resume.
 // A checkout's payment window is 30 minutes. Expired is not settled: the stream stays open and a late Completed wins.
 // Test-only routes:
 //   POST /__fake/checkouts/:id/state  {"state": "Completed", "expiresAt"?, "paidAt"?, "payerBank"?, "receiptVoucher"?}
@@ -169,7 +169,8 @@ function handleLookup(ctx, orderId) {
   if (!checkToken(ctx, orderId, ctx.get('x-order-token'))) return;
   if (scenario(orderId) === 'lookupfail') return fail(ctx, 503, 'server_busy', 'Busy');
   const holder = holderOf(orderId);
-  if (!holder) return fail(ctx, 404, 'checkout_not_found', 'This order has no checkout to resume.');
+  // Nothing to resume is an empty 204, as the real BFF answers it.
+  if (!holder) return void (ctx.status = 204);
   send(ctx, 200, publicView(holder), orderId);
 }
 

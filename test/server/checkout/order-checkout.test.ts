@@ -1,6 +1,6 @@
 /**
  * `GET /api/orders/:orderId/checkout`: any tab of the shopper, holding the order token in `X-Order-Token`, gets the
- * order's live or completed checkout (the one in the order's place, never a duplicate), or 404 `checkout_not_found`
+ * order's live or completed checkout (the one in the order's place, never a duplicate), or 204 No Content
  * when there is none to resume.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,31 +75,28 @@ describe('GET /api/orders/:orderId/checkout', () => {
   it('refuses an unknown order with a wrong token as 403, so nobody learns whether an order exists', async () => {
     const { orderToken } = await server.order();
     expect((await orderCheckout('NO-SUCH-ORDER', orderToken)).status).toBe(403);
-    expect(await orderCheckout('NO-SUCH-ORDER', server.orderTokenFor('NO-SUCH-ORDER'))).toMatchObject({
-      status: 404,
-      body: { statusCode: 'Error', error: { code: 'checkout_not_found' } },
-    });
+    expect(await orderCheckout('NO-SUCH-ORDER', server.orderTokenFor('NO-SUCH-ORDER'))).toMatchObject({ status: 204, text: '' });
   });
 
-  it('is 404 checkout_not_found for an order never started', async () => {
+  it('is 204 No Content for an order never started', async () => {
     const { orderId, orderToken } = await server.order();
-    expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 404, body: { error: { code: 'checkout_not_found' } } });
+    expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 204, text: '' });
   });
 
   it.each(['error', 'cancel'] as const)(
-    'is 404 once the last checkout failed (%s): the element offers the methods again',
+    'is 204 once the last checkout failed (%s): the element offers the methods again',
     async (operation) => {
       const { orderId, orderToken, checkout } = await started();
       await server.provider.sandbox.pix[operation](checkout.transactionId);
       await settles(checkout.id, operation === 'error' ? 'Error' : 'Cancelled');
-      expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 404, body: { error: { code: 'checkout_not_found' } } });
+      expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 204, text: '' });
     },
   );
 
-  it('is 404 once the last checkout expired, and expires one past its window itself', async () => {
+  it('is 204 once the last checkout expired, and expires one past its window itself', async () => {
     const { orderId, orderToken, checkout } = await started();
     clock.advance(31 * MINUTE);
-    expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 404, body: { error: { code: 'checkout_not_found' } } });
+    expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 204, text: '' });
     expect((await server.store.getCheckout(checkout.id))!.state).toBe('Expired');
     expect((await server.store.eventsAfter(checkout.id, 0)).at(-1)).toMatchObject({ state: 'Expired', source: 'read' });
 
@@ -143,7 +140,7 @@ describe('GET /api/orders/:orderId/checkout', () => {
       amountCents: 7_980,
       createdAt: clock.now().toISOString(),
     });
-    expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 404, body: { error: { code: 'checkout_not_found' } } });
+    expect(await orderCheckout(orderId, orderToken)).toMatchObject({ status: 204, text: '' });
   });
 
   describe('CORS', () => {
