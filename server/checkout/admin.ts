@@ -1,6 +1,7 @@
 /**
- * The merchant's back-office API under `/api/admin`: balance, transactions, cash-out and company payments.
- * Only a bearer admin token opens it (no cookies, no CORS), so a storefront page can never reach it.
+ * The merchant's back-office API under `/api/admin`: balance, transactions, the payments received (admin-checkouts.ts),
+ * cash-outs made safely (admin-cashouts.ts), company payments, and live updates (admin-stream.ts). Only a bearer admin
+ * token opens it (no cookies, no CORS), so a storefront page can never reach it.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -8,6 +9,10 @@ import type { Clock } from '../lib/clock';
 import { parseCents } from '../../core/money';
 import { safeEqual } from '../lib/secrets';
 import { approvalFilter, pixKeyType, ProviderError, type ProviderClient } from '../provider';
+import type { StatusHub, Store } from '../store/types';
+import { cashOutView, createCashOutDesk } from './admin-cashouts';
+import { adminCheckoutRoutes, idempotencyKey } from './admin-checkouts';
+import { createAdminStreams } from './admin-stream';
 import { ApiError, errorBody, fromProviderError } from './errors';
 import type { WebhookTarget } from './service';
 import { parseJson, parseQuery } from './validate';
@@ -37,6 +42,8 @@ const pageQuery = {
   offset: z.coerce.number().int().min(0).default(0),
 };
 const receiversQuery = z.object({ ...pageQuery, status: approvalFilter.optional() });
+const cashOutsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) });
+const quoteQuery = z.object({ amount });
 
 /** Dates the back-office may ask about: from 2000 to a year from now (anything else is a typo or a probe). */
 const EARLIEST = Date.UTC(2000, 0, 1);
@@ -82,6 +89,10 @@ export interface AdminRoutesOptions {
   adminToken: string;
   clock: Clock;
   webhook: WebhookTarget;
+  store: Store;
+  hub: StatusHub;
+  /** Tuning of the live stream and of a repeated cash-out key (tests). */
+  tuning?: { cashOutWaitMs?: number; cashOutStaleMs?: number; followMs?: number; heartbeatMs?: number };
 }
 
 /** A provider refusal the merchant can act on keeps its status and reason; anything else is a 502. */
@@ -92,124 +103,151 @@ function adminError(error: unknown): ApiError {
   return fromProviderError(error);
 }
 
-export function backOfficeRoutes({ provider, adminToken, clock, webhook }: AdminRoutesOptions) {
-  const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
+export function backOfficeRoutes({ provider, adminToken, clock, webhook, store, hub, tuning = {} }: AdminRoutesOptions) {
+  const desk = createCashOutDesk({
+    provider,
+    store,
+    hub,
+    clock,
+    webhook,
+    ...(tuning.cashOutWaitMs !== undefined ? { waitMs: tuning.cashOutWaitMs } : {}),
+    ...(tuning.cashOutStaleMs !== undefined ? { staleMs: tuning.cashOutStaleMs } : {}),
+  });
+  const streams = createAdminStreams({
+    hub,
+    desk,
+    ...(tuning.followMs !== undefined ? { followMs: tuning.followMs } : {}),
+    ...(tuning.heartbeatMs !== undefined ? { heartbeatMs: tuning.heartbeatMs } : {}),
+  });
   const call = <T>(work: Promise<T>) => work.catch((error: unknown) => Promise.reject(adminError(error)));
   const { requestsQuery, transactionsQuery } = saneDates(clock);
 
-  return new Hono()
-    .use(async (c, next) => {
-      const header = c.req.header('authorization') ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
-      if (!safeEqual(token, adminToken)) {
-        return c.json(errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'), 401);
-      }
-      c.header('cache-control', 'no-store');
-      await next();
-    })
-    .get('/balance', async (c) => c.json(await call(provider.balance.retrieve())))
-    .get('/transactions', async (c) => {
-      const { orderId, date } = parseQuery(c, transactionsQuery);
-      // The provider lists at most one day at a time; the day is UTC.
-      const day = date ?? clock.now().toISOString().slice(0, 10);
-      const startDate = `${day}T00:00:00.000Z`;
-      const endDate = `${day}T23:59:59.999Z`;
-      return c.json(
-        await call(
-          provider.transactions.list({ transactionOrderId: orderId, startDate, endDate, 'dataset.limit': 20, 'dataset.offset': 0 }),
-        ),
-      );
-    })
-    .post('/cashouts', async (c) => {
-      const body = await parseJson(c, cashOutBody);
-      const created = await call(
-        provider.pix.createCashOut({
-          payment: {
-            recipient: { name: body.recipient.name, cpf: body.recipient.cpf.replace(/\D/g, '') },
-            key: body.key,
-            value: body.amount,
-          },
-          transaction: {
-            orderId: body.orderId ?? `payout-${clock.now().getTime()}`,
-            ...(body.description ? { orderDescription: body.description } : {}),
-          },
-          webhook: hook,
-        }),
-      );
-      return c.json(created, 201);
-    })
-    .get('/receivers', async (c) => {
-      const q = parseQuery(c, receiversQuery);
-      return c.json(
-        await call(
-          provider.receivers.list({
-            'dataset.limit': q.limit,
-            'dataset.offset': q.offset,
-            ...(q.status ? { receiverStatus: q.status } : {}),
-          }),
-        ),
-      );
-    })
-    .get('/receivers/:id', async (c) => c.json(await call(provider.receivers.retrieve(c.req.param('id')))))
-    .get('/receivers/:id/accounts', async (c) => c.json({ items: await call(provider.receivers.listAccounts(c.req.param('id'))) }))
-    .post('/payment-requests', async (c) => {
-      const body = await parseJson(c, paymentRequestBody);
-      const created = await call(
-        provider.paymentRequests.create({
-          amount: body.amount,
+  return (
+    new Hono()
+      .use(async (c, next) => {
+        const header = c.req.header('authorization') ?? '';
+        const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
+        if (!safeEqual(token, adminToken)) {
+          return c.json(errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'), 401);
+        }
+        c.header('cache-control', 'no-store');
+        await next();
+      })
+      .get('/balance', async (c) => c.json(await call(provider.balance.retrieve())))
+      .get('/transactions', async (c) => {
+        const { orderId, date } = parseQuery(c, transactionsQuery);
+        // The provider lists at most one day at a time; the day is UTC.
+        const day = date ?? clock.now().toISOString().slice(0, 10);
+        const startDate = `${day}T00:00:00.000Z`;
+        const endDate = `${day}T23:59:59.999Z`;
+        return c.json(
+          await call(
+            provider.transactions.list({ transactionOrderId: orderId, startDate, endDate, 'dataset.limit': 20, 'dataset.offset': 0 }),
+          ),
+        );
+      })
+      // One cash-out per Idempotency-Key: the same key (a double click, a retry, another instance) answers the same one.
+      .post('/cashouts', async (c) => {
+        const key = idempotencyKey(c);
+        const body = await parseJson(c, cashOutBody);
+        const { created, cashOut } = await desk.send(key, {
+          recipient: { name: body.recipient.name, cpf: body.recipient.cpf.replace(/\D/g, '') },
+          key: body.key,
+          amountCents: parseCents(body.amount)!,
+          orderId: body.orderId,
           description: body.description,
-          refReceiver: body.receiverId,
-          refBankAccount: body.accountId,
-        }),
-      );
-      return c.json(created, 201);
-    })
-    .get('/payment-requests', async (c) => {
-      const q = parseQuery(c, requestsQuery);
-      return c.json(
-        await call(
-          provider.paymentRequests.list({
-            'dataset.limit': q.limit,
-            'dataset.offset': q.offset,
-            status: q.status,
-            startDate: q.startDate,
-            endDate: q.endDate,
+        });
+        return c.json(cashOutView(cashOut), created ? 201 : 200);
+      })
+      .get('/cashouts', async (c) => {
+        const { limit } = parseQuery(c, cashOutsQuery);
+        return c.json({ items: (await desk.recent(limit)).map(cashOutView) });
+      })
+      .get('/cashouts/quote', async (c) => {
+        const q = parseQuery(c, quoteQuery);
+        const charges = await desk.quote(parseCents(q.amount)!).catch(() => undefined);
+        return c.json({ amount: q.amount, charges: charges ?? null });
+      })
+      .get('/events', () => {
+        const body = streams.stream();
+        return new Response(body, {
+          headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+        });
+      })
+      .route('/', adminCheckoutRoutes({ provider, store, clock, desk }))
+      .get('/receivers', async (c) => {
+        const q = parseQuery(c, receiversQuery);
+        return c.json(
+          await call(
+            provider.receivers.list({
+              'dataset.limit': q.limit,
+              'dataset.offset': q.offset,
+              ...(q.status ? { receiverStatus: q.status } : {}),
+            }),
+          ),
+        );
+      })
+      .get('/receivers/:id', async (c) => c.json(await call(provider.receivers.retrieve(c.req.param('id')))))
+      .get('/receivers/:id/accounts', async (c) => c.json({ items: await call(provider.receivers.listAccounts(c.req.param('id'))) }))
+      .post('/payment-requests', async (c) => {
+        const body = await parseJson(c, paymentRequestBody);
+        const created = await call(
+          provider.paymentRequests.create({
+            amount: body.amount,
+            description: body.description,
+            refReceiver: body.receiverId,
+            refBankAccount: body.accountId,
           }),
-        ),
-      );
-    })
-    .get('/payment-requests/:id', async (c) => c.json(await call(provider.paymentRequests.retrieve(c.req.param('id')))))
-    .post('/payment-requests/:id/cancel', async (c) => {
-      await call(provider.paymentRequests.cancel(c.req.param('id')));
-      return c.json({ statusCode: 'Done' });
-    })
-    .put('/payment-requests/:id/invoice', async (c) => {
-      const id = c.req.param('id');
-      const size = Number(c.req.header('content-length'));
-      if (!Number.isSafeInteger(size) || size <= 0) throw new ApiError(411, 'length_required', 'Send the file with its Content-Length.');
-      if (size > MAX_INVOICE_BYTES)
-        throw new ApiError(413, 'file_too_large', `The invoice must be at most ${MAX_INVOICE_BYTES / 1024 / 1024} MiB.`);
-      const contentType = c.req.header('content-type') ?? 'application/octet-stream';
-      if (contentType !== 'application/pdf') throw new ApiError(415, 'pdf_required', 'The invoice must be a PDF.');
-      const fileName = invoiceFileName(c.req.header('x-file-name'));
-      const address = await call(
-        provider.documents.createUploadAddress({
-          properties: { name: fileName },
-          ownerType: 'Transaction',
-          owner: id,
-          type: 'Invoice',
-          fileName,
-        }),
-      );
-      // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
-      const document = await call(provider.documents.upload(address, c.req.raw.body!, { contentType, size }));
-      return c.json({ statusCode: 'Done', data: document ?? null }, 201);
-    })
-    .get('/payment-requests/:id/documents', async (c) =>
-      c.json(await call(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }))),
-    )
-    .delete('/documents/:id', async (c) => {
-      await call(provider.documents.delete(c.req.param('id')));
-      return c.json({ statusCode: 'Done' });
-    });
+        );
+        return c.json(created, 201);
+      })
+      .get('/payment-requests', async (c) => {
+        const q = parseQuery(c, requestsQuery);
+        return c.json(
+          await call(
+            provider.paymentRequests.list({
+              'dataset.limit': q.limit,
+              'dataset.offset': q.offset,
+              status: q.status,
+              startDate: q.startDate,
+              endDate: q.endDate,
+            }),
+          ),
+        );
+      })
+      .get('/payment-requests/:id', async (c) => c.json(await call(provider.paymentRequests.retrieve(c.req.param('id')))))
+      .post('/payment-requests/:id/cancel', async (c) => {
+        await call(provider.paymentRequests.cancel(c.req.param('id')));
+        return c.json({ statusCode: 'Done' });
+      })
+      .put('/payment-requests/:id/invoice', async (c) => {
+        const id = c.req.param('id');
+        const size = Number(c.req.header('content-length'));
+        if (!Number.isSafeInteger(size) || size <= 0) throw new ApiError(411, 'length_required', 'Send the file with its Content-Length.');
+        if (size > MAX_INVOICE_BYTES)
+          throw new ApiError(413, 'file_too_large', `The invoice must be at most ${MAX_INVOICE_BYTES / 1024 / 1024} MiB.`);
+        const contentType = c.req.header('content-type') ?? 'application/octet-stream';
+        if (contentType !== 'application/pdf') throw new ApiError(415, 'pdf_required', 'The invoice must be a PDF.');
+        const fileName = invoiceFileName(c.req.header('x-file-name'));
+        const address = await call(
+          provider.documents.createUploadAddress({
+            properties: { name: fileName },
+            ownerType: 'Transaction',
+            owner: id,
+            type: 'Invoice',
+            fileName,
+          }),
+        );
+        // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
+        const document = await call(provider.documents.upload(address, c.req.raw.body!, { contentType, size }));
+        return c.json({ statusCode: 'Done', data: document ?? null }, 201);
+      })
+      .get('/payment-requests/:id/documents', async (c) =>
+        c.json(await call(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }))),
+      )
+      .delete('/documents/:id', async (c) => {
+        await call(provider.documents.delete(c.req.param('id')));
+        return c.json({ statusCode: 'Done' });
+      })
+  );
 }

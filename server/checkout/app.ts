@@ -159,7 +159,8 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   app.route('/orders', orderRoutes({ service, store: options.store, orderTokenSecret: options.orderTokenSecret, clock }));
   app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook, onWebhook: options.onWebhook, logger }));
   if (options.adminToken) {
-    app.route('/admin', backOfficeRoutes({ provider: options.provider, adminToken: options.adminToken, clock, webhook }));
+    const { provider, adminToken, store, hub } = options;
+    app.route('/admin', backOfficeRoutes({ provider, adminToken, clock, webhook, store, hub }));
   }
 
   app.notFound((c) => c.json(errorBody('ApiError', 'not_found', 'No such route.'), 404));
