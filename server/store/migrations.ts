@@ -287,6 +287,26 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX checkouts_recent ON checkouts (created_at, id);
     `,
   },
+  {
+    version: 6,
+    name: 'nonces of signed webhooks, so a signature seen once is refused on every instance',
+    // The primary key is the replay rule: two instances receiving the same signed webhook cannot both insert it.
+    // Rows older than twice the signature window are deleted as new ones arrive (the window refuses them anyway).
+    sqlite: `
+      CREATE TABLE webhook_nonces (
+        nonce TEXT PRIMARY KEY,
+        seen_at TEXT NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX webhook_nonces_by_age ON webhook_nonces (seen_at);
+    `,
+    postgres: `
+      CREATE TABLE webhook_nonces (
+        nonce text PRIMARY KEY,
+        seen_at timestamptz NOT NULL
+      );
+      CREATE INDEX webhook_nonces_by_age ON webhook_nonces (seen_at);
+    `,
+  },
 ];
 
 /** A SQL list of string literals; only ever given our own constants. */

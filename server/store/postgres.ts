@@ -196,6 +196,17 @@ export async function openPostgresStore({
     async markChecked(id, at) {
       await pool.query('UPDATE checkouts SET last_checked_at = GREATEST(last_checked_at, $2) WHERE id = $1', [id, InstantSchema.parse(at)]);
     },
+    async claimWebhookNonce(nonce, at, forgetBefore) {
+      await pool.query('DELETE FROM webhook_nonces WHERE seen_at < $1', [InstantSchema.parse(forgetBefore)]);
+      const inserted = await pool.query('INSERT INTO webhook_nonces (nonce, seen_at) VALUES ($1, $2) ON CONFLICT (nonce) DO NOTHING', [
+        nonce,
+        InstantSchema.parse(at),
+      ]);
+      return inserted.rowCount === 1;
+    },
+    async releaseWebhookNonce(nonce) {
+      await pool.query('DELETE FROM webhook_nonces WHERE nonce = $1', [nonce]);
+    },
     async listStaleReservations(before, limit) {
       const rows = await all(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < $1 ORDER BY created_at, id LIMIT $2`, [
         InstantSchema.parse(before),

@@ -211,6 +211,22 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     async markChecked(id, at) {
       sql.checked.run({ id, at: InstantSchema.parse(at) });
     },
+    async claimWebhookNonce(nonce, atInput, forgetBeforeInput) {
+      const seenAt = InstantSchema.parse(atInput);
+      const forgetBefore = InstantSchema.parse(forgetBeforeInput);
+      return db
+        .transaction(() => {
+          db.prepare('DELETE FROM webhook_nonces WHERE seen_at < ?').run(forgetBefore);
+          return (
+            db.prepare('INSERT INTO webhook_nonces (nonce, seen_at) VALUES (?, ?) ON CONFLICT (nonce) DO NOTHING').run(nonce, seenAt)
+              .changes === 1
+          );
+        })
+        .immediate();
+    },
+    async releaseWebhookNonce(nonce) {
+      db.prepare('DELETE FROM webhook_nonces WHERE nonce = ?').run(nonce);
+    },
     async listStaleReservations(before, limit) {
       return all(sql.staleReservations, InstantSchema.parse(before), limit).map(checkoutFromRow);
     },

@@ -171,6 +171,14 @@ export interface Store extends BackOfficeStore {
   markWebhookSeen(id: string, at: string): Promise<void>;
   /** Records that the provider was re-read for the checkout; never moves the date backwards. */
   markChecked(id: string, at: string): Promise<void>;
+  /**
+   * Remembers the nonce of a signed webhook: true the first time, false when any instance remembered it already (a
+   * replay). Nonces remembered before `forgetBefore` are forgotten on the way (a signature that old is refused by its
+   * time window anyway).
+   */
+  claimWebhookNonce(nonce: string, at: string, forgetBefore: string): Promise<boolean>;
+  /** Forgets a nonce whose webhook could not be handled (a 5xx), so the provider's retry of it is accepted. */
+  releaseWebhookNonce(nonce: string): Promise<void>;
   /** `Creating` reservations made before `before`, oldest first: the provider call of each either crashed or is very late. */
   listStaleReservations(before: string, limit: number): Promise<Checkout[]>;
   /**

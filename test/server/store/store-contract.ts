@@ -500,5 +500,25 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect((await store.listStaleCheckouts(at(10), 10, at(0))).map((c) => c.id)).toContain(neverChecked.id);
       });
     });
+
+    describe('signed webhook nonces', () => {
+      it('claim a nonce once: a second claim, even a concurrent one, is a replay', async () => {
+        expect(await store.claimWebhookNonce('nonce-1', at(0), at(-10))).toBe(true);
+        expect(await store.claimWebhookNonce('nonce-1', at(1), at(-9))).toBe(false);
+        const racing = await Promise.all(Array.from({ length: 8 }, () => store.claimWebhookNonce('nonce-2', at(2), at(-8))));
+        expect(racing.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('forget nonces seen before the cutoff, and a released one', async () => {
+        await store.claimWebhookNonce('old', at(0), at(-10));
+        await store.claimWebhookNonce('recent', at(8), at(-2));
+        expect(await store.claimWebhookNonce('other', at(11), at(1))).toBe(true);
+        expect(await store.claimWebhookNonce('old', at(11), at(1))).toBe(true);
+        expect(await store.claimWebhookNonce('recent', at(11), at(1))).toBe(false);
+        await store.releaseWebhookNonce('recent');
+        expect(await store.claimWebhookNonce('recent', at(12), at(1))).toBe(true);
+        await store.releaseWebhookNonce('never-seen');
+      });
+    });
   });
 }
