@@ -46,6 +46,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
     // Kept in DATA_DIR so a restart keeps it; only the server side holds it (the back-office goes through /demo/api).
     adminKey: keptSecret(config.dataDir, 'sandbox-admin-key'),
+    // WEBHOOK_SIGNING_KEY makes the BFF require signed webhooks; the embedded emulator then signs with it.
+    ...(config.webhookSigningKey ? { webhookSigningKey: config.webhookSigningKey } : {}),
     ...(tuning?.webhookRetryDelaysMs ? { webhookRetry: { delaysMs: tuning.webhookRetryDelaysMs } } : {}),
     // Company-payment executions notify the same receiver, so the webhook log shows them too.
     companyWebhook: {

@@ -33,6 +33,9 @@ const env = z
     PROVIDER_ACCESS_KEY: optional(z.string()),
     PROVIDER_SECRET: optional(z.string()),
     WEBHOOK_SECRET: optional(z.string().min(32, 'must be at least 32 characters (192 bits of base64)')),
+    WEBHOOK_SIGNING_KEY: optional(
+      z.string().min(16, "must be at least 16 characters (the provider portal's signing key)").regex(/^\S+$/, 'must not contain spaces'),
+    ),
     ADMIN_TOKEN: optional(z.string().min(24, 'must be at least 24 characters')),
     ORDERS_URL: optional(url),
     ORDERS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
@@ -105,6 +108,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     /** The merchant's order service (`GET <url>/<orderId>`); undefined in library use and in the demo. */
     orders: e.ORDERS_URL ? { url: e.ORDERS_URL, token: e.ORDERS_TOKEN! } : undefined,
     webhookSecret: e.WEBHOOK_SECRET ?? keptSecret(dataDir, 'webhook-secret'),
+    /** Whether WEBHOOK_SECRET was set (a generated one is per DATA_DIR, so not shared by instances on other machines). */
+    webhookSecretFromEnv: e.WEBHOOK_SECRET !== undefined,
+    /**
+     * The provider portal's webhook signing key: every webhook must then carry a valid `X-Webhook-Signature` (besides
+     * the secret header). With the embedded emulator, it signs with this key too.
+     */
+    webhookSigningKey: e.WEBHOOK_SIGNING_KEY,
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
     /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
     checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,

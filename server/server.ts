@@ -171,6 +171,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     clock,
     apiBaseUrl: `${listener.publicBaseUrl}/api`,
     webhookSecret: config.webhookSecret,
+    webhookSigningKey: config.webhookSigningKey,
     // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
     orderTokenSecret: config.orders?.token ?? keptSecret(config.dataDir, 'orders-token'),
     adminToken: config.adminToken,

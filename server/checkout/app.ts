@@ -30,6 +30,8 @@ export interface CheckoutAppOptions {
   apiBaseUrl: string;
   /** Per-deployment secret the provider sends back in the webhook header (at least 192 bits). */
   webhookSecret: string;
+  /** The provider portal's webhook signing key (`WEBHOOK_SIGNING_KEY`); when set, unsigned webhooks are refused. */
+  webhookSigningKey?: string | undefined;
   /**
    * Key of the order tokens the merchant's server gives the page (HMAC-SHA256, see `order-token.ts`): the order-source
    * secret it already shares with the BFF (`ORDERS_TOKEN`). Creating a checkout needs a valid token for its order.
@@ -157,7 +159,18 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     }),
   );
   app.route('/orders', orderRoutes({ service, store: options.store, orderTokenSecret: options.orderTokenSecret, clock }));
-  app.route('/webhooks', webhookRoutes({ service, store: options.store, clock, webhook, onWebhook: options.onWebhook, logger }));
+  app.route(
+    '/webhooks',
+    webhookRoutes({
+      service,
+      store: options.store,
+      clock,
+      webhook,
+      signingKey: options.webhookSigningKey,
+      onWebhook: options.onWebhook,
+      logger,
+    }),
+  );
   if (options.adminToken) {
     const { provider, adminToken, store, hub } = options;
     app.route('/admin', backOfficeRoutes({ provider, adminToken, clock, webhook, store, hub }));

@@ -1,5 +1,7 @@
 /**
- * Receiver of the provider's webhooks. The custom header proves the sender; the payload is only a hint:
+ * Receiver of the provider's webhooks. The custom header proves the sender and, with a signing key, so does the
+ * provider's `X-Webhook-Signature` (constant-time check, 5-minute window, each nonce accepted once across instances,
+ * through the store). The payload is only a hint:
  * the transaction is re-read from the provider and only a forward move is applied. Anything already applied,
  * replayed or late still gets a 2xx so the provider stops retrying.
  */
@@ -7,6 +9,7 @@ import { Hono } from 'hono';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
+import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
 import { ApiError, errorBody } from './errors';
 import type { CheckoutService, WebhookTarget } from './service';
@@ -31,12 +34,22 @@ export interface WebhookRoutesOptions {
   store: Store;
   clock: Clock;
   webhook: WebhookTarget;
+  /** The provider portal's signing key (`WEBHOOK_SIGNING_KEY`): when set, every webhook must be signed with it. */
+  signingKey?: string | undefined;
   /** Told of every authenticated webhook after its outcome is stored and published; never delays the answer. */
   onWebhook?: ((receipt: WebhookReceipt) => void | Promise<void>) | undefined;
   logger: Pick<Console, 'error'>;
 }
 
-export function webhookRoutes({ service, store, clock, webhook, onWebhook, logger }: WebhookRoutesOptions) {
+const SIGNATURE_REFUSALS = {
+  missing: ['webhook_signature_missing', `The ${WEBHOOK_SIGNATURE_HEADER} header is missing.`],
+  malformed: ['webhook_signature_invalid', `The ${WEBHOOK_SIGNATURE_HEADER} header is malformed.`],
+  mismatch: ['webhook_signature_invalid', 'The webhook signature does not match.'],
+  expired: ['webhook_signature_expired', 'The webhook signature is more than 5 minutes away from our clock.'],
+  replayed: ['webhook_replayed', 'This signed webhook was received already.'],
+} as const;
+
+export function webhookRoutes({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
   const receivedAt = () => clock.now().toISOString();
   const tell = (receipt: WebhookReceipt) => {
     if (!onWebhook) return;
@@ -54,6 +67,30 @@ export function webhookRoutes({ service, store, clock, webhook, onWebhook, logge
         return c.json(errorBody('AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.'), 401);
       }
       await next();
+    },
+    // With a signing key: the signature over the body as received, then its nonce claimed once for all instances.
+    async (c, next) => {
+      if (!signingKey) return next();
+      const now = clock.now();
+      const refuse = (reason: keyof typeof SIGNATURE_REFUSALS) => {
+        const [code, message] = SIGNATURE_REFUSALS[reason];
+        logger.error(`webhook refused: ${code}`);
+        return c.json(errorBody('AuthenticationError', code, message), 401);
+      };
+      const check = verifyWebhookSignature({
+        key: signingKey,
+        header: c.req.header(WEBHOOK_SIGNATURE_HEADER),
+        body: await c.req.text(),
+        nowSeconds: now.getTime() / 1000,
+      });
+      if (!check.ok) return refuse(check.reason);
+      // A nonce accepted within the window stays remembered for two windows: by then its TS is refused anyway.
+      const forgetBefore = new Date(now.getTime() - 2 * SIGNATURE_TOLERANCE_SECONDS * 1000).toISOString();
+      if (!(await store.claimWebhookNonce(check.nonce, now.toISOString(), forgetBefore))) return refuse('replayed');
+      await next();
+      // Not handled (the provider could not be re-read): the provider's retry of this very delivery must get through.
+      if (c.res.status >= 500)
+        await store.releaseWebhookNonce(check.nonce).catch((error: unknown) => logger.error('webhook nonce release:', error));
     },
     async (c) => {
       // The contract names no content type for webhooks; the secret header has proven the sender already.
