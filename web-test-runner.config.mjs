@@ -13,23 +13,25 @@ if (!executablePath) {
 }
 
 /**
- * qrcode (and its dependency dijkstrajs) ship CommonJS only, and the browser needs ES modules: serve one esbuild
- * bundle of its browser entry instead. (A rollup-based CommonJS plugin would pull rollup's per-platform binaries,
- * which `npm ci` can't always fetch.)
+ * qrcode's encoder (widget/qr.ts imports `qrcode/lib/core/qrcode.js`) ships CommonJS only, and the browser needs ES
+ * modules: serve one esbuild bundle of it instead, with dijkstrajs stubbed as in the element's build (vite.config.ts).
+ * (A rollup-based CommonJS plugin would pull rollup's per-platform binaries, which `npm ci` can't always fetch.)
  */
 function qrcodeAsEsm() {
+  const source = 'qrcode/lib/core/qrcode.js';
   const path = '/__qrcode.js';
   let bundled;
   return {
     name: 'qrcode-as-esm',
-    resolveImport: ({ source }) => (source === 'qrcode' ? path : undefined),
+    resolveImport: ({ source: imported }) => (imported === source ? path : undefined),
     async serve(context) {
       if (context.path !== path) return undefined;
       bundled ??= build({
-        entryPoints: ['qrcode'],
+        stdin: { contents: `export { create } from '${source}';`, resolveDir: fileURLToPath(new URL('.', import.meta.url)) },
         bundle: true,
         format: 'esm',
         platform: 'browser',
+        alias: { dijkstrajs: fileURLToPath(new URL('scripts/stubs/dijkstrajs.cjs', import.meta.url)) },
         write: false,
         logLevel: 'silent',
       }).then((result) => result.outputFiles[0].text);

@@ -1,6 +1,6 @@
 /** Draws the PIX code as an inline SVG QR, locally: no third-party image, no fetch of `qrCodeLocation`. */
 import { html, type TemplateResult } from 'lit';
-import QRCode from 'qrcode';
+import { create } from 'qrcode/lib/core/qrcode.js';
 
 /** Quiet zone around the symbol, in modules; scanners need one (the standard asks for 4, phones manage with 2). */
 const MARGIN = 2;
@@ -10,7 +10,9 @@ export function qrSvg(text: string, label: string): TemplateResult | undefined {
   let size: number;
   let path = '';
   try {
-    const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+    // One byte segment (a BR Code mixes cases, digits and punctuation): no segment search, so the bundle keeps only
+    // the encoder of `qrcode`.
+    const { modules } = create([{ data: text, mode: 'byte' }], { errorCorrectionLevel: 'M' });
     size = modules.size;
     // One rectangle per horizontal run of dark modules keeps the path about a third of one-square-per-module.
     for (let row = 0; row < size; row++) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import jsQR from 'jsqr';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 interface ChromiumFinder {
@@ -220,6 +221,32 @@ export async function pixCode(page: Page): Promise<string> {
   const code = element(page).locator('[part="code"]');
   await code.waitFor();
   return (await code.textContent())!;
+}
+
+/**
+ * What a phone camera reads from the element's QR: a screenshot of it, turned into pixels on a blank page of the
+ * same browser (the shop's CSP stays untouched), decoded by jsQR.
+ */
+export async function scanQr(page: Page): Promise<string | undefined> {
+  const png = await element(page).locator('[part="qr"]').screenshot();
+  const blank = await page.context().newPage();
+  try {
+    const { width, height, pixels } = await blank.evaluate(async (base64) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${base64}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      return { width: canvas.width, height: canvas.height, pixels: Array.from(data) };
+    }, png.toString('base64'));
+    return jsQR(Uint8ClampedArray.from(pixels), width, height)?.data;
+  } finally {
+    await blank.close();
+  }
 }
 
 const axeSource = (() => {

@@ -9,6 +9,7 @@ import {
   pixCode,
   placeOrder,
   readOrder,
+  scanQr,
   useE2E,
 } from './helpers';
 
@@ -36,6 +37,8 @@ describe('storefront with a PIX payment', () => {
     expect(code).toMatch(/^000201/);
     expect(code).toContain('br.gov.bcb.pix');
     expect(code).toContain(transactionId);
+    // The QR drawn on screen reads back as that very code.
+    expect(await scanQr(page)).toBe(code);
 
     await driveOutcome(page, 'Resultado do PIX', 'Complete');
     await expectResult(page, 'Pagamento confirmado');
