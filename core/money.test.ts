@@ -275,6 +275,19 @@ describe('formatMoney', () => {
   });
 });
 
+describe('formatMoneyCents without Intl', () => {
+  it.each(['pt-BR', 'en', 'en-US'])('writes reais in %s exactly as Intl does, for any amount', (locale) => {
+    const intl = new Intl.NumberFormat(locale, { style: 'currency', currency: 'BRL', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (cents) => {
+        const decimal = `${cents < 0n ? '-' : ''}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, '0')}`;
+        expect(formatMoneyCents(cents, { locale })).toBe(intl.format(decimal as unknown as number));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('parseTypedAmount', () => {
   it.each([
     ['R$ 1.234,5', '1234.50'],

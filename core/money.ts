@@ -84,10 +84,31 @@ function formatter(locale: string, currency: string): Intl.NumberFormat | undefi
 }
 
 /**
- * "R$ 1.234,50" (pt-BR) or "R$1,234.50" (en) from integer cents. Intl receives the exact decimal string, never a
- * float, so the locale decides symbol, grouping and separators and the digits stay exact.
+ * Reais in the element's two locales, written out as Intl writes them (a unit test holds the two together): the
+ * first screen then shows the amount without waiting for Intl's locale data, which costs tens of milliseconds the
+ * first time on a phone.
+ */
+const BRL_STYLES: Record<string, { prefix: string; group: string; decimal: string }> = {
+  'pt-BR': { prefix: 'R$\u00a0', group: '.', decimal: ',' },
+  en: { prefix: 'R$', group: ',', decimal: '.' },
+  'en-US': { prefix: 'R$', group: ',', decimal: '.' },
+};
+
+function formatBrl(cents: bigint, style: { prefix: string; group: string; decimal: string }): string {
+  const negative = cents < 0n;
+  const digits = (negative ? -cents : cents).toString().padStart(3, '0');
+  const whole = digits.slice(0, -2).replace(/\B(?=(\d{3})+$)/g, style.group);
+  return `${negative ? '-' : ''}${style.prefix}${whole}${style.decimal}${digits.slice(-2)}`;
+}
+
+/**
+ * "R$ 1.234,50" (pt-BR) or "R$1,234.50" (en) from integer cents. Reais in pt-BR and en are written directly; any
+ * other locale or currency goes to Intl with the exact decimal string, never a float, so the locale decides symbol,
+ * grouping and separators and the digits stay exact.
  */
 export function formatMoneyCents(cents: bigint, { locale = 'pt-BR', currency = 'BRL' }: MoneyFormat = {}): string {
+  const style = currency === 'BRL' ? BRL_STYLES[locale] : undefined;
+  if (style) return formatBrl(cents, style);
   const decimal = formatCents(cents);
   // Intl formats a decimal string exactly (ECMA-402 "Intl.NumberFormat v3"); the type still says number | bigint.
   return formatter(locale, currency)?.format(decimal as unknown as number) ?? `${currency} ${decimal}`;
