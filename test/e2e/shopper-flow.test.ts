@@ -55,6 +55,8 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
     await openCheckoutPage(page, e2e.app, await placeOrder(e2e.app));
     const chooser = element(page).getByRole('group', { name: 'Como você quer pagar?' });
     await chooser.waitFor();
+    // The shop says who is paid before anything else (its merchant-name attribute).
+    await element(page).locator('[part="merchant"]').getByText('Pagamento para Armazém Cerrado').waitFor();
     expect(await element(page).locator('[data-method="pix"] svg.icon-pix').count()).toBe(1);
     expect(
       await element(page)
@@ -99,6 +101,9 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
     expect(await receipt.innerText()).toMatch(/Data\s+\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}/);
     expect(await receipt.innerText()).toContain(transactionId);
     await expectAccessible(page);
+    // The receipt's way on is the shop's continue-url: back to the storefront.
+    await press(element(page).getByRole('link', { name: 'Continuar' }));
+    await page.waitForURL(`${e2e.app.url}/`);
   });
 
   it.each([
