@@ -1,21 +1,80 @@
 /**
  * The back-office's only wire: the BFF's `/api/admin` routes with the bearer admin token, the invoice upload through
- * `XMLHttpRequest` (fetch reports no upload progress), and the sandbox emulator's reviewer routes through the demo's
- * proxy (`/demo/api/sandbox-admin`), which takes the same token and adds the emulator's key on the server.
+ * `XMLHttpRequest` (fetch reports no upload progress), the live updates (`/api/admin/events`, read with fetch so the
+ * token goes in a header, never in an address), and the sandbox emulator's admin routes through the demo's proxy
+ * (`/demo/api/sandbox-admin`), which takes the same token and adds the emulator's key on the server.
  */
 import type {
   ApprovalFilter,
   Balance,
-  CashOutResponse,
   DocumentPage,
   PaymentRequest,
   PaymentRequestDetail,
   PaymentRequestPage,
   PixKeyType,
+  Receiver,
   ReceiverAccount,
   ReceiverPage,
   TransactionList,
+  TransactionRecord,
 } from '../../server/provider/schemas';
+import type { CashOutView } from '../../server/checkout/admin-cashouts';
+import type { AdminCheckoutView } from '../../server/checkout/admin-checkouts';
+
+export type { AdminCheckoutView, CashOutView };
+
+/** The list's filters, as the BFF takes them (`from`/`to` are instants; `state` a comma-separated list). */
+export interface CheckoutFilters {
+  state?: string;
+  method?: string;
+  from?: string;
+  to?: string;
+  orderId?: string;
+  flag?: string;
+}
+
+export interface CheckoutPage {
+  items: AdminCheckoutView[];
+  nextCursor: string | null;
+}
+
+export interface CheckoutDetail {
+  checkout: AdminCheckoutView;
+  events: { seq: number; state: string; source: string; at: string; data: Record<string, unknown> }[];
+  webhooks: { lastWebhookAt: string | null; lastCheckedAt: string | null; applied: { seq: number; state: string; at: string }[] };
+  order: Pick<AdminCheckoutView, 'id' | 'state' | 'amount' | 'createdAt' | 'paidAt' | 'duplicateOf' | 'late'>[];
+  refunds: CashOutView[];
+}
+
+export interface RefundPreview {
+  checkoutId: string;
+  recipient: { name: string; cpf: string };
+  key: { type: string; value: string };
+  amount: string;
+  charges: string | null;
+  description: string;
+}
+
+/** The provider's record as the BFF shows it (the webhook's secret masked). */
+export type ProviderRecord = { readAt: string; record: TransactionRecord };
+
+export interface NewReceiverInput {
+  companyFantasyName: string;
+  companyCNPJ: string;
+}
+
+export interface NewAccountInput {
+  bankCode: string;
+  bankName: string;
+  accountAgency: string;
+  accountNumber: string;
+}
+
+/** A change the live stream reported. */
+export interface LiveChange {
+  topic: 'checkout' | 'cashout';
+  id: string;
+}
 
 /** A refused or failed call: the BFF's `error.code` (or `network_error`) with a message fit for the page. */
 export class AdminApiError extends Error {
@@ -35,7 +94,6 @@ export interface CashOutInput {
   recipient: { name: string; cpf: string };
   key: { type: PixKeyType; value: string };
   amount: string;
-  orderId: string;
   description?: string;
 }
 
@@ -53,6 +111,11 @@ const MESSAGES: Record<string, string> = {
   file_too_large: 'A nota fiscal deve ter no máximo 10 MiB.',
   pdf_required: 'A nota fiscal deve ser um PDF.',
   provider_unavailable: 'O provedor de pagamentos não respondeu. Tente de novo em instantes.',
+  InsufficientBalance: 'Saldo insuficiente para o valor mais a tarifa.',
+  refund_exists: 'Este pagamento já tem um reembolso em andamento ou concluído.',
+  order_not_paid_twice: 'O pedido não tem outro pagamento concluído: este é o que o paga.',
+  payer_not_refundable: 'O provedor não informa um pagador com CPF para este pagamento; reembolse manualmente.',
+  idempotency_key_in_progress: 'A transferência ainda está sendo enviada. Aguarde um instante e confira a lista.',
 };
 
 function errorFrom(status: number, body: unknown): AdminApiError {
@@ -82,9 +145,15 @@ export class AdminApi {
    * `sandbox` calls go to the emulator's admin routes through the demo's proxy: the page never holds the emulator's
    * admin key, and the emulator never sees the BFF's admin token.
    */
-  private async call<T>(method: string, path: string, body?: unknown, target: 'bff' | 'sandbox' = 'bff'): Promise<T> {
+  private async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    target: 'bff' | 'sandbox' = 'bff',
+    extra: Record<string, string> = {},
+  ): Promise<T> {
     const base = target === 'bff' ? '/api/admin' : '/demo/api/sandbox-admin';
-    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.token}` };
+    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.token}`, ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
@@ -119,7 +188,112 @@ export class AdminApi {
 
   deleteDocument = (id: string) => this.call<unknown>('DELETE', `/documents/${encodeURIComponent(id)}`);
 
-  cashOut = (input: CashOutInput) => this.call<CashOutResponse>('POST', '/cashouts', input);
+  /** One cash-out per `idempotencyKey`: sending it again (a double click, a retry) answers the same cash-out. */
+  cashOut = (input: CashOutInput, idempotencyKey: string) =>
+    this.call<CashOutView>('POST', '/cashouts', input, 'bff', { 'idempotency-key': idempotencyKey });
+
+  cashOuts = (limit = 10) => this.call<{ items: CashOutView[] }>('GET', `/cashouts${query({ limit })}`);
+
+  /** The charges the provider's plan takes from `amount` (a decimal string), null while unknown. */
+  quote = (amount: string) => this.call<{ amount: string; charges: string | null }>('GET', `/cashouts/quote${query({ amount })}`);
+
+  checkouts = (filters: CheckoutFilters, cursor?: string, limit = 10) =>
+    this.call<CheckoutPage>('GET', `/checkouts${query({ ...filters, limit, cursor })}`);
+
+  checkout = (id: string) => this.call<CheckoutDetail>('GET', `/checkouts/${encodeURIComponent(id)}`);
+
+  providerRecord = (id: string) => this.call<ProviderRecord>('GET', `/checkouts/${encodeURIComponent(id)}/provider`);
+
+  refundPreview = (id: string) => this.call<RefundPreview>('GET', `/checkouts/${encodeURIComponent(id)}/refund`);
+
+  refund = (id: string, idempotencyKey: string) =>
+    this.call<CashOutView>('POST', `/checkouts/${encodeURIComponent(id)}/refund`, {}, 'bff', { 'idempotency-key': idempotencyKey });
+
+  /** The filtered list as CSV, streamed by the BFF; returned as a file to save. */
+  async exportCsv(filters: CheckoutFilters): Promise<Blob> {
+    let response: Response;
+    try {
+      response = await fetch(`/api/admin/checkouts/export.csv${query({ ...filters })}`, {
+        headers: { authorization: `Bearer ${this.token}`, accept: 'text/csv' },
+      });
+    } catch {
+      throw new AdminApiError(0, 'network_error', MESSAGES.network_error!);
+    }
+    if (!response.ok) {
+      const error = errorFrom(response.status, await response.json().catch(() => null));
+      if (error.code === 'admin_unauthorized') this.onUnauthorized();
+      throw error;
+    }
+    return response.blob();
+  }
+
+  /**
+   * Follows `/api/admin/events` until `signal` aborts, calling `onChange` per change and `onState` when the
+   * connection opens or drops; reconnects after a drop (1 s, doubling to 30 s).
+   */
+  async live(onChange: (change: LiveChange) => void, onState: (connected: boolean) => void, signal: AbortSignal): Promise<void> {
+    let delay = 1_000;
+    while (!signal.aborted) {
+      try {
+        const response = await fetch('/api/admin/events', {
+          headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' },
+          signal,
+        });
+        if (response.status === 401) {
+          this.onUnauthorized();
+          return;
+        }
+        if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+        onState(true);
+        delay = 1_000;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (checkout|cashout)$/m.exec(frame)?.[1] as LiveChange['topic'] | undefined;
+            const data = /^data: (.*)$/m.exec(frame)?.[1];
+            if (event && data) onChange({ topic: event, id: (JSON.parse(data) as { id: string }).id });
+          }
+        }
+      } catch {
+        // A drop or a refusal: try again below, unless we were told to stop.
+      }
+      if (signal.aborted) return;
+      onState(false);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 30_000);
+    }
+  }
+
+  /** Sandbox only: true when the emulator's admin routes answer (the back-office then shows its controls). */
+  async sandboxMode(): Promise<boolean> {
+    try {
+      await this.call<unknown>('GET', '/company-webhook', undefined, 'sandbox');
+      return true;
+    } catch (error) {
+      if ((error as AdminApiError).code === 'admin_unauthorized') throw error;
+      return false;
+    }
+  }
+
+  /** Sandbox only: the bank's decision on a cash-out (`complete`, `error`, `cancel`). */
+  cashOutControl = (transactionId: string, operation: 'complete' | 'error' | 'cancel') =>
+    this.call<unknown>('POST', `/cashouts/${encodeURIComponent(transactionId)}/${operation}`, {}, 'sandbox');
+
+  /** Sandbox only: registers a receiver (Pending) as the provider's portal would. */
+  createReceiver = (input: NewReceiverInput) => this.call<{ data: Receiver }>('POST', '/receivers', input, 'sandbox');
+
+  addAccount = (receiverId: string, input: NewAccountInput) =>
+    this.call<{ data: ReceiverAccount }>('POST', `/receivers/${encodeURIComponent(receiverId)}/accounts`, input, 'sandbox');
+
+  reviewReceiver = (receiverId: string, decision: 'approve' | 'reject') =>
+    this.call<{ data: Receiver }>('POST', `/receivers/${encodeURIComponent(receiverId)}/${decision}`, {}, 'sandbox');
 
   transactions = (orderId: string) => this.call<TransactionList>('GET', `/transactions${query({ orderId })}`);
 

@@ -1,5 +1,6 @@
 /** The DOM events the back-office elements send up to `<bo-app>`: their details, the one helper, their typing. */
 import type { PaymentRequest, Receiver, ReceiverAccount } from '../../server/provider/schemas';
+import type { CashOutView } from './api';
 
 export interface BoNoticeDetail {
   message: string;
@@ -16,6 +17,9 @@ export interface BoEventMap {
   'bo-payment-request-open': CustomEvent<{ id: string }>;
   'bo-payment-request-changed': CustomEvent<{ request: PaymentRequest }>;
   'bo-balance-changed': CustomEvent<null>;
+  'bo-checkout-open': CustomEvent<{ id: string }>;
+  'bo-cashout-created': CustomEvent<{ cashOut: CashOutView }>;
+  'bo-receivers-changed': CustomEvent<{ receiver: Receiver }>;
 }
 
 /** Fires a bubbling, composed event from `target`. */

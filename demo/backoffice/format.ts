@@ -3,6 +3,7 @@
  * (formatMoney, parseTypedAmount), the CNPJ (formatCnpj) and which transaction states are final
  * (isFinalTransactionState) come from core/.
  */
+import { formatDecimal, formatMoney, parseDecimal } from '../../core/money';
 import type { TransactionState } from '../../core/states';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
@@ -42,6 +43,8 @@ export const executionLabel = (state: string | null | undefined) =>
   state ? ((EXECUTION as Record<string, string | undefined>)[state] ?? state) : '—';
 
 const TONES: Record<string, 'good' | 'bad' | 'wait'> = {
+  Sending: 'wait',
+  Expired: 'wait',
   Approved: 'good',
   Completed: 'good',
   Pending: 'wait',
@@ -56,3 +59,36 @@ const TONES: Record<string, 'good' | 'bad' | 'wait'> = {
 
 /** The colour family of a status pill (`data-tone`). */
 export const toneOf = (status: string | null | undefined) => (status ? (TONES[status] ?? 'neutral') : 'neutral');
+
+/** Display text of a checkout's state, as the merchant reads the payments received. */
+const CHECKOUT: Record<string, string> = {
+  Created: 'Criado',
+  Registered: 'Aguardando pagamento',
+  Expired: 'Expirado',
+  Completed: 'Pago',
+  Error: 'Erro',
+  Cancelled: 'Cancelado',
+  Reversed: 'Estornado',
+};
+export const checkoutLabel = (state: string) => CHECKOUT[state] ?? state;
+
+/** Display text of a cash-out's state: the provider's, or ours while the provider has not answered. */
+export const cashOutLabel = (state: string) => (state === 'Sending' ? 'Enviando' : executionLabel(state));
+
+/** What made the BFF store an event of a checkout. */
+const SOURCES: Record<string, string> = {
+  create: 'criação no provedor',
+  webhook: 'webhook do provedor',
+  reconcile: 'conciliação (releitura no provedor)',
+  read: 'leitura após o prazo',
+};
+export const sourceLabel = (source: string) => SOURCES[source] ?? source;
+
+export const methodLabel = (method: string) => (method === 'openfinance' ? 'Open Finance' : method === 'pix' ? 'PIX' : method);
+
+/** "R$ 1,49" from the provider's six-decimal "1.490000", rounded half up to cents; "—" when absent. */
+export function formatMoney6(value: string | null | undefined): string {
+  if (!value) return '—';
+  const micros = parseDecimal(value, 6);
+  return micros === undefined ? value : formatMoney(formatDecimal((micros + 5_000n) / 10_000n, 2));
+}

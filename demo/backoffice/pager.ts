@@ -12,14 +12,16 @@ export const pageSizeField = (id: string, limit: PageSize, onChange: (limit: Pag
     </select>
   </div>`;
 
+/** Previous/next of a page of `what` ("recebedores"): each pager is its own landmark, named for its list. */
 export function pager(
   page: { limit: number; offset: number; total: number; items: unknown[] },
   busy: boolean,
   go: (offset: number) => void,
+  what: string,
 ) {
   const first = page.total === 0 ? 0 : page.offset + 1;
   const last = page.offset + page.items.length;
-  return html`<nav class="pager" aria-label="Paginação">
+  return html`<nav class="pager" aria-label="Páginas de ${what}">
     <button class="secondary small" type="button" ?disabled=${busy || page.offset === 0} @click=${() => go(Math.max(0, page.offset - page.limit))}>
       Anterior
     </button>

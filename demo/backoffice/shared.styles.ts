@@ -187,6 +187,58 @@ export default css`
     gap: 0.5rem;
     margin-top: 0.75rem;
   }
+  /* Below 600 px a table becomes a stack of cards: one per row, each cell labelled by its column (data-label). */
+  @media (max-width: 600px) {
+    table,
+    tbody,
+    tr,
+    td {
+      display: block;
+      width: 100%;
+    }
+    thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+    tr {
+      border: 1px solid var(--bo-color-border, #d5dbe3);
+      border-radius: 10px;
+      padding: 0.35rem 0.75rem;
+      margin-bottom: 0.6rem;
+    }
+    td {
+      display: flex;
+      flex-wrap: wrap;
+      justify-content: space-between;
+      align-items: center;
+      gap: 0.25rem 0.75rem;
+      padding: 0.35rem 0;
+      text-align: right;
+    }
+    td:last-child {
+      border-bottom: none;
+    }
+    td.num {
+      text-align: right;
+    }
+    td[data-label]::before {
+      content: attr(data-label);
+      font-weight: 600;
+      font-size: 0.85rem;
+      color: var(--bo-color-muted, #4b5565);
+      text-align: left;
+    }
+    td.actions {
+      justify-content: flex-start;
+    }
+    .table-wrap {
+      overflow-x: visible;
+    }
+  }
   .sr-only {
     position: absolute;
     width: 1px;

@@ -52,7 +52,7 @@ export async function signIn(page: Page, token = ADMIN_TOKEN): Promise<void> {
 export async function chooseAccount(page: Page, receiver: string, accountNumber: string, bank: string): Promise<void> {
   await page.getByRole('button', { name: `Ver contas de ${receiver}` }).click();
   await page.getByRole('heading', { name: `Contas de ${receiver}` }).waitFor();
-  await page.getByRole('button', { name: `Pagar na conta ${accountNumber} (${bank})` }).click();
+  await page.getByRole('button', { name: `Pagar nesta conta: ${accountNumber} (${bank})` }).click();
 }
 
 export async function createPaymentRequest(page: Page, amount: string, description: string): Promise<void> {

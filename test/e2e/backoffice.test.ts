@@ -122,8 +122,11 @@ describe('back-office page', () => {
     await form.getByLabel('Nome do destinatário').fill('Maria da Silva');
     await form.getByLabel('CPF do destinatário').fill('529.982.247-25');
     await form.getByLabel('Valor (R$)').fill('10,00');
-    await form.getByRole('button', { name: 'Transferir' }).click();
-    await expect.poll(() => page.getByTestId('cashout-state').textContent()).toMatch(/^(Criada|Registrada|Concluída)$/);
+    await form.getByRole('button', { name: 'Revisar transferência' }).click();
+    await form.getByRole('heading', { name: 'Confirme a transferência' }).waitFor();
+    await form.getByRole('button', { name: 'Confirmar transferência' }).click();
+    const recent = page.getByRole('region', { name: 'Transferências recentes' });
+    await expect.poll(() => recent.getByTestId('cashout-state').first().textContent()).toMatch(/^(Criada|Registrada|Concluída)$/);
   });
 
   it('signs out and forgets the token', async () => {

@@ -49,6 +49,34 @@ export default css`
     border-color: var(--bo-color-danger, #b42318);
     background: #fef3f2;
   }
+  .sections {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
+    margin: 0 0 1rem;
+  }
+  .sections a {
+    color: var(--bo-color-primary, #1849a9);
+    font-weight: 600;
+  }
+  .live {
+    margin-left: auto;
+    font-size: 0.85rem;
+    color: var(--bo-color-muted, #4b5565);
+  }
+  .live[data-state='on']::before {
+    content: '● ';
+    color: #079455;
+  }
+  .area {
+    scroll-margin-top: 1rem;
+  }
+  a:focus-visible,
+  button:focus-visible {
+    outline: 3px solid var(--bo-color-focus, #f79009);
+    outline-offset: 2px;
+  }
   .desk {
     display: grid;
     gap: 1rem;

@@ -1,12 +1,11 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { isValidCpf } from '../../../core/cpf';
-import { formatMoney, parseTypedAmount } from '../../../core/money';
-import { isFinalTransactionState } from '../../../core/states';
+import { formatCpf, isValidCpf } from '../../../core/cpf';
+import { formatDecimal, formatMoney, parseCents, parseDecimal, parseTypedAmount } from '../../../core/money';
 import type { PixKeyType } from '../../../server/provider/schemas';
-import type { AdminApi } from '../api';
+import type { AdminApi, CashOutInput } from '../api';
 import { emit, notify } from '../events';
-import { executionLabel, formatDate, toneOf } from '../format';
+import { formatMoney6 } from '../format';
 import shared from '../shared.styles';
 
 const KEY_TYPES: { value: PixKeyType; label: string; hint: string }[] = [
@@ -15,20 +14,22 @@ const KEY_TYPES: { value: PixKeyType; label: string; hint: string }[] = [
   { value: 'PHONE', label: 'Telefone', hint: '+55 seguido de DDD e número, por exemplo +5561912345678' },
   { value: 'EVP', label: 'Chave aleatória', hint: 'o identificador (UUID) da chave' },
 ];
-const POLL_MS = 2_000;
-const POLLS = 15;
 
-interface Sent {
-  id: string;
-  orderId: string;
-  state: string;
-  amount: string;
-  date: string;
+/** What the merchant is about to send, with the key that makes sending it twice impossible. */
+interface Pending {
+  input: CashOutInput;
+  keyLabel: string;
+  /** Generated once per confirmation: a double click or a retry sends the same key, and the BFF makes one cash-out. */
+  idempotencyKey: string;
+  charges: string | null;
 }
 
 /**
- * A PIX cash-out from the merchant's account to a PIX key, then the transaction's state, followed for a while.
+ * A PIX cash-out from the merchant's account to a PIX key, in two steps: the form, then a confirmation that shows the
+ * recipient, the key, the amount and the plan's charges before anything is sent. The confirmation holds one
+ * Idempotency-Key, so however often "Confirmar transferência" is pressed, one cash-out is made.
  *
+ * @event bo-cashout-created - A cash-out was created. `detail: { cashOut }`
  * @event bo-balance-changed - A cash-out was created (the balance moves).
  * @event bo-notice - A status message for the page's live region.
  */
@@ -37,11 +38,31 @@ export class BoCashoutForm extends LitElement {
   static override styles = [
     shared,
     css`
-      .result {
-        margin-top: 0.75rem;
-        padding: 0.5rem 0.75rem;
-        border-radius: 8px;
-        background: var(--bo-color-selected, #eef4ff);
+      .confirm {
+        border: 2px solid var(--bo-color-primary, #1849a9);
+        border-radius: 10px;
+        padding: 0.75rem 1rem;
+      }
+      .confirm h3 {
+        margin-top: 0;
+      }
+      dl {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0.3rem 0.75rem;
+        margin: 0 0 0.75rem;
+      }
+      dt {
+        font-weight: 600;
+      }
+      dd {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
       }
     `,
   ];
@@ -50,32 +71,12 @@ export class BoCashoutForm extends LitElement {
   @state() private errors: Record<string, string> = {};
   @state() private error = '';
   @state() private busy = false;
-  @state() private sent?: Sent;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  @state() private pending?: Pending;
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
 
-  override disconnectedCallback() {
-    super.disconnectedCallback();
-    clearTimeout(this.timer);
-  }
-
-  private follow(orderId: string, left: number) {
-    this.timer = setTimeout(() => void this.refreshSent(orderId, left), POLL_MS);
-  }
-
-  private async refreshSent(orderId: string, left: number) {
-    try {
-      const found = (await this.api!.transactions(orderId)).items.find((i) => i.transaction.id === this.sent?.id);
-      if (found && this.sent?.orderId === orderId) this.sent = { ...this.sent, state: found.transaction.state };
-    } catch {
-      // The created state stays on screen; following is a convenience.
-    }
-    if (this.sent?.orderId === orderId && !isFinalTransactionState(this.sent.state) && left > 1) this.follow(orderId, left - 1);
-  }
-
-  private async handleSubmit(event: SubmitEvent) {
+  private async handleReview(event: SubmitEvent) {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const data = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, typeof v === 'string' ? v.trim() : '']));
@@ -93,29 +94,55 @@ export class BoCashoutForm extends LitElement {
       form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
+    this.error = '';
+    const input: CashOutInput = {
+      recipient: { name: data.name!, cpf: (data.cpf ?? '').replace(/\D/g, '') },
+      key: { type: this.keyType, value: keyValue },
+      amount,
+      ...(data.description ? { description: data.description } : {}),
+    };
+    const label = KEY_TYPES.find((k) => k.value === this.keyType)!.label;
+    const charges = await this.api
+      .quote(amount)
+      .then((q) => q.charges)
+      .catch(() => null);
+    this.pending = {
+      input,
+      keyLabel: `${label}: ${this.keyType === 'CPF' ? formatCpf(keyValue) : keyValue}`,
+      idempotencyKey: crypto.randomUUID(),
+      charges,
+    };
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#co-confirm-title')?.focus();
+  }
+
+  private async handleConfirm() {
+    const pending = this.pending;
+    if (!pending || !this.api || this.busy) return;
     this.busy = true;
     this.error = '';
-    clearTimeout(this.timer);
-    const orderId = `payout-${Date.now().toString(36)}`;
     try {
-      const { transaction: t } = await this.api.cashOut({
-        recipient: { name: data.name!, cpf: data.cpf! },
-        key: { type: this.keyType, value: keyValue },
-        amount,
-        orderId,
-        ...(data.description ? { description: data.description } : {}),
-      });
-      this.sent = { id: t.id, orderId, state: t.state, amount: t.amount, date: t.date };
-      form.reset();
+      const cashOut = await this.api.cashOut(pending.input, pending.idempotencyKey);
+      this.pending = undefined;
       this.keyType = 'CPF';
-      notify(this, `Transferência PIX de ${formatMoney(t.amount)} criada.`, 'success');
+      notify(this, `Transferência PIX de ${formatMoney(cashOut.amount)} para ${cashOut.recipient.name} criada.`, 'success');
+      emit(this, 'bo-cashout-created', { cashOut });
       emit(this, 'bo-balance-changed', null);
-      this.follow(orderId, POLLS);
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLFormElement>('form')?.reset();
+      this.renderRoot.querySelector<HTMLElement>('#co-key-type')?.focus();
     } catch (error) {
       this.error = (error as Error).message;
     } finally {
       this.busy = false;
     }
+  }
+
+  private async handleBack() {
+    this.pending = undefined;
+    this.error = '';
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#co-keyValue')?.focus();
   }
 
   private field(name: string, label: string, attrs: { type?: string; hint?: string; inputmode?: string; autocomplete?: string } = {}) {
@@ -128,12 +155,38 @@ export class BoCashoutForm extends LitElement {
     </div>`;
   }
 
+  private renderConfirm(p: Pending) {
+    const cents = parseCents(p.input.amount) ?? 0n;
+    const chargesMicros = p.charges ? parseDecimal(p.charges, 6) : undefined;
+    const total = chargesMicros === undefined ? undefined : formatDecimal(cents * 10_000n + chargesMicros, 6);
+    return html`<section class="confirm" aria-labelledby="co-confirm-title">
+      <h3 id="co-confirm-title" tabindex="-1">Confirme a transferência</h3>
+      <dl data-testid="cashout-confirmation">
+        <dt>Destinatário</dt>
+        <dd>${p.input.recipient.name} · CPF ${formatCpf(p.input.recipient.cpf)}</dd>
+        <dt>Chave PIX</dt>
+        <dd>${p.keyLabel}</dd>
+        <dt>Valor</dt>
+        <dd>${formatMoney(p.input.amount)}</dd>
+        <dt>Tarifa</dt>
+        <dd>${p.charges ? formatMoney6(p.charges) : 'a do plano, conhecida após o envio'}</dd>
+        ${total ? html`<dt>Total debitado</dt><dd>${formatMoney6(total)}</dd>` : nothing}
+        ${p.input.description ? html`<dt>Descrição</dt><dd>${p.input.description}</dd>` : nothing}
+      </dl>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      <div class="actions">
+        <button type="button" ?disabled=${this.busy} @click=${this.handleConfirm}>${this.busy ? 'Enviando…' : 'Confirmar transferência'}</button>
+        <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.handleBack}>Corrigir</button>
+      </div>
+    </section>`;
+  }
+
   override render() {
     const key = KEY_TYPES.find((k) => k.value === this.keyType)!;
     return html`
       <section class="card" aria-labelledby="co-title">
         <h2 id="co-title">Transferência PIX (cash-out)</h2>
-        <form @submit=${this.handleSubmit} novalidate>
+        <form @submit=${this.handleReview} novalidate ?hidden=${!!this.pending}>
           <div class="row">
             <div class="field narrow">
               <label for="co-key-type">Tipo de chave</label>
@@ -149,20 +202,9 @@ export class BoCashoutForm extends LitElement {
             ${this.field('amount', 'Valor (R$)', { inputmode: 'decimal', hint: 'por exemplo 10,00' })}
           </div>
           ${this.field('description', 'Descrição (opcional)')}
-          ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-          <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Enviando…' : 'Transferir'}</button>
+          <button type="submit">Revisar transferência</button>
         </form>
-        ${
-          this.sent
-            ? html`<div class="result" aria-live="polite">
-              <p>
-                Transação <code>${this.sent.id}</code> de ${formatMoney(this.sent.amount)}:
-                <span class="pill" data-tone=${toneOf(this.sent.state)} data-testid="cashout-state">${executionLabel(this.sent.state)}</span>
-              </p>
-              <p class="muted">Pedido ${this.sent.orderId} · criada em ${formatDate(this.sent.date)}</p>
-            </div>`
-            : nothing
-        }
+        ${this.pending ? this.renderConfirm(this.pending) : nothing}
       </section>
     `;
   }

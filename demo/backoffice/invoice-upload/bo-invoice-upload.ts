@@ -107,12 +107,12 @@ export class BoInvoiceUpload extends LitElement {
       <tbody>
         ${this.documents.map(
           (d) => html`<tr>
-            <td>${d.fileName}</td>
-            <td>${d.type === 'Invoice' ? 'Nota fiscal' : d.type}</td>
-            <td><span class="pill" data-tone=${d.status === 'Uploaded' ? 'good' : d.status === 'Expired' ? 'bad' : 'wait'}>${DOCUMENT_STATUS[d.status ?? ''] ?? d.status}</span></td>
-            <td class="num">${formatBytes(d.size)}</td>
-            <td class="nowrap">${formatDate(d.creationDate)}</td>
-            <td><button class="danger small" type="button" aria-label="Excluir ${d.fileName}" @click=${() => this.handleDelete(d)}>Excluir</button></td>
+            <td data-label="Arquivo">${d.fileName}</td>
+            <td data-label="Tipo">${d.type === 'Invoice' ? 'Nota fiscal' : d.type}</td>
+            <td data-label="Situação"><span class="pill" data-tone=${d.status === 'Uploaded' ? 'good' : d.status === 'Expired' ? 'bad' : 'wait'}>${DOCUMENT_STATUS[d.status ?? ''] ?? d.status}</span></td>
+            <td class="num" data-label="Tamanho">${formatBytes(d.size)}</td>
+            <td class="nowrap" data-label="Enviado em">${formatDate(d.creationDate)}</td>
+            <td class="actions"><button class="danger small" type="button" aria-label="Excluir ${d.fileName}" @click=${() => this.handleDelete(d)}>Excluir</button></td>
           </tr>`,
         )}
       </tbody>

@@ -79,12 +79,12 @@ export class BoPaymentRequests extends LitElement {
 
   private renderRow(r: PaymentRequest) {
     return html`<tr aria-current=${this.currentId === r.id ? 'true' : 'false'}>
-      <td>${r.referencesInfo?.receiverName ?? r.refReceiver}</td>
-      <td class="description">${r.description}</td>
-      <td class="num">${formatMoney(r.amount)}</td>
-      <td><span class="pill" data-tone=${toneOf(r.status)}>${approvalLabel(r.status)}</span></td>
-      <td><span class="pill" data-tone=${toneOf(r.executionState)}>${executionLabel(r.executionState)}</span></td>
-      <td>
+      <td data-label="Recebedor">${r.referencesInfo?.receiverName ?? r.refReceiver}</td>
+      <td class="description" data-label="Descrição">${r.description}</td>
+      <td class="num" data-label="Valor">${formatMoney(r.amount)}</td>
+      <td data-label="Aprovação"><span class="pill" data-tone=${toneOf(r.status)}>${approvalLabel(r.status)}</span></td>
+      <td data-label="Execução"><span class="pill" data-tone=${toneOf(r.executionState)}>${executionLabel(r.executionState)}</span></td>
+      <td class="actions">
         <button class="secondary small" type="button" aria-label="Acompanhar ${r.description}"
           @click=${() => emit(this, 'bo-payment-request-open', { id: r.id })}>Acompanhar</button>
       </td>
@@ -118,7 +118,7 @@ export class BoPaymentRequests extends LitElement {
                 <thead><tr><th>Recebedor</th><th>Descrição</th><th class="num">Valor</th><th>Aprovação</th><th>Execução</th><th><span class="sr-only">Ação</span></th></tr></thead>
                 <tbody>${p.items.map((r) => this.renderRow(r))}</tbody>
               </table></div>
-              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset))}`
+              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset), 'solicitações')}`
             : html`<p class="muted">${p ? 'Nenhuma solicitação com essa situação nos últimos 7 dias.' : 'Carregando…'}</p>`
         }
       </section>

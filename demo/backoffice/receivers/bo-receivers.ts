@@ -50,6 +50,11 @@ export class BoReceivers extends LitElement {
     void this.load();
   }
 
+  /** Reloads the list (a receiver was registered or reviewed). */
+  refresh() {
+    return this.load();
+  }
+
   private async load() {
     if (!this.api) return;
     this.busy = true;
@@ -90,11 +95,11 @@ export class BoReceivers extends LitElement {
 
   private renderReceiver(r: Receiver) {
     return html`<tr aria-current=${this.open?.id === r.id ? 'true' : 'false'}>
-      <td>${r.companyFantasyName}${r.reviewNote ? html`<div class="muted">${r.reviewNote}</div>` : nothing}</td>
-      <td class="nowrap">${formatCnpj(r.companyCNPJ)}</td>
-      <td><span class="pill" data-tone=${toneOf(r.receiverStatus)}>${approvalLabel(r.receiverStatus)}</span></td>
-      <td class="nowrap">${formatDate(r.creationDate)}</td>
-      <td>
+      <td data-label="Empresa">${r.companyFantasyName}${r.reviewNote ? html`<div class="muted">${r.reviewNote}</div>` : nothing}</td>
+      <td class="nowrap" data-label="CNPJ">${formatCnpj(r.companyCNPJ)}</td>
+      <td data-label="Situação"><span class="pill" data-tone=${toneOf(r.receiverStatus)}>${approvalLabel(r.receiverStatus)}</span></td>
+      <td class="nowrap" data-label="Cadastro">${formatDate(r.creationDate)}</td>
+      <td class="actions">
         <button class="secondary small" type="button" @click=${() => this.handleOpen(r)} aria-label="Ver contas de ${r.companyFantasyName}">
           Ver contas
         </button>
@@ -118,13 +123,13 @@ export class BoReceivers extends LitElement {
               <tbody>
                 ${this.accounts.map(
                   (a) => html`<tr aria-current=${this.selectedAccountId === a.id ? 'true' : 'false'}>
-                    <td>${a.bankCode} · ${a.bankName}</td>
-                    <td>${a.accountAgency}</td>
-                    <td class="nowrap">${a.accountNumber}</td>
-                    <td class="nowrap">${a.pixKeyType}: ${a.pixKeyType === 'CNPJ' ? formatCnpj(a.pixKey) : a.pixKey}</td>
-                    <td>
+                    <td data-label="Banco">${a.bankCode} · ${a.bankName}</td>
+                    <td data-label="Agência">${a.accountAgency}</td>
+                    <td class="nowrap" data-label="Conta">${a.accountNumber}</td>
+                    <td class="nowrap" data-label="Chave PIX">${a.pixKeyType}: ${a.pixKeyType === 'CNPJ' ? formatCnpj(a.pixKey) : a.pixKey}</td>
+                    <td class="actions">
                       <button class="small" type="button" ?disabled=${!payable}
-                        aria-label="Pagar na conta ${a.accountNumber} (${a.bankName})"
+                        aria-label="Pagar nesta conta: ${a.accountNumber} (${a.bankName})"
                         @click=${() => emit(this, 'bo-account-selected', { receiver, account: a })}>
                         Pagar nesta conta
                       </button>
@@ -162,7 +167,7 @@ export class BoReceivers extends LitElement {
                 <thead><tr><th>Empresa</th><th>CNPJ</th><th>Situação</th><th>Cadastro</th><th><span class="sr-only">Ação</span></th></tr></thead>
                 <tbody>${p.items.map((r) => this.renderReceiver(r))}</tbody>
               </table></div>
-              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset))}`
+              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset), 'recebedores')}`
             : html`<p class="muted">${p ? 'Nenhum recebedor com essa situação.' : 'Carregando…'}</p>`
         }
         ${this.open ? this.renderAccounts(this.open) : nothing}
