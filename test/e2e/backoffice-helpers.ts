@@ -1,4 +1,6 @@
 /** Steps on the back-office page (`/backoffice.html`) and the tiny invoice PDF its tests upload. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startApp, type RunningApp } from './helpers';
@@ -71,4 +73,47 @@ export async function uploadInvoice(page: Page, fileName: string): Promise<void>
   await page.getByLabel('Arquivo PDF (até 10 MiB)').setInputFiles({ name: fileName, mimeType: 'application/pdf', buffer: tinyPdf() });
   await page.getByRole('button', { name: 'Enviar nota fiscal' }).click();
   await expect.poll(() => page.getByRole('table', { name: 'Documentos da solicitação' }).textContent()).toContain(fileName);
+}
+
+const axeSource = (() => {
+  try {
+    return readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * The axe-core violations of the whole back-office page, its elements' shadow trees included, as "rule: target"
+ * lines; undefined when axe-core is not installed. Evaluated through the DevTools protocol, under the page's CSP.
+ */
+export async function pageAxeViolations(page: Page): Promise<string[] | undefined> {
+  if (!axeSource) return undefined;
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe;
+    const { violations } = await axe.run(document);
+    return violations.flatMap((v) => v.nodes.map((node) => `${v.id}: ${JSON.stringify(node.target)}`));
+  });
+}
+
+/** Fails with the violations when axe finds any (skipped without axe-core). */
+export async function expectNoAxeViolations(page: Page, step: string): Promise<void> {
+  const violations = await pageAxeViolations(page);
+  if (violations) expect(violations, `axe violations: ${step}`).toEqual([]);
+}
+
+/** A valid CNPJ from 12 digits (its two check digits computed). */
+export function cnpjFrom(base12: string): string {
+  const digits = base12.split('').map(Number);
+  const check = (weights: number[]) => {
+    const sum = weights.reduce((total, weight, i) => total + weight * digits[i]!, 0);
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  digits.push(check([5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
+  digits.push(check([6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]));
+  return digits.join('');
 }

@@ -9,6 +9,7 @@ import {
   chooseAccount,
   createPaymentRequest,
   executionState,
+  expectNoAxeViolations,
   openBackoffice,
   requestStatus,
   signIn,
@@ -52,6 +53,7 @@ describe('back-office page', () => {
       .toContain('Token de administrador inválido');
     expect(await page.getByRole('heading', { name: 'Entrar no back-office' }).isVisible()).toBe(true);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await expectNoAxeViolations(page, 'refused token');
     // Chromium logs the refused request (401) itself: the expected answer here, not a fault of the page.
     const refused = problems.problems.filter((p) => p.includes('status of 401'));
     expect(refused).toHaveLength(1);
@@ -83,6 +85,7 @@ describe('back-office page', () => {
     await uploadInvoice(page, 'nota-123.pdf');
     expect(await detail.locator('progress').evaluate((p: HTMLProgressElement) => p.value)).toBe(100);
     expect(await detail.getByText('Envio da nota fiscal: 100%').isVisible()).toBe(true);
+    await expectNoAxeViolations(page, 'invoice uploaded');
 
     await detail.getByRole('button', { name: 'Aprovar (sandbox)' }).click();
     await expect.poll(() => requestStatus(page)).toBe('Aprovado');
@@ -112,6 +115,7 @@ describe('back-office page', () => {
     await expect.poll(() => requestStatus(page)).toBe('Cancelado');
     expect(await detail.getByRole('button', { name: 'Aprovar (sandbox)' }).count()).toBe(0);
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Solicitação cancelada.');
+    await expectNoAxeViolations(page, 'request cancelled');
   });
 
   it('makes a PIX cash-out and shows the transaction state', async () => {

@@ -48,7 +48,7 @@ export class BoCheckoutDetail extends LitElement {
         padding: 0.75rem 1rem;
         margin-top: 0.5rem;
       }
-      .confirm h4 {
+      .confirm h3 {
         margin: 0 0 0.5rem;
         font-size: 1rem;
       }
@@ -190,7 +190,7 @@ export class BoCheckoutDetail extends LitElement {
       ${
         this.preview
           ? html`<section class="confirm" aria-labelledby="refund-title">
-              <h4 id="refund-title" tabindex="-1">Confirme o reembolso</h4>
+              <h3 id="refund-title" tabindex="-1">Confirme o reembolso</h3>
               <dl data-testid="refund-confirmation">
                 <dt>Destinatário</dt>
                 <dd>${this.preview.recipient.name} · CPF ${this.preview.recipient.cpf}</dd>
