@@ -1,10 +1,106 @@
 /**
- * `npm run bench`: every benchmark, printing numbers (no thresholds; those belong to reviewers, not tests), each
- * next to a baseline measured in the same run, so a loaded machine shows as a slow baseline too.
+ * `npm run bench`: every row of issue 13, each next to its baseline measured in the same run, on 127.0.0.1 only.
+ * Prints the table (with ratios and goals), writes bench/results/<date>.json and .html (latency histograms of the
+ * project, the floor and polling), and flags any row more than 20% worse than the last committed results file.
+ *
+ * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
+ * BENCH_COLD_RUNS (15), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser. Not part of `npm test`.
  */
-import { describeSseCycles, sseCycles } from './sse-cycles';
-import { describeLatency, webhookLatency } from './webhook-latency';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { browserRows } from './browser-rows';
+import { bundleRows, ensureBuilt } from './bundle-rows';
+import { gcExposed, summarize } from './lib/stats';
+import { buildRows, compareRows, histogramPage, printTable, type Results } from './report';
+import { serverRows } from './server-rows';
 
-for (const line of describeLatency(await webhookLatency())) console.log(line);
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const knob = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const log = (line: string) => console.error(line);
 
-console.log(describeSseCycles(await sseCycles()));
+const only = process.env.BENCH_ONLY;
+const streams = knob('BENCH_STREAMS', 10_000);
+const started = Date.now();
+if (!gcExposed()) log('bench: run with --expose-gc (npm run bench does) for memory figures without garbage');
+
+ensureBuilt(log);
+const bundle = bundleRows();
+const server =
+  only === 'browser'
+    ? undefined
+    : await serverRows({ streams, completions: 100, reps: knob('BENCH_REPS', 3), createSeconds: knob('BENCH_CREATE_SECONDS', 3), log });
+const browser =
+  only === 'server'
+    ? undefined
+    : await browserRows({
+        runs: knob('BENCH_BROWSER_RUNS', 100),
+        pollingRuns: knob('BENCH_POLLING_RUNS', 6),
+        coldRuns: knob('BENCH_COLD_RUNS', 15),
+        log,
+      });
+
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
+const results: Results = {
+  date: new Date().toISOString(),
+  commit,
+  machine: {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? '?',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: process.platform,
+  },
+  seconds: (Date.now() - started) / 1000,
+  streams,
+  rows: buildRows({ bundle, server, browser }),
+  samples: browser ? { sse: browser.sse, floor: browser.floor, polling: browser.polling, qr: browser.qr } : undefined,
+  summaries: browser
+    ? { sse: summarize(browser.sse), floor: summarize(browser.floor), polling: summarize(browser.polling), qr: summarize(browser.qr) }
+    : undefined,
+  raw: { bundle, server, wire: browser?.wire },
+};
+
+const dir = here('./results');
+mkdirSync(dir, { recursive: true });
+// The last committed results file is the reference (uncommitted runs of this clone are not).
+const committed = (() => {
+  try {
+    return execFileSync('git', ['ls-files', 'bench/results/*.json'], { encoding: 'utf8', cwd: here('..') })
+      .split('\n')
+      .filter(Boolean)
+      .sort()
+      .at(-1);
+  } catch {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .at(-1);
+  }
+})();
+
+console.log(printTable(results));
+if (committed) {
+  const previous = JSON.parse(readFileSync(here(`../${committed}`), 'utf8')) as Results;
+  const worse = compareRows(previous, results);
+  console.log(
+    worse.length
+      ? `\nMore than 20% worse than ${committed}:\n${worse.map((w) => `  ${w}`).join('\n')}`
+      : `\nNo row more than 20% worse than ${committed}.`,
+  );
+} else console.log('\nNo committed results file to compare with yet.');
+
+const stamp = results.date.replace(/[:]/g, '-').replace(/\..+/, '');
+writeFileSync(`${dir}/${stamp}.json`, `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(`${dir}/${stamp}.html`, histogramPage(results));
+console.log(`\nWrote bench/results/${stamp}.json and .html in ${results.seconds.toFixed(0)} s.`);

@@ -1,0 +1,165 @@
+/**
+ * The bench's client process (forked by bench/lib/client-process.ts), so ten thousand client sockets and the load
+ * generator live outside the process whose server is measured: its file descriptors, heap and event loop stay the
+ * server's own. Loopback only. Times are `performance.timeOrigin + performance.now()`, comparable across processes.
+ *
+ * Messages in: `open` (raw HTTP/1.1 SSE connections, one per path), `arm` (time the arrival of a marker on every
+ * open connection), `close`, `load` (keep-alive POSTs from N connections for a fixed time), `exit`.
+ */
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+
+const now = () => performance.timeOrigin + performance.now();
+
+interface Connection {
+  socket: Socket;
+  tail: string;
+  armed: boolean;
+  at: number;
+}
+
+let connections: Connection[] = [];
+let armedMarker = '';
+let waiting = 0;
+let onAllDelivered: (() => void) | undefined;
+
+function send(message: unknown) {
+  process.send!(message);
+}
+
+/** Opens one SSE connection; resolves once `ready` (a first event) has arrived. */
+function openOne(port: number, path: string, ready: string): Promise<Connection> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const connection: Connection = { socket, tail: '', armed: false, at: 0 };
+    let opened = false;
+    socket.setNoDelay(true);
+    socket.setEncoding('latin1');
+    socket.on('connect', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`);
+    });
+    socket.on('data', (chunk: string) => {
+      const text = connection.tail + chunk;
+      connection.tail = text.slice(-64);
+      if (!opened) {
+        if (text.includes(ready)) {
+          opened = true;
+          resolve(connection);
+        }
+        return;
+      }
+      if (connection.armed && text.includes(armedMarker)) {
+        connection.armed = false;
+        connection.at = now();
+        if (--waiting === 0) onAllDelivered?.();
+      }
+    });
+    socket.on('error', (error) => {
+      if (!opened) reject(error);
+    });
+  });
+}
+
+async function open(port: number, paths: string[], ready: string, parallel = 256) {
+  const started = now();
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      connections.push(await openOne(port, path, ready));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, paths.length) }, worker));
+  return { count: connections.length, ms: now() - started };
+}
+
+function arm(marker: string, timeoutMs: number) {
+  armedMarker = marker;
+  waiting = connections.length;
+  for (const connection of connections) {
+    connection.armed = true;
+    connection.at = 0;
+  }
+  return new Promise<{ delivered: number; first: number; last: number }>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      onAllDelivered = undefined;
+      const times = connections.filter((c) => c.at > 0).map((c) => c.at);
+      resolve({ delivered: times.length, first: Math.min(...times), last: Math.max(...times) });
+    };
+    const timer = setTimeout(done, timeoutMs);
+    onAllDelivered = done;
+    send({ type: 'armed' });
+  });
+}
+
+async function close() {
+  for (const connection of connections) connection.socket.destroy();
+  connections = [];
+}
+
+/** Keep-alive POSTs of `bodies` (one each) from `concurrency` connections; stops after `seconds`. */
+async function load(port: number, path: string, bodies: string[], concurrency: number, seconds: number, headers: Record<string, string>) {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const post = (body: string) =>
+    new Promise<number>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', () => resolve(0));
+      req.end(body);
+    });
+  const started = now();
+  const deadline = started + seconds * 1000;
+  let next = 0;
+  let ok = 0;
+  let failed = 0;
+  const statuses: Record<string, number> = {};
+  const worker = async () => {
+    while (now() < deadline && next < bodies.length) {
+      const status = await post(bodies[next++]!);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status === 200 || status === 201) ok++;
+      else failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsed = (now() - started) / 1000;
+  agent.destroy();
+  return { ok, failed, seconds: elapsed, perSecond: ok / elapsed, statuses, exhausted: next >= bodies.length };
+}
+
+type Message =
+  | { type: 'open'; port: number; paths: string[]; ready: string }
+  | { type: 'arm'; marker: string; timeoutMs?: number }
+  | { type: 'close' }
+  | { type: 'load'; port: number; path: string; bodies: string[]; concurrency: number; seconds: number; headers?: Record<string, string> }
+  | { type: 'exit' };
+
+async function answer(message: Message): Promise<object> {
+  switch (message.type) {
+    case 'open':
+      return { type: 'opened', ...(await open(message.port, message.paths, message.ready)) };
+    case 'arm':
+      return { type: 'delivered', ...(await arm(message.marker, message.timeoutMs ?? 30_000)) };
+    case 'close':
+      await close();
+      return { type: 'closed' };
+    case 'load':
+      return {
+        type: 'loaded',
+        ...(await load(message.port, message.path, message.bodies, message.concurrency, message.seconds, message.headers ?? {})),
+      };
+    case 'exit':
+      process.exit(0);
+  }
+}
+
+process.on('message', (message: Message) => {
+  answer(message).then(send, (error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }));
+});
+send({ type: 'up' });

@@ -1,0 +1,185 @@
+/**
+ * The server rows of `npm run bench`: fan-out to one checkout's streams, 100 completions across many checkouts,
+ * memory per open stream, and creation throughput (through the embedded emulator, and the BFF alone with a stub
+ * provider). Servers run in this process (their memory is this process's); clients in a forked process.
+ */
+import type { PricedOrder } from '../server/checkout/orders';
+import { startTestBff, startTestServer, type TestServer } from '../test/server/helpers/server';
+import { startClients, now, type Clients } from './lib/client-process';
+import { startHonoFloor, startHttpFloor } from './lib/floors';
+import { median, settledMemory, sleep } from './lib/stats';
+import { startStubProvider } from './lib/stub-provider';
+
+const PAYER = { name: 'Bench', taxNumber: '52998224725' };
+const LIMITS = { SSE_MAX_PER_CLIENT: '100000', SSE_MAX_TOTAL: '100000', CHECKOUT_RATE_PER_MINUTE: '0' };
+const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
+
+export interface ServerRowsOptions {
+  streams: number;
+  /** Checkouts of the "100 completions" row; streams are spread evenly over them. */
+  completions: number;
+  reps: number;
+  createSeconds: number;
+  log: (line: string) => void;
+}
+
+async function newCheckout(server: TestServer, orderId: string) {
+  const response = await server.json('POST', '/api/checkouts', { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' });
+  if (response.status !== 201) throw new Error(`bench: creation failed: ${response.text}`);
+  return response.body as { id: string; transactionId: string };
+}
+
+/** Streams open, marker armed, trigger, last delivery: milliseconds from the trigger to the last stream. */
+async function deliver(clients: Clients, trigger: () => Promise<unknown>, expected: number) {
+  const { delivered } = await clients.arm('Completed');
+  const started = now();
+  await trigger();
+  const result = await delivered;
+  if (result.delivered !== expected) throw new Error(`bench: ${result.delivered} of ${expected} streams got the change`);
+  return result.last - started;
+}
+
+export async function serverRows({ streams, completions, reps, createSeconds, log }: ServerRowsOptions) {
+  const clients = await startClients();
+  const perCheckout = Math.max(1, Math.floor(streams / completions));
+  const rows = {
+    fanout: { project: [] as number[], floor: [] as number[] },
+    many: { project: [] as number[], floor: [] as number[] },
+    memory: { project: 0, floor: 0, hono: 0 },
+    create: { project: 0, bffAlone: 0, hono: 0, projectStatuses: {}, bffStatuses: {} },
+  };
+  try {
+    // The floor: node:http.
+    const floor = await startHttpFloor();
+    try {
+      for (let rep = 0; rep < reps; rep++) {
+        const before = await settledMemory();
+        await clients.open(
+          floor.port,
+          Array.from({ length: streams }, () => '/events?c=one'),
+          'Registered',
+        );
+        if (rep === 0) rows.memory.floor = ((await settledMemory()) - before) / streams;
+        rows.fanout.floor.push(await deliver(clients, () => floor.trigger(['one']), streams));
+        await clients.close();
+        const channels = Array.from({ length: completions }, (_, i) => `c${i}`);
+        await clients.open(
+          floor.port,
+          channels.flatMap((c) => Array.from({ length: perCheckout }, () => `/events?c=${c}`)),
+          'Registered',
+        );
+        rows.many.floor.push(await deliver(clients, () => Promise.all(channels.map((c) => floor.trigger([c]))), perCheckout * completions));
+        await clients.close();
+      }
+    } finally {
+      await floor.close();
+    }
+    log(
+      `floor: fan-out ${rows.fanout.floor.map((x) => x.toFixed(0)).join(', ')} ms; many ${rows.many.floor.map((x) => x.toFixed(0)).join(', ')} ms`,
+    );
+
+    // Minimal Hono: streamSSE memory.
+    const hono = await startHonoFloor();
+    try {
+      const before = await settledMemory();
+      await clients.open(
+        hono.port,
+        Array.from({ length: streams }, () => '/events'),
+        'Registered',
+      );
+      rows.memory.hono = ((await settledMemory()) - before) / streams;
+      await clients.close();
+      await sleep(200);
+      rows.create.hono = (await createLoad(clients, hono.port, '/checkouts', createSeconds, (i) => ({ orderId: `H-${i}` }))).perSecond;
+    } finally {
+      await hono.close();
+    }
+    log(`hono: ${(rows.memory.hono / 1024).toFixed(1)} KB per stream, ${rows.create.hono.toFixed(0)} creations/s`);
+
+    // The project: the demo process (embedded emulator + BFF), orders priced by the bench.
+    const server = await startTestServer({ env: LIMITS, start: { orders: anyOrder } });
+    try {
+      const port = Number(new URL(server.url).port);
+      let n = 0;
+      for (let rep = 0; rep < reps; rep++) {
+        const one = await newCheckout(server, `F-${rep}-${n++}`);
+        const before = await settledMemory();
+        await clients.open(
+          port,
+          Array.from({ length: streams }, () => `/api/checkouts/${one.id}/events`),
+          'Registered',
+        );
+        if (rep === 0) rows.memory.project = ((await settledMemory()) - before) / streams;
+        rows.fanout.project.push(await deliver(clients, () => server.provider.sandbox.pix.complete(one.transactionId, PAYER), streams));
+        await clients.close();
+        const many: { id: string; transactionId: string }[] = [];
+        for (let i = 0; i < completions; i++) many.push(await newCheckout(server, `M-${rep}-${n++}`));
+        await clients.open(
+          port,
+          many.flatMap((c) => Array.from({ length: perCheckout }, () => `/api/checkouts/${c.id}/events`)),
+          'Registered',
+        );
+        const trigger = () => Promise.all(many.map((c) => server.provider.sandbox.pix.complete(c.transactionId, PAYER)));
+        rows.many.project.push(await deliver(clients, trigger, perCheckout * completions));
+        await clients.close();
+      }
+      log(
+        `project: fan-out ${rows.fanout.project.map((x) => x.toFixed(0)).join(', ')} ms; many ${rows.many.project.map((x) => x.toFixed(0)).join(', ')} ms`,
+      );
+      await sleep(200);
+      const created = await createLoad(clients, port, '/api/checkouts', createSeconds, (i) => {
+        const orderId = `C-${i}`;
+        return { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' };
+      });
+      rows.create.project = created.perSecond;
+      rows.create.projectStatuses = created.statuses;
+      log(`project: ${created.perSecond.toFixed(0)} creations/s ${JSON.stringify(created.statuses)}`);
+
+      // The BFF alone, its provider a stub over HTTP replaying this emulator's answers.
+      const stub = await startStubProvider(`${server.url}/sandbox`);
+      const bff = await startTestBff({
+        env: {
+          PROVIDER_BASE_URL: `${stub.url}/v1`,
+          PROVIDER_ACCESS_KEY: 'sandbox-access-key',
+          PROVIDER_SECRET: 'sandbox-secret',
+          ...LIMITS,
+        },
+        start: { orders: anyOrder },
+      });
+      try {
+        const bffPort = Number(new URL(bff.url).port);
+        const alone = await createLoad(clients, bffPort, '/api/checkouts', createSeconds, (i) => {
+          const orderId = `S-${i}`;
+          return { orderId, orderToken: bff.orderTokenFor(orderId), method: 'pix' };
+        });
+        rows.create.bffAlone = alone.perSecond;
+        rows.create.bffStatuses = alone.statuses;
+        log(`bff alone: ${alone.perSecond.toFixed(0)} creations/s ${JSON.stringify(alone.statuses)} (stub replayed ${stub.replayed()})`);
+      } finally {
+        await bff.close();
+        await stub.close();
+      }
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await clients.stop();
+  }
+  return {
+    streams,
+    completions,
+    perCheckout,
+    fanout: { project: median(rows.fanout.project), floor: median(rows.fanout.floor), samples: rows.fanout },
+    many: { project: median(rows.many.project), floor: median(rows.many.floor), samples: rows.many },
+    memory: rows.memory,
+    create: rows.create,
+  };
+}
+
+/** Creations per second from 10 keep-alive connections: a short warm-up, then `seconds` measured. */
+async function createLoad(clients: Clients, port: number, path: string, seconds: number, body: (i: number) => object) {
+  const count = Math.ceil(seconds * 6_000);
+  const bodies = Array.from({ length: count + 500 }, (_, i) => JSON.stringify(body(i)));
+  await clients.load(port, path, bodies.slice(0, 500), 10, 0.5);
+  return clients.load(port, path, bodies.slice(500), 10, seconds);
+}
