@@ -77,6 +77,12 @@ export default css`
     outline: 3px solid var(--bo-color-focus, #f79009);
     outline-offset: 2px;
   }
+  .wide {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    gap: 1rem;
+    margin-bottom: 1rem;
+  }
   .desk {
     display: grid;
     gap: 1rem;

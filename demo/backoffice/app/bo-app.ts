@@ -211,18 +211,20 @@ export class BoApp extends LitElement {
           ${this.live === 'on' ? 'Atualização ao vivo' : this.live === 'off' ? 'Reconectando…' : 'Conectando…'}
         </span>
       </nav>
+      <div class="wide">
+        <div id="payments-area" class="area" tabindex="-1">
+          <bo-payments .api=${api} .currentId=${this.checkoutId}></bo-payments>
+        </div>
+        ${this.checkoutId ? html`<bo-checkout-detail .api=${api} checkout-id=${this.checkoutId}></bo-checkout-detail>` : nothing}
+      </div>
       <div class="desk">
         <div class="main">
-          <div id="payments-area" class="area" tabindex="-1">
-            <bo-payments .api=${api} .currentId=${this.checkoutId}></bo-payments>
-          </div>
-          ${this.checkoutId ? html`<bo-checkout-detail .api=${api} checkout-id=${this.checkoutId}></bo-checkout-detail>` : nothing}
           <div id="receivers-area" class="area" tabindex="-1">
             <bo-receivers .api=${api} .selectedAccountId=${this.account?.id}></bo-receivers>
           </div>
           ${this.sandbox ? html`<bo-receiver-form .api=${api}></bo-receiver-form>` : nothing}
           <bo-payment-request-form .api=${api} .receiver=${this.receiver} .account=${this.account}></bo-payment-request-form>
-          ${this.currentId ? html`<bo-payment-request .api=${api} request-id=${this.currentId}></bo-payment-request>` : nothing}
+          ${this.currentId ? html`<bo-payment-request .api=${api} request-id=${this.currentId} ?sandbox=${this.sandbox}></bo-payment-request>` : nothing}
           <bo-payment-requests .api=${api} .currentId=${this.currentId}></bo-payment-requests>
         </div>
         <div class="side">

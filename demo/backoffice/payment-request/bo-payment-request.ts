@@ -79,6 +79,8 @@ export class BoPaymentRequest extends LitElement {
   @property({ attribute: false }) api?: AdminApi;
   /** Id of the payment request to show. */
   @property({ attribute: 'request-id' }) requestId = '';
+  /** Shows the sandbox's reviewer tools (approve, reject): set by `<bo-app>` when the emulator's admin routes answer. */
+  @property({ type: Boolean }) sandbox = false;
 
   override updated(changed: PropertyValues<this>) {
     if (changed.has('requestId')) {
@@ -181,7 +183,9 @@ export class BoPaymentRequest extends LitElement {
                       Cancelar solicitação
                     </button>
                   </div>
-                  <section class="sandbox" aria-labelledby="sandbox-title">
+                  ${
+                    this.sandbox
+                      ? html`<section class="sandbox" aria-labelledby="sandbox-title">
                     <h3 id="sandbox-title">Ferramentas do sandbox</h3>
                     <p class="muted">No ambiente real quem aprova é o portal do provedor. Estes botões só existem no emulador.</p>
                     <div class="actions">
@@ -195,6 +199,8 @@ export class BoPaymentRequest extends LitElement {
                       </button>
                     </div>
                   </section>`
+                      : nothing
+                  }`
                   : nothing
               }
               ${this.renderFlows(d)}
