@@ -114,11 +114,14 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
         tell({ ...entry, checkoutId: adopted?.id ?? null, outcome });
         return c.json(done(outcome));
       }
-      await store.markWebhookSeen(checkout.id, entry.receivedAt);
-      // A failed re-read answers 503: the provider retries, and the reconciler catches it meanwhile.
-      const result = await service.refresh(checkout, 'webhook').catch(() => {
-        throw new ApiError(503, 'provider_unavailable', 'Could not confirm the transaction with the provider.');
-      });
+      // A failed re-read answers 503: the provider retries, and the reconciler catches it meanwhile. The webhook is
+      // marked seen after the re-read (bookkeeping for the reconciler), so a change reaches the streams first.
+      const result = await service
+        .refresh(checkout, 'webhook')
+        .catch(() => {
+          throw new ApiError(503, 'provider_unavailable', 'Could not confirm the transaction with the provider.');
+        })
+        .finally(() => store.markWebhookSeen(checkout.id, entry.receivedAt));
       const outcome = result.changed ? 'applied' : 'ignored';
       tell({ ...entry, checkoutId: checkout.id, outcome });
       return c.json(done(outcome));
