@@ -58,6 +58,12 @@ export const newCheckoutId = () => `co_${randomBytes(16).toString('base64url')}`
  */
 const mayHaveActed = (error: unknown) => error instanceof ProviderNetworkError || (error instanceof ProviderError && error.status >= 500);
 
+/**
+ * Resolves after the I/O callbacks and microtasks already queued: the frames a publish just handed to the event
+ * streams reach their sockets before bookkeeping writes (which SQLite makes synchronously) hold the event loop.
+ */
+export const afterStreamWrites = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const pending = () => new ApiError(503, 'checkout_pending', 'The payment is still being prepared. Please try again.');
 
 export function createCheckoutService(options: CheckoutServiceOptions) {
@@ -200,6 +206,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     const { state, stateErrorCause } = record.transaction;
     const changes = state === 'Completed' ? { details: { ...receiptOf(record, now()) } } : undefined;
     const result = await advance(checkout, state, source, { transactionState: state, stateErrorCause: stateErrorCause ?? null }, changes);
+    // Bookkeeping, not the change: written once the change's frames are on their way to the browsers.
+    if (result.changed) await afterStreamWrites();
     await store.markChecked(checkout.id, now());
     return result;
   }

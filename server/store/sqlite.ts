@@ -32,8 +32,12 @@ const LIVE = sqlList(LIVE_STATES);
 export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOptions): Store {
   const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('journal_mode = WAL');
-  // A stored checkout stands for a provider transaction that already exists: keep it through a power loss too.
-  db.pragma('synchronous = FULL');
+  // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the process, but the last commits
+  // before a power loss or an OS crash may be rolled back (WAL is synced at checkpoints, not at every commit). That
+  // is safe here because the provider is the source of truth: a checkout whose activation is lost that way is
+  // found again (its reservation is settled against the provider, a webhook of an unknown transaction of ours is
+  // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
 
