@@ -118,7 +118,7 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     // --- CSV export of the filtered list.
     const [download] = await Promise.all([bo.waitForEvent('download'), payments.getByRole('button', { name: 'Exportar CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^pagamentos-\d{4}-\d\d-\d\d\.csv$/);
-    const csv = (await readFile((await download.path()), 'utf8'))
+    const csv = (await readFile(await download.path(), 'utf8'))
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n');
