@@ -5,6 +5,7 @@
  * handlers); `refused` makes requests the route must refuse (a wrong credential, a body that can't be read, an id
  * that does not exist), for the property that a refusal changes nothing stored.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { isValidCpf, taxNumberDigits } from '../../../core/cpf';
 import {
@@ -528,6 +529,44 @@ export const BFF_ROUTES: Target[] = [
       orderId: 'payout-fuzz',
       description: 'Fuzz',
     }),
+    // One key per request: a cash-out needs one, and each fuzzed body is a new request.
+    headers: () => ({ 'idempotency-key': `fuzz-${randomUUID()}` }),
+  }),
+  route({ method: 'GET', path: '/api/admin/cashouts', auth: 'admin', query: () => ({ limit: '10' }) }),
+  route({ method: 'GET', path: '/api/admin/cashouts/quote', auth: 'admin', query: () => ({ amount: '10.00' }) }),
+  route({
+    method: 'GET',
+    path: '/api/admin/checkouts',
+    auth: 'admin',
+    query: () => ({
+      state: 'Completed,Expired',
+      method: 'pix',
+      from: `${DAY}T00:00:00.000Z`,
+      to: future(),
+      orderId: 'A-1',
+      flag: 'flagged',
+      limit: '10',
+      cursor: Buffer.from(JSON.stringify([`${DAY}T00:00:00.000Z`, 'co_x'])).toString('base64url'),
+    }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/checkouts/export.csv',
+    auth: 'admin',
+    query: () => ({ state: 'Completed', from: `${DAY}T00:00:00.000Z`, flag: 'late' }),
+    otherAnswer: (answer) => answer.status === 200 && (answer.headers['content-type'] ?? '').startsWith('text/csv'),
+  }),
+  route({ method: 'GET', path: '/api/admin/checkouts/:id', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
+  route({ method: 'GET', path: '/api/admin/checkouts/:id/provider', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
+  route({ method: 'GET', path: '/api/admin/checkouts/:id/refund', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
+  route({
+    method: 'POST',
+    path: '/api/admin/checkouts/:id/refund',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({}),
+    ids: (w) => ({ id: w.known.checkoutIds }),
+    headers: () => ({ 'idempotency-key': `fuzz-${randomUUID()}` }),
   }),
   route({
     method: 'GET',
