@@ -126,6 +126,21 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
   });
 
   describe('createPostgresHub', () => {
+    it('tells subscribers of everything about publishes on any instance (the back-office live lists)', async () => {
+      const [a, b] = await Promise.all([1, 2].map(() => createPostgresHub({ connectionString: db.url })));
+      const heard: [string, number][] = [];
+      const unsubscribe = a!.subscribeAll((id, seq) => heard.push([id, seq]));
+      b!.publish('c-9', 4);
+      b!.publish('cashout:k-1', 0);
+      await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(2);
+      expect(heard).toEqual([
+        ['c-9', 4],
+        ['cashout:k-1', 0],
+      ]);
+      unsubscribe();
+      await Promise.all([a!.close(), b!.close()]);
+    });
+
     it('delivers an event published by another hub instance, and its own only once', async () => {
       const [a, b] = await Promise.all([1, 2].map(() => createPostgresHub({ connectionString: db.url })));
       const heardByA = nextSeq(a!, 'c-1');
