@@ -37,6 +37,14 @@ async function payNow(page: Page) {
   await expectResult(page, 'Pagamento confirmado');
 }
 
+/** The text of what has focus, through the shadow roots of the back-office's elements. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    let active: Element | null = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active?.textContent?.trim() ?? null;
+  });
+
 /** The admin API, for what the page does not show (how many cash-outs exist). */
 async function adminGet(path: string) {
   const response = await fetch(`${e2e.app.url}/api/admin${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
@@ -135,6 +143,7 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await duplicateRow.getByRole('button', { name: /^Detalhes/ }).click();
     const detail = bo.getByRole('region', { name: `Pagamento do pedido ${twice.orderId}` });
     await detail.getByTestId('timeline').waitFor();
+    await expect.poll(() => focused(bo)).toBe(`Pagamento do pedido ${twice.orderId}`);
     expect(await detail.getByTestId('timeline').textContent()).toContain('webhook do provedor');
     expect(await detail.getByTestId('timeline').textContent()).toContain('pagamento após o prazo');
     expect(await detail.textContent()).toContain('Duplicado de');
@@ -146,6 +155,7 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await detail.getByRole('button', { name: 'Reembolsar pagamento duplicado' }).click();
     const confirmation = detail.getByTestId('refund-confirmation');
     await confirmation.waitFor();
+    await expect.poll(() => focused(bo)).toBe('Confirme o reembolso');
     const facts = (await confirmation.textContent())!;
     for (const label of ['Destinatário', 'Chave PIX', 'Valor', 'Tarifa']) expect(facts).toContain(label);
     expect(facts).toContain('***.');
@@ -203,6 +213,10 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await cashOut.getByRole('button', { name: 'Revisar transferência' }).click();
     const summary = cashOut.getByTestId('cashout-confirmation');
     await summary.waitFor();
+    // Focus is on the confirmation's heading; Tab reaches its button next.
+    await expect.poll(() => focused(bo)).toBe('Confirme a transferência');
+    await bo.keyboard.press('Tab');
+    expect(await focused(bo)).toBe('Confirmar transferência');
     const shown = (await summary.textContent())!;
     expect(shown).toContain('Maria da Silva');
     expect(shown).toContain(`fornecedor${n}@exemplo.com.br`);
