@@ -25,6 +25,8 @@ const PAGE_SIZES = [10, 20, 50] as const;
 const EXPORT_BATCH = 200;
 /** The export stops after this many rows (a month of a busy shop); narrow the filters for more. */
 export const MAX_EXPORT_ROWS = 100_000;
+/** Webhooks listed in a checkout's detail: the most recent ones (a provider retrying for days stays readable). */
+const WEBHOOKS_SHOWN = 50;
 
 const instant = z.iso.datetime({ offset: true });
 const filterQuery = z.object({
@@ -267,10 +269,11 @@ export function adminCheckoutRoutes({ provider, store, clock, desk }: CheckoutRo
     })
     .get('/checkouts/:id', async (c) => {
       const checkout = await checkoutOr404(c.req.param('id'));
-      const [events, order, refunds] = await Promise.all([
+      const [events, order, refunds, received] = await Promise.all([
         store.eventsAfter(checkout.id, 0),
         store.findCheckoutsByOrder(checkout.orderId),
         store.refundsOf([checkout.id]),
+        store.webhooksOf(checkout.id, WEBHOOKS_SHOWN),
       ]);
       return c.json({
         checkout: adminCheckoutView(checkout, refunds),
@@ -280,6 +283,8 @@ export function adminCheckoutRoutes({ provider, store, clock, desk }: CheckoutRo
           lastCheckedAt: checkout.lastCheckedAt,
           /** The events a provider webhook caused (its re-read moved the checkout). */
           applied: events.filter((e) => e.source === 'webhook').map((e) => ({ seq: e.seq, state: e.state, at: e.at })),
+          /** Every webhook received about it (the most recent 50), oldest first: the state it claimed and what became of it. */
+          received: received.map(({ receivedAt, state, outcome }) => ({ receivedAt, state, outcome })),
         },
         /** The order's other checkouts (a renewed code, the checkout a duplicate stands beside). */
         order: (await withRefunds(order.filter((o) => o.id !== checkout.id && o.state !== 'Creating'))).map(

@@ -52,6 +52,13 @@ const SIGNATURE_REFUSALS = {
 export function webhookRoutes({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
   const receivedAt = () => clock.now().toISOString();
   const tell = (receipt: WebhookReceipt) => {
+    // Kept for the back-office's view of the checkout, once answered; a failed write loses a log line, nothing else.
+    const { checkoutId, transactionId, state, outcome, receivedAt: at } = receipt;
+    if (checkoutId && transactionId && outcome !== 'invalid') {
+      void store
+        .recordWebhook({ checkoutId, transactionId, state, outcome, receivedAt: at })
+        .catch((error: unknown) => logger.error('webhook record:', error));
+    }
     if (!onWebhook) return;
     void Promise.resolve()
       .then(() => onWebhook(receipt))

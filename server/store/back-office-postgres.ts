@@ -4,12 +4,13 @@ import { CREATING, FINAL_TRANSACTION_STATES } from '../../core/states';
 import {
   CASH_OUT_SENDING,
   CheckoutFilterSchema,
+  CheckoutWebhookSchema,
   HOLDING_REFUND_STATES,
   NewCashOutSchema,
   UNSETTLED_CASH_OUT_STATES,
   type BackOfficeStore,
 } from './back-office';
-import { cashOutFromRow } from './back-office-sqlite';
+import { cashOutFromRow, webhookFromRow } from './back-office-sqlite';
 import { sqlList } from './migrations';
 import { checkoutFromRow, type Row } from './rows';
 import type { CheckoutState } from './types';
@@ -26,6 +27,20 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
 
   return {
+    async recordWebhook(input) {
+      const webhook = CheckoutWebhookSchema.parse(input);
+      await pool.query(
+        `INSERT INTO checkout_webhooks (checkout_id, transaction_id, state, outcome, received_at) VALUES ($1, $2, $3, $4, $5)`,
+        [webhook.checkoutId, webhook.transactionId, webhook.state, webhook.outcome, webhook.receivedAt],
+      );
+    },
+    async webhooksOf(checkoutId, limit) {
+      const rows = await all(
+        'SELECT * FROM (SELECT * FROM checkout_webhooks WHERE checkout_id = $1 ORDER BY id DESC LIMIT $2) recent ORDER BY id',
+        [checkoutId, limit],
+      );
+      return rows.map(webhookFromRow);
+    },
     async listCheckouts(input, limit) {
       const filter = CheckoutFilterSchema.parse(input);
       const values: unknown[] = [];

@@ -5,11 +5,13 @@ import {
   CASH_OUT_SENDING,
   CashOutSchema,
   CheckoutFilterSchema,
+  CheckoutWebhookSchema,
   HOLDING_REFUND_STATES,
   NewCashOutSchema,
   UNSETTLED_CASH_OUT_STATES,
   type BackOfficeStore,
   type CashOut,
+  type CheckoutWebhook,
 } from './back-office';
 import { sqlList } from './migrations';
 import type { CheckoutState } from './types';
@@ -33,6 +35,16 @@ export function cashOutFromRow(row: Row): CashOut {
     charges: row.charges ?? null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
+  });
+}
+
+export function webhookFromRow(row: Row): CheckoutWebhook {
+  return CheckoutWebhookSchema.parse({
+    checkoutId: row.checkout_id,
+    transactionId: row.transaction_id,
+    state: row.state ?? null,
+    outcome: row.outcome,
+    receivedAt: row.received_at instanceof Date ? row.received_at.toISOString() : row.received_at,
   });
 }
 
@@ -63,6 +75,11 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       RETURNING *`),
     recent: db.prepare(`SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT ?`),
     unsettled: db.prepare(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT ?`),
+    recordWebhook: db.prepare(`
+      INSERT INTO checkout_webhooks (checkout_id, transaction_id, state, outcome, received_at)
+      VALUES (@checkoutId, @transactionId, @state, @outcome, @receivedAt)`),
+    webhooksOf: db.prepare(`
+      SELECT * FROM (SELECT * FROM checkout_webhooks WHERE checkout_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id`),
     refundsOf: db.prepare(`
       SELECT * FROM cashouts WHERE refund_of IN (SELECT value FROM json_each(?)) ORDER BY created_at, idempotency_key`),
   };
@@ -81,6 +98,12 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   });
 
   return {
+    async recordWebhook(input) {
+      sql.recordWebhook.run(CheckoutWebhookSchema.parse(input));
+    },
+    async webhooksOf(checkoutId, limit) {
+      return all(sql.webhooksOf, checkoutId, limit).map(webhookFromRow);
+    },
     async listCheckouts(input, limit) {
       const filter = CheckoutFilterSchema.parse(input);
       const where = [`state <> '${CREATING}'`];

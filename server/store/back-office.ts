@@ -78,7 +78,22 @@ export const CheckoutFilterSchema = z.object({
 });
 export type CheckoutFilter = z.input<typeof CheckoutFilterSchema>;
 
+/** One provider webhook about a checkout, and what the BFF made of it (`WebhookReceipt.outcome`). */
+export const CheckoutWebhookSchema = z.object({
+  checkoutId: z.string().min(1),
+  transactionId: z.string().min(1),
+  /** The state the payload claimed (a hint: the BFF re-reads the provider). */
+  state: z.string().nullable(),
+  outcome: z.enum(['applied', 'adopted', 'ignored']),
+  receivedAt: InstantSchema,
+});
+export type CheckoutWebhook = z.infer<typeof CheckoutWebhookSchema>;
+
 export interface BackOfficeStore {
+  /** Keeps one webhook a checkout received; written after the webhook is answered, so it never delays it. */
+  recordWebhook(webhook: z.input<typeof CheckoutWebhookSchema>): Promise<void>;
+  /** The checkout's webhooks, oldest first, at most `limit` (the most recent ones when there are more). */
+  webhooksOf(checkoutId: string, limit: number): Promise<CheckoutWebhook[]>;
   /** Checkouts matching `filter`, newest first (`createdAt` then `id`, both descending), at most `limit`. */
   listCheckouts(filter: CheckoutFilter, limit: number): Promise<Checkout[]>;
   /**

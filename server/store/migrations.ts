@@ -307,6 +307,32 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webhook_nonces_by_age ON webhook_nonces (seen_at);
     `,
   },
+  {
+    version: 7,
+    name: "the provider's webhooks each checkout received, and what became of each, for the back-office",
+    sqlite: `
+      CREATE TABLE checkout_webhooks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        checkout_id TEXT NOT NULL,
+        transaction_id TEXT NOT NULL,
+        state TEXT,
+        outcome TEXT NOT NULL,
+        received_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX checkout_webhooks_by_checkout ON checkout_webhooks (checkout_id, id);
+    `,
+    postgres: `
+      CREATE TABLE checkout_webhooks (
+        id bigserial PRIMARY KEY,
+        checkout_id text NOT NULL,
+        transaction_id text NOT NULL,
+        state text,
+        outcome text NOT NULL,
+        received_at timestamptz NOT NULL
+      );
+      CREATE INDEX checkout_webhooks_by_checkout ON checkout_webhooks (checkout_id, id);
+    `,
+  },
 ];
 
 /** A SQL list of string literals; only ever given our own constants. */

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WEBHOOK_HEADER } from '../../../server/checkout/app';
 import { csvCell } from '../../../server/checkout/admin-checkouts';
 import { sha256 } from '../../../server/checkout/admin-cashouts';
 import { ManualClock } from '../../../server/lib/clock';
@@ -156,6 +157,32 @@ describe('payments received', () => {
     ]);
     expect(detail.body.events[2].data).toMatchObject({ late: true, duplicateOf: paid.renewed.id });
     expect(detail.body.webhooks).toMatchObject({ lastWebhookAt: expect.any(String), applied: [{ seq: 3, state: 'Completed' }] });
+    expect(detail.body.webhooks.received).toContainEqual({ receivedAt: expect.any(String), state: 'Completed', outcome: 'applied' });
+
+    // The provider delivers the same webhook again: it is listed too, as changing nothing.
+    const again = await server.json(
+      'POST',
+      '/api/webhooks/provider',
+      {
+        id: paid.late.transactionId,
+        transactionState: 'Completed',
+        transactionDate: clock.now().toISOString(),
+        transactionAmount: '79.800000',
+        transactionType: 'Credit',
+        transactionPaymentType: 'PIX',
+      },
+      { [WEBHOOK_HEADER]: server.config.webhookSecret },
+    );
+    expect(again).toMatchObject({ status: 200, body: { data: { outcome: 'ignored' } } });
+    await vi.waitFor(async () =>
+      expect((await admin('GET', `/checkouts/${paid.late.id}`)).body.webhooks.received.at(-1)).toEqual({
+        receivedAt: expect.any(String),
+        state: 'Completed',
+        outcome: 'ignored',
+      }),
+    );
+    const other = (await admin('GET', `/checkouts/${paid.once.id}`)).body.webhooks.received;
+    expect(other.map((w: { outcome: string }) => w.outcome)).toContain('applied');
     expect(detail.body.order).toEqual([expect.objectContaining({ id: paid.renewed.id, state: 'Completed' })]);
 
     const record = await admin('GET', `/checkouts/${paid.late.id}/provider`);

@@ -96,6 +96,51 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
       });
     });
 
+    describe('webhooks of a checkout', () => {
+      it('keeps each one with its outcome, oldest first, and the most recent ones past the limit', async () => {
+        const checkout = await paid('W-1', 0);
+        const other = await paid('W-2', 0);
+        const tx = checkout.transactionId!;
+        await store.recordWebhook({
+          checkoutId: checkout.id,
+          transactionId: tx,
+          state: 'Completed',
+          outcome: 'applied',
+          receivedAt: at(2),
+        });
+        await store.recordWebhook({ checkoutId: other.id, transactionId: 'tx-other', state: null, outcome: 'ignored', receivedAt: at(2) });
+        await store.recordWebhook({
+          checkoutId: checkout.id,
+          transactionId: tx,
+          state: 'Completed',
+          outcome: 'ignored',
+          receivedAt: at(3),
+        });
+        await store.recordWebhook({ checkoutId: checkout.id, transactionId: tx, state: null, outcome: 'ignored', receivedAt: at(4) });
+        expect(await store.webhooksOf(checkout.id, 10)).toEqual([
+          { checkoutId: checkout.id, transactionId: tx, state: 'Completed', outcome: 'applied', receivedAt: at(2) },
+          { checkoutId: checkout.id, transactionId: tx, state: 'Completed', outcome: 'ignored', receivedAt: at(3) },
+          { checkoutId: checkout.id, transactionId: tx, state: null, outcome: 'ignored', receivedAt: at(4) },
+        ]);
+        expect((await store.webhooksOf(checkout.id, 2)).map((w) => w.receivedAt)).toEqual([at(3), at(4)]);
+        expect(await store.webhooksOf('co_nobody', 10)).toEqual([]);
+      });
+
+      it('refuses an outcome it does not know', async () => {
+        const checkout = await paid('W-3', 0);
+        await expect(
+          store.recordWebhook({
+            checkoutId: checkout.id,
+            transactionId: 'tx',
+            state: null,
+            outcome: 'maybe' as 'applied',
+            receivedAt: at(1),
+          }),
+        ).rejects.toThrow();
+        expect(await store.webhooksOf(checkout.id, 10)).toEqual([]);
+      });
+    });
+
     describe('cash-outs', () => {
       it('takes an idempotency key once: the same key returns the same cash-out, also while Sending', async () => {
         const draft = cashOut();
