@@ -41,7 +41,13 @@ export interface CheckoutPage {
 export interface CheckoutDetail {
   checkout: AdminCheckoutView;
   events: { seq: number; state: string; source: string; at: string; data: Record<string, unknown> }[];
-  webhooks: { lastWebhookAt: string | null; lastCheckedAt: string | null; applied: { seq: number; state: string; at: string }[] };
+  webhooks: {
+    lastWebhookAt: string | null;
+    lastCheckedAt: string | null;
+    applied: { seq: number; state: string; at: string }[];
+    /** Every webhook received about it (the most recent 50), oldest first. */
+    received: { receivedAt: string; state: string | null; outcome: 'applied' | 'adopted' | 'ignored' }[];
+  };
   order: Pick<AdminCheckoutView, 'id' | 'state' | 'amount' | 'createdAt' | 'paidAt' | 'duplicateOf' | 'late'>[];
   refunds: CashOutView[];
 }

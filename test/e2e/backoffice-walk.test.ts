@@ -146,6 +146,8 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await expect.poll(() => focused(bo)).toBe(`Pagamento do pedido ${twice.orderId}`);
     expect(await detail.getByTestId('timeline').textContent()).toContain('webhook do provedor');
     expect(await detail.getByTestId('timeline').textContent()).toContain('pagamento após o prazo');
+    // Every webhook received about it, with what became of each.
+    expect(await detail.getByTestId('webhooks').textContent()).toContain('mudou a situação');
     expect(await detail.textContent()).toContain('Duplicado de');
     await detail.getByRole('button', { name: 'Reler no provedor' }).click();
     await expect.poll(() => detail.getByTestId('provider-record').textContent()).toContain('Concluída');

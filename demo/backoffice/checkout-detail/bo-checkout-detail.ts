@@ -6,6 +6,12 @@ import { emit, notify } from '../events';
 import { cashOutLabel, checkoutLabel, executionLabel, formatDate, formatMoney6, methodLabel, sourceLabel, toneOf } from '../format';
 import shared from '../shared.styles';
 
+/** What the BFF made of a webhook, in the merchant's words. */
+const WEBHOOK_OUTCOMES = {
+  applied: 'mudou a situação',
+  adopted: 'pagamento recuperado',
+  ignored: 'nada a mudar (repetido ou já conhecido)',
+} as const;
 /**
  * One payment received: its facts, the timeline of its events (what moved it and when), the webhooks that moved it,
  * the provider's record read again on demand, and, for a duplicate payment of an order paid twice, its refund by a
@@ -296,6 +302,17 @@ export class BoCheckoutDetail extends LitElement {
                   Último webhook recebido: ${formatDate(d.webhooks.lastWebhookAt)} · última releitura no provedor:
                   ${formatDate(d.webhooks.lastCheckedAt)} · ${d.webhooks.applied.length} webhook(s) mudaram a situação.
                 </p>
+                ${
+                  d.webhooks.received.length
+                    ? html`<ol class="timeline" data-testid="webhooks">
+                      ${d.webhooks.received.map(
+                        (w) => html`<li>
+                          ${formatDate(w.receivedAt)} · ${w.state ? checkoutLabel(w.state) : 'sem estado'} · ${WEBHOOK_OUTCOMES[w.outcome]}
+                        </li>`,
+                      )}
+                    </ol>`
+                    : html`<p class="muted">Nenhum webhook recebido.</p>`
+                }
                 <h3>Registro no provedor</h3>
                 <button class="secondary" type="button" ?disabled=${this.reading || !c.transactionId} @click=${this.readProvider}>
                   ${this.reading ? 'Relendo…' : 'Reler no provedor'}
