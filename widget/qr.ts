@@ -5,6 +5,26 @@ import { create } from 'qrcode/lib/core/qrcode.js';
 /** Quiet zone around the symbol, in modules; scanners need one (the standard asks for 4, phones manage with 2). */
 const MARGIN = 2;
 
+let warmed = false;
+
+/**
+ * Encodes a BR Code-sized text once, off the critical path, while the element waits for the BFF: the encoder's first
+ * run in a fresh page is several times slower than the next ones (the engine has not compiled it yet), and it would
+ * otherwise sit between the BFF's answer and the QR on screen. Once per page.
+ */
+export function warmQrEncoder(): void {
+  if (warmed) return;
+  warmed = true;
+  const run = () => {
+    try {
+      create([{ data: '0'.repeat(160), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+    } catch {
+      // Only a warm-up: the real code is encoded (and its failure handled) in qrSvg.
+    }
+  };
+  setTimeout(run, 0);
+}
+
 /** One `<path>` drawing the dark modules; undefined when the text cannot be encoded. */
 export function qrSvg(text: string, label: string): TemplateResult | undefined {
   let size: number;

@@ -9,6 +9,12 @@ export interface ResumeOptions {
   orderId: string;
   /** Empty when the page has none: the order lookup is then skipped. */
   orderToken: string;
+  /**
+   * False when the element will create at once (one method, no payer form): with nothing remembered, the lookup is
+   * skipped, since `POST /checkouts` answers the order's live or paid checkout itself (a round trip and a CORS
+   * preflight fewer before the QR).
+   */
+  lookUp?: boolean;
 }
 
 /**
@@ -18,9 +24,10 @@ export interface ResumeOptions {
  * another tab or device may have made it), else the remembered one (to show how it ended). A page without a token,
  * or whose token the BFF refuses, still finds what this tab made; with nothing remembered, the refusal is thrown.
  */
-export async function findCheckout({ client, endpoint, orderId, orderToken }: ResumeOptions): Promise<Checkout | undefined> {
+export async function findCheckout({ client, endpoint, orderId, orderToken, lookUp = true }: ResumeOptions): Promise<Checkout | undefined> {
   const remembered = await rememberedByTab(client, endpoint, orderId);
   if (remembered && (isLive(remembered.state) || remembered.state === 'Completed')) return remembered;
+  if (!remembered && !lookUp) return undefined;
   if (orderToken) {
     try {
       return (await client.forOrder(orderId, orderToken)) ?? remembered;

@@ -12,6 +12,7 @@ import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js'
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle, type Strings } from './i18n.js';
 import { METHOD_UI } from './methods.js';
+import { warmQrEncoder } from './qr.js';
 import { findCheckout } from './resume.js';
 import { rememberCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
@@ -118,7 +119,11 @@ export class CheckoutSession implements ReactiveController {
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
     const { endpoint, orderId, orderToken } = this.host;
-    findCheckout({ client: this.client, endpoint, orderId, orderToken }).then(
+    // The QR is likely next: its encoder warms up while the BFF answers.
+    const offered = this.offered;
+    if (offered.includes('pix')) warmQrEncoder();
+    const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
+    findCheckout({ client: this.client, endpoint, orderId, orderToken, lookUp: !createsAtOnce }).then(
       (checkout) => {
         if (run !== this.run) return;
         if (!checkout) return this.offerMethods();
@@ -138,8 +143,12 @@ export class CheckoutSession implements ReactiveController {
   }
 
   choose(method: Method): void {
-    if (PAYER_CPF[method] === 'required' || this.host.collectPayer) this.set({ screen: { name: 'payer', method }, cpfProblem: undefined });
+    if (this.needsPayerForm(method)) this.set({ screen: { name: 'payer', method }, cpfProblem: undefined });
     else void this.start(method);
+  }
+
+  private needsPayerForm(method: Method): boolean {
+    return PAYER_CPF[method] === 'required' || this.host.collectPayer;
   }
 
   /** The payer typed in the CPF field (already masked): a wrong or refused CPF is flagged once all digits are there. */

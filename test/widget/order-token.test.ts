@@ -79,8 +79,8 @@ describe('<pix-checkout> order token', () => {
 
   it('sends the token in X-Order-Token to look up the order checkout, and never in the address', async () => {
     const orderId = newOrderId();
-    const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
-    await waitForSelector(el, 'svg[part="qr"]');
+    const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, methods: 'pix openfinance' });
+    await waitForSelector(el, '[part="chooser"]');
     const [lookup] = (await backendLog(orderId)).requests;
     expect(lookup).to.deep.include({ method: 'GET', path: `/api/orders/${orderId}/checkout`, token: orderTokenFor(orderId) });
   });

@@ -116,6 +116,27 @@ describe('<pix-checkout> in any tab', () => {
     await waitForText(el, 'Pagamento confirmado');
   });
 
+  it('with one method and no payer form, asks for the checkout directly: the answer is the live one another tab made', async () => {
+    const orderId = newOrderId();
+    const { id } = await createOnBackend(orderId);
+    const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, methods: 'pix' });
+    await waitForSelector(el, '#pix-code');
+    expect(events[0]!.detail.checkoutId).to.equal(id);
+    const log = await backendLog(orderId);
+    // One POST for the other tab, one for this element (answered with that same checkout), and no lookup.
+    expect([log.posts, log.lookups]).to.deep.equal([2, 0]);
+  });
+
+  it('with one method that needs the payer form, still looks the order up first', async () => {
+    const orderId = newOrderId();
+    const { id } = await createOnBackend(orderId, 'openfinance');
+    const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, methods: 'openfinance' });
+    await waitUntil(async () => (await backendLog(orderId)).lookups === 1, 'the lookup');
+    await setBackendState(id, 'Completed');
+    await waitForText(el, 'Pagamento confirmado');
+    expect((await backendLog(orderId)).posts).to.equal(1);
+  });
+
   it('looks the order up with its token only', async () => {
     const orderId = newOrderId();
     const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, 'order-token': false, methods: 'pix openfinance' });
