@@ -32,11 +32,8 @@ describe('<pix-checkout> status updates', () => {
       'pix-checkout-completed',
     ]);
     const log = await backendLog(orderId);
-    expect(log.requests.map((r) => r.path)).to.deep.equal([
-      `/api/orders/${orderId}/checkout`,
-      '/api/checkouts',
-      `/api/checkouts/${checkoutId}/events`,
-    ]);
+    // One method and no payer form: the element posts at once (no order lookup), then follows the stream.
+    expect(log.requests.map((r) => r.path)).to.deep.equal(['/api/checkouts', `/api/checkouts/${checkoutId}/events`]);
   });
 
   it('falls back to polling GET /checkouts/:id when the event stream fails', async () => {
