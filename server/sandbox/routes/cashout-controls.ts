@@ -5,29 +5,14 @@
  * cash-outs the partner API made (a company payment's execution runs by itself). Portal stand-ins like the other
  * admin routes: every call needs the sandbox admin key.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
-import { safeEqual } from '../../lib/secrets';
-import { ADMIN_KEY_HEADER } from '../company/routes/admin';
+import { Hono } from 'hono';
+import { requireAdminKey } from '../company/routes/admin';
 import type { SandboxContext } from '../context';
-import { EmulatorError, methodNotAllowed, notFound } from '../errors';
+import { methodNotAllowed, notFound } from '../errors';
 import type { TransactionState } from '../../provider/schemas';
 import { readPartnerJson } from '../request';
 
 const OUTCOMES: Record<string, TransactionState> = { complete: 'Completed', error: 'Error', cancel: 'Cancelled' };
-
-const requireAdminKey =
-  (key: string): MiddlewareHandler =>
-  async (c, next) => {
-    if (!safeEqual(c.req.header(ADMIN_KEY_HEADER), key))
-      throw new EmulatorError(401, {
-        name: 'AuthenticationError',
-        message: `The ${ADMIN_KEY_HEADER} header is missing or wrong`,
-        code: 'AuthenticationError',
-        details: { reason: 'AdminKeyInvalid' },
-      });
-    await next();
-    c.header('cache-control', 'no-store');
-  };
 
 export function cashOutControlRoutes(ctx: SandboxContext) {
   return new Hono()

@@ -34,7 +34,8 @@ const newAccount = z.object({
 const review = z.object({ reviewNote: z.string().max(500).optional() });
 const decision = z.object({ comment: z.string().max(500).optional(), userFullName: z.string().min(1).max(120).optional() });
 
-const requireAdminKey =
+/** Every portal stand-in needs the sandbox admin key (401 in the provider's envelope otherwise); answers are not cached. */
+export const requireAdminKey =
   (key: string): MiddlewareHandler =>
   async (c, next) => {
     if (!safeEqual(c.req.header(ADMIN_KEY_HEADER), key))
