@@ -4,7 +4,8 @@
  * project, the floor and polling), and flags any row more than 20% worse than the last committed results file.
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
- * BENCH_COLD_RUNS (15), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser. Not part of `npm test`.
+ * BENCH_COLD_RUNS (15), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser|streams. `streams` runs only the stream
+ * rows (fan-out, 100 completions, memory) and prints their table without writing a results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,9 +34,16 @@ const bundle = bundleRows();
 const server =
   only === 'browser'
     ? undefined
-    : await serverRows({ streams, completions: 100, reps: knob('BENCH_REPS', 3), createSeconds: knob('BENCH_CREATE_SECONDS', 3), log });
+    : await serverRows({
+        streams,
+        completions: 100,
+        reps: knob('BENCH_REPS', 3),
+        createSeconds: knob('BENCH_CREATE_SECONDS', 3),
+        create: only !== 'streams',
+        log,
+      });
 const browser =
-  only === 'server'
+  only === 'server' || only === 'streams'
     ? undefined
     : await browserRows({
         runs: knob('BENCH_BROWSER_RUNS', 100),
@@ -100,6 +108,10 @@ if (committed) {
   );
 } else console.log('\nNo committed results file to compare with yet.');
 
+if (only === 'streams') {
+  console.log('\nBENCH_ONLY=streams: no results file written.');
+  process.exit(0);
+}
 const stamp = results.date.replace(/[:]/g, '-').replace(/\..+/, '');
 writeFileSync(`${dir}/${stamp}.json`, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(`${dir}/${stamp}.html`, histogramPage(results));

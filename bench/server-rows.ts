@@ -20,6 +20,8 @@ export interface ServerRowsOptions {
   completions: number;
   reps: number;
   createSeconds: number;
+  /** False: skip the creation rows (their figures stay NaN), for a quick run of the stream rows. */
+  create?: boolean;
   log: (line: string) => void;
 }
 
@@ -46,14 +48,14 @@ async function deliver(clients: Clients, trigger: () => Promise<unknown>, expect
   return result.last - started;
 }
 
-export async function serverRows({ streams, completions, reps, createSeconds, log }: ServerRowsOptions) {
+export async function serverRows({ streams, completions, reps, createSeconds, create = true, log }: ServerRowsOptions) {
   const clients = await startClients();
   const perCheckout = Math.max(1, Math.floor(streams / completions));
   const rows = {
     fanout: { project: [] as number[], floor: [] as number[] },
     many: { project: [] as number[], floor: [] as number[] },
     memory: { project: 0, floor: 0, hono: 0 },
-    create: { project: 0, bffAlone: 0, hono: 0, projectStatuses: {}, bffStatuses: {} },
+    create: { project: Number.NaN, bffAlone: Number.NaN, hono: Number.NaN, projectStatuses: {}, bffStatuses: {} },
   };
   try {
     // The floor: node:http.
@@ -99,7 +101,8 @@ export async function serverRows({ streams, completions, reps, createSeconds, lo
       rows.memory.hono = ((await settledMemory()) - before) / streams;
       await clients.close();
       await sleep(200);
-      rows.create.hono = (await createLoad(clients, hono.port, '/checkouts', createSeconds, (i) => ({ orderId: `H-${i}` }))).perSecond;
+      if (create)
+        rows.create.hono = (await createLoad(clients, hono.port, '/checkouts', createSeconds, (i) => ({ orderId: `H-${i}` }))).perSecond;
     } finally {
       await hono.close();
     }
@@ -137,38 +140,40 @@ export async function serverRows({ streams, completions, reps, createSeconds, lo
       log(
         `project: fan-out ${rows.fanout.project.map((x) => x.toFixed(0)).join(', ')} ms; many ${rows.many.project.map((x) => x.toFixed(0)).join(', ')} ms`,
       );
-      await sleep(200);
-      const created = await createLoad(clients, port, '/api/checkouts', createSeconds, (i) => {
-        const orderId = `C-${i}`;
-        return { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' };
-      });
-      rows.create.project = created.perSecond;
-      rows.create.projectStatuses = created.statuses;
-      log(`project: ${created.perSecond.toFixed(0)} creations/s ${JSON.stringify(created.statuses)}`);
-
-      // The BFF alone, its provider a stub over HTTP replaying this emulator's answers.
-      const stub = await startStubProvider(`${server.url}/sandbox`);
-      const bff = await startTestBff({
-        env: {
-          PROVIDER_BASE_URL: `${stub.url}/v1`,
-          PROVIDER_ACCESS_KEY: 'sandbox-access-key',
-          PROVIDER_SECRET: 'sandbox-secret',
-          ...LIMITS,
-        },
-        start: { orders: anyOrder },
-      });
-      try {
-        const bffPort = Number(new URL(bff.url).port);
-        const alone = await createLoad(clients, bffPort, '/api/checkouts', createSeconds, (i) => {
-          const orderId = `S-${i}`;
-          return { orderId, orderToken: bff.orderTokenFor(orderId), method: 'pix' };
+      if (create) {
+        await sleep(200);
+        const created = await createLoad(clients, port, '/api/checkouts', createSeconds, (i) => {
+          const orderId = `C-${i}`;
+          return { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' };
         });
-        rows.create.bffAlone = alone.perSecond;
-        rows.create.bffStatuses = alone.statuses;
-        log(`bff alone: ${alone.perSecond.toFixed(0)} creations/s ${JSON.stringify(alone.statuses)} (stub replayed ${stub.replayed()})`);
-      } finally {
-        await bff.close();
-        await stub.close();
+        rows.create.project = created.perSecond;
+        rows.create.projectStatuses = created.statuses;
+        log(`project: ${created.perSecond.toFixed(0)} creations/s ${JSON.stringify(created.statuses)}`);
+
+        // The BFF alone, its provider a stub over HTTP replaying this emulator's answers.
+        const stub = await startStubProvider(`${server.url}/sandbox`);
+        const bff = await startTestBff({
+          env: {
+            PROVIDER_BASE_URL: `${stub.url}/v1`,
+            PROVIDER_ACCESS_KEY: 'sandbox-access-key',
+            PROVIDER_SECRET: 'sandbox-secret',
+            ...LIMITS,
+          },
+          start: { orders: anyOrder },
+        });
+        try {
+          const bffPort = Number(new URL(bff.url).port);
+          const alone = await createLoad(clients, bffPort, '/api/checkouts', createSeconds, (i) => {
+            const orderId = `S-${i}`;
+            return { orderId, orderToken: bff.orderTokenFor(orderId), method: 'pix' };
+          });
+          rows.create.bffAlone = alone.perSecond;
+          rows.create.bffStatuses = alone.statuses;
+          log(`bff alone: ${alone.perSecond.toFixed(0)} creations/s ${JSON.stringify(alone.statuses)} (stub replayed ${stub.replayed()})`);
+        } finally {
+          await bff.close();
+          await stub.close();
+        }
       }
     } finally {
       await server.close();
