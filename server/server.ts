@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { createCheckoutApp, type CheckoutAppOptions } from './checkout/app';
 import { errorBody } from './checkout/errors';
+import { sendRawStreams } from './checkout/stream';
 import { BASE_SECURITY_HEADERS, securityHeaders } from './checkout/guards';
 import { httpOrders, type OrderResolver } from './checkout/orders';
 import { defaultAllowedOrigins, keptSecret, type Config } from './config';
@@ -137,7 +138,11 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins ?? defaultAllowedOrigins(publicBaseUrl),
     handle(app: Hono) {
-      handler = (request, env) => app.fetch(request, env);
+      // An event stream is written straight to Node's response once the app's middlewares are done with its headers.
+      handler = (request, env) => {
+        const response = app.fetch(request, env);
+        return response instanceof Promise ? response.then((r) => sendRawStreams(r, env)) : sendRawStreams(response, env);
+      };
     },
     async close() {
       server.closeAllConnections();

@@ -14,7 +14,7 @@ import { ApiError } from './errors';
 import { METHOD_ADAPTERS } from './methods';
 import { verifyOrderToken } from './order-token';
 import type { CheckoutService } from './service';
-import { checkoutEventStream, SSE_HEADERS } from './stream';
+import { eventStreamResponse } from './stream';
 import { toView } from './view';
 import { parseJson } from './validate';
 import { expiresAtOf } from './window';
@@ -99,7 +99,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
     .get('/:id/events', async (c) => {
       const checkout = await find(c.req.param('id'));
       const resume = Number(c.req.header('last-event-id') ?? c.req.query('lastEventId') ?? Number.NaN);
-      const stream = checkoutEventStream({
+      return eventStreamResponse(c, {
         store,
         hub: options.hub,
         checkout,
@@ -119,6 +119,5 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
             }
           : {}),
       });
-      return new Response(stream, { headers: SSE_HEADERS });
     });
 }

@@ -8,6 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { clientAddress, clientKey, type RateLimiter, type StreamLimiter } from '../lib/limits';
 import { ApiError, errorBody } from './errors';
+import { onRawStreamEnd } from './stream';
 
 /** For responses that are not pages (JSON, scripts): nothing may load from them, frame them or submit to them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -223,12 +224,16 @@ export function streamLimit(limiter: StreamLimiter, trustProxy: number, retryAft
       slot.release();
       throw error;
     }
-    const body = c.res.body;
-    if (!body || !c.res.headers.get('content-type')?.startsWith('text/event-stream')) {
-      slot.release();
-      return;
+    if (c.res.status === 200 && c.res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      // Written straight to Node's response (see `eventStreamResponse`): the slot is freed when it ends.
+      if (onRawStreamEnd(c, slot.release)) return;
+      const body = c.res.body;
+      if (body) {
+        c.res = new Response(onEnd(body, slot.release), c.res);
+        return;
+      }
     }
-    c.res = new Response(onEnd(body, slot.release), c.res);
+    slot.release();
   };
 }
 

@@ -4,6 +4,10 @@
  * stream lives until a final state or the client leaves, and leaving releases everything (subscription, timers).
  * `Expired` is not final: the stream stays open, so a late payment of the expired code still reaches the page.
  */
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
+import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
 import type { Checkout, CheckoutEvent, StatusHub, Store } from '../store/types';
 import { isFinal } from '../../core/states';
 import { toView } from './view';
@@ -25,8 +29,6 @@ export interface EventStreamOptions {
   expiry?: { inMs: number; expire: () => Promise<unknown> };
 }
 
-const encoder = new TextEncoder();
-
 function frame(view: object, seq: number): string {
   return `id: ${seq}\nevent: status\ndata: ${JSON.stringify(view)}\n\n`;
 }
@@ -37,13 +39,13 @@ const viewAt = (checkout: Checkout, event: CheckoutEvent) => toView(checkout, ev
 /** setTimeout takes at most 2^31 - 1 ms; a window further away than that (24 days) is left to the reconciler. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-const HEARTBEAT = encoder.encode(': heartbeat\n\n');
+const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 /** The events after one seq, the checkout read with them, and each event's frame, encoded once for every stream. */
 interface Batch {
   checkout: Checkout | undefined;
   events: CheckoutEvent[];
-  frames: Uint8Array[];
+  frames: Buffer[];
 }
 
 /**
@@ -88,7 +90,7 @@ function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: numbe
       // The details change once more when it is paid (the receipt): read them with the events that show it.
       const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
       if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
-      const frames = checkout ? events.map((event) => encoder.encode(frame(viewAt(checkout, event), event.seq))) : [];
+      const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
       return { checkout, events, frames };
     })();
     const reads = feed.reads;
@@ -99,7 +101,18 @@ function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: numbe
   return read;
 }
 
-export function checkoutEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
+/** Where a stream's bytes go: Node's response, or a Web stream where there is none (`app.request` in tests). */
+interface Sink {
+  write(bytes: Uint8Array): void;
+  end(): void;
+}
+
+/**
+ * Opens one checkout's event stream into `sink`: the `retry:` hint, the current state (or the events after
+ * `lastEventId`), every change after it, heartbeats, and the end after a final state. Returns the release that the
+ * owner calls when the client leaves (idempotent; the stream also releases itself when it ends).
+ */
+function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void {
   const { store, hub } = options;
   /** The checkout as last read: its details change once more when it is paid (the receipt). */
   let checkout = options.checkout;
@@ -107,82 +120,168 @@ export function checkoutEventStream(options: EventStreamOptions): ReadableStream
   let closed = false;
   const feed = feedOf(store, checkout.id);
   feed.streams++;
-  let unsubscribe: (() => void) | undefined;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the stream holds once it is open, released when it ends. */
+  const held: {
+    unsubscribe?: () => void;
+    heartbeat?: ReturnType<typeof setInterval>;
+    expiryTimer?: ReturnType<typeof setTimeout>;
+  } = {};
   // Reads run one after another so two wake-ups never send the same event twice.
   let queue: Promise<void> = Promise.resolve();
 
   const release = () => {
     if (closed) return;
     closed = true;
-    unsubscribe?.();
+    held.unsubscribe?.();
     leaveFeed(store, checkout.id, feed);
-    clearInterval(heartbeat);
-    clearTimeout(expiryTimer);
+    clearInterval(held.heartbeat);
+    clearTimeout(held.expiryTimer);
+  };
+  const write = (bytes: Uint8Array) => {
+    if (closed) return;
+    try {
+      sink.write(bytes);
+    } catch {
+      release();
+    }
+  };
+  const finish = () => {
+    if (closed) return;
+    release();
+    try {
+      sink.end();
+    } catch {
+      // Already closed by the client leaving at the same time.
+    }
   };
 
+  // Each wake-up reads the events after the last one sent, shared with the checkout's other streams.
+  const pump = async () => {
+    if (closed) return;
+    const batch = await readAfter(store, feed, checkout.id, lastSeq);
+    if (closed) return;
+    if (batch.checkout) checkout = batch.checkout;
+    for (let i = 0; i < batch.events.length; i++) {
+      const event = batch.events[i]!;
+      lastSeq = event.seq;
+      write(batch.frames[i]!);
+      if (isFinal(event.state)) return finish();
+    }
+    // A resumed stream of a checkout that had already ended has nothing more to wait for.
+    if (isFinal(checkout.state) && lastSeq >= checkout.seq) finish();
+  };
+  const schedule = () => {
+    queue = queue.then(pump).catch(() => finish());
+  };
+
+  write(Buffer.from(`retry: ${options.retryMs}\n\n`));
+  if (lastSeq < 0) {
+    lastSeq = checkout.seq;
+    write(Buffer.from(frame(toView(checkout), checkout.seq)));
+  }
+  if (closed) return release;
+  // Subscribed before the catch-up read, so an event stored in between is read by one or the other.
+  held.unsubscribe = hub.subscribe(checkout.id, (seq) => {
+    notify(feed, seq);
+    schedule();
+  });
+  held.heartbeat = setInterval(() => write(HEARTBEAT), options.heartbeatMs);
+  const { expiry } = options;
+  if (expiry && expiry.inMs <= MAX_TIMER_MS) {
+    // A failed expiry is left to the reconciler; the stream goes on either way.
+    held.expiryTimer = setTimeout(() => void expiry.expire().catch(() => undefined), Math.max(0, expiry.inMs));
+  }
+  schedule();
+  return release;
+}
+
+/** The stream as a Web stream, for a server without Node's response at hand (`app.request` in tests). */
+export function checkoutEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
+  let release: (() => void) | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      const write = (bytes: Uint8Array) => {
-        if (closed) return;
-        try {
-          controller.enqueue(bytes);
-        } catch {
-          release();
-        }
-      };
-      const finish = () => {
-        if (closed) return;
-        release();
-        try {
-          controller.close();
-        } catch {
-          // Already closed by a cancel racing with us.
-        }
-      };
-
-      // Each wake-up reads the events after the last one sent, shared with the checkout's other streams.
-      const pump = async () => {
-        if (closed) return;
-        const batch = await readAfter(store, feed, checkout.id, lastSeq);
-        if (closed) return;
-        if (batch.checkout) checkout = batch.checkout;
-        for (let i = 0; i < batch.events.length; i++) {
-          const event = batch.events[i]!;
-          lastSeq = event.seq;
-          write(batch.frames[i]!);
-          if (isFinal(event.state)) return finish();
-        }
-        // A resumed stream of a checkout that had already ended has nothing more to wait for.
-        if (isFinal(checkout.state) && lastSeq >= checkout.seq) finish();
-      };
-      const schedule = () => {
-        queue = queue.then(pump).catch(() => finish());
-      };
-
-      write(encoder.encode(`retry: ${options.retryMs}\n\n`));
-      if (lastSeq < 0) {
-        lastSeq = checkout.seq;
-        write(encoder.encode(frame(toView(checkout), checkout.seq)));
-      }
-      // Subscribed before the catch-up read, so an event stored in between is read by one or the other.
-      unsubscribe = hub.subscribe(checkout.id, (seq) => {
-        notify(feed, seq);
-        schedule();
+      release = openCheckoutEvents(options, {
+        write: (bytes) => controller.enqueue(bytes),
+        end: () => controller.close(),
       });
-      heartbeat = setInterval(() => write(HEARTBEAT), options.heartbeatMs);
-      const { expiry } = options;
-      if (expiry && expiry.inMs <= MAX_TIMER_MS) {
-        // A failed expiry is left to the reconciler; the stream goes on either way.
-        expiryTimer = setTimeout(() => void expiry.expire().catch(() => undefined), Math.max(0, expiry.inMs));
-      }
-      schedule();
     },
     cancel() {
-      release();
+      release?.();
     },
   });
+}
+
+/**
+ * An event stream written straight to Node's response (no Web stream in between: a change is one `write` of a
+ * Buffer shared by every stream of the checkout). The route answers with the headers only; once every middleware
+ * has added its own (CORS, security, the stream limit's release), `sendRawStreams` writes them and starts the
+ * stream, and the listener is told the answer is already sent (@hono/node-server's `RESPONSE_ALREADY_SENT`).
+ */
+interface RawStream {
+  options: EventStreamOptions;
+  /** Called once when the stream ends, or when it never starts (another answer went out instead). */
+  onEnd: (() => void)[];
+}
+
+const rawStreams = new WeakMap<ServerResponse, RawStream>();
+
+const outgoingOf = (c: Context): ServerResponse | undefined => {
+  const env = c.env as Partial<HttpBindings> | undefined;
+  return env?.outgoing instanceof ServerResponse ? env.outgoing : undefined;
+};
+
+/** The route's answer: the stream's headers now, its bytes once the listener has them (see `sendRawStreams`). */
+export function eventStreamResponse(c: Context, options: EventStreamOptions): Response {
+  const outgoing = outgoingOf(c);
+  if (!outgoing) return new Response(checkoutEventStream(options), { headers: SSE_HEADERS });
+  rawStreams.set(outgoing, { options, onEnd: [] });
+  return new Response(null, { headers: SSE_HEADERS });
+}
+
+/** Runs `done` once when this request's raw stream ends (or never starts); false when it has none. */
+export function onRawStreamEnd(c: Context, done: () => void): boolean {
+  const outgoing = outgoingOf(c);
+  const raw = outgoing && rawStreams.get(outgoing);
+  if (!raw) return false;
+  raw.onEnd.push(done);
+  return true;
+}
+
+const runAll = (fns: (() => void)[]) => {
+  for (const fn of fns.splice(0)) fn();
+};
+
+/**
+ * For the Node listener, after the app has answered: a raw stream's headers (as every middleware left them) go out
+ * and the stream starts; any other answer goes back to the listener as it is.
+ */
+export function sendRawStreams(response: Response, env: HttpBindings): Response {
+  const outgoing = env.outgoing;
+  const raw = outgoing && rawStreams.get(outgoing);
+  if (!raw) return response;
+  rawStreams.delete(outgoing);
+  if (response.status !== 200 || response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    runAll(raw.onEnd);
+    return response;
+  }
+  if (outgoing.destroyed) {
+    runAll(raw.onEnd);
+    return RESPONSE_ALREADY_SENT;
+  }
+  const headers: OutgoingHttpHeaders = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  outgoing.writeHead(200, headers);
+  const release = openCheckoutEvents(raw.options, {
+    write: (bytes) => void outgoing.write(bytes),
+    end: () => void outgoing.end(),
+  });
+  outgoing.once('close', () => {
+    release();
+    runAll(raw.onEnd);
+  });
+  return RESPONSE_ALREADY_SENT;
 }
 
 export const SSE_HEADERS = {
