@@ -4,8 +4,8 @@
  * project, the floor and polling), and flags any row more than 20% worse than the last committed results file.
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
- * BENCH_COLD_RUNS (15), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser|streams. `streams` runs only the stream
- * rows (fan-out, 100 completions, memory) and prints their table without writing a results file. Not part of `npm test`.
+ * BENCH_COLD_RUNS (15), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser|streams (`streams`: only fan-out, 100
+ * completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -108,8 +108,9 @@ if (committed) {
   );
 } else console.log('\nNo committed results file to compare with yet.');
 
-if (only === 'streams') {
-  console.log('\nBENCH_ONLY=streams: no results file written.');
+// A partial run must never become the results a later full run is compared with.
+if (only) {
+  console.log(`\nBENCH_ONLY=${only}: no results file written.`);
   process.exit(0);
 }
 const stamp = results.date.replace(/[:]/g, '-').replace(/\..+/, '');
