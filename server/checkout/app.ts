@@ -76,6 +76,13 @@ export const DEFAULT_LIMITS: CheckoutLimits = {
   bodyTimeoutMs: 10_000,
 };
 
+/** The largest JSON body any route takes. */
+const JSON_BODY_MAX_BYTES = 64 * 1024;
+
+/** No body, or one the deadline guard has read already (it is then Hono's cached text). */
+const bodyRead = (c: Context) =>
+  c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.bodyCache as { text?: unknown }).text !== undefined;
+
 export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
 
 export function createCheckoutApp(options: CheckoutAppOptions) {
@@ -105,7 +112,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   const app = new Hono();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const jsonLimit = bodyLimit({
-    maxSize: 64 * 1024,
+    maxSize: JSON_BODY_MAX_BYTES,
     onError: (c) => c.json(errorBody('ApiError', 'payload_too_large', 'Request body too large.'), 413),
   });
   // Invoices are streamed as PDF with their own size limit (admin routes), within Node's request timeout; every
@@ -138,8 +145,10 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   );
   app.use(safeAddress());
   app.use(jsonOnly({ except: (c) => invoiceUpload(c) || providerWebhook(c) }));
-  app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload }));
-  app.use((c, next) => (invoiceUpload(c) ? next() : jsonLimit(c, next)));
+  app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload, maxBytes: JSON_BODY_MAX_BYTES }));
+  // A request without a body, or one whose body the deadline guard already read (its length within the limit), has
+  // nothing for the size limit to look at; touching `c.req.raw.body` would only build a Web stream for it.
+  app.use((c, next) => (invoiceUpload(c) || bodyRead(c) ? next() : jsonLimit(c, next)));
   if (limits.checkoutRatePerMinute > 0) {
     app.use('/checkouts', rateLimit(createRateLimiter({ perMinute: limits.checkoutRatePerMinute }), limits.trustProxy));
   }
