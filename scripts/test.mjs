@@ -104,6 +104,12 @@ try {
   setUpBrowser();
   for (const step of steps) {
     if (interrupted) break;
+    if (step === 'test:server') {
+      // The server tests check how the built element is served: build it first, so none of them is skipped.
+      console.log('\n> npm run build');
+      status = await run('build');
+      if (status !== 0 || interrupted) break;
+    }
     const tearDown = step === 'test:server' ? await setUpPostgres() : () => undefined;
     if (interrupted) break;
     console.log(`\n> npm run ${step}`);
