@@ -4,13 +4,17 @@
 //   dist/widget/pix-checkout.<hash>.js(.br|.gz)  the same bytes under a content-hashed name, precompressed for the server
 //   dist/widget/integrity.json                   { file, integrity, bytes, gzip, brotli }: hashed name and SRI hash
 //
-// and prints the sizes (raw, gzip, brotli) and the <script> tag with its integrity hash. With --types (`npm pack`
-// runs it so, as `prepack`) it also writes the package's declarations, which a type error then stops:
+// and prints the sizes (raw, gzip, brotli) and the <script> tag with its integrity hash. With --types it also writes
+// the element package's declarations, which a type error then stops:
 //
 //   dist/types/  .d.ts of widget/ and the core/ modules it uses, and widget/jsx.d.ts and widget/types.d.ts
+//
+// With --package <dir> (packages/pix-checkout's `prepack` passes it) the bundle, its integrity.json and the
+// declarations are copied under <dir>/dist, so `npm pack packages/pix-checkout` packs the element alone, with no
+// dependency of the server.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -57,6 +61,19 @@ if (process.argv.includes('--types')) {
   if (emitted.status !== 0) fail(`declarations (tsconfig.build.json) failed:\n${emitted.stdout}${emitted.stderr}`);
   for (const name of ['jsx.d.ts', 'types.d.ts']) await copyFile(at(`widget/${name}`), at(`dist/types/widget/${name}`));
   console.log('widget types dist/types/widget/types.d.ts');
+}
+
+const packageAt = process.argv.indexOf('--package');
+if (packageAt !== -1) {
+  const target = process.argv[packageAt + 1];
+  if (!target || !process.argv.includes('--types')) fail('--package <dir> needs a folder, and --types');
+  const into = new URL(`../${target}/dist/`, import.meta.url);
+  await rm(into, { recursive: true, force: true });
+  await mkdir(new URL('widget/', into), { recursive: true });
+  await copyFile(at(bundle), new URL('widget/pix-checkout.js', into));
+  await copyFile(at(`${outDir}/integrity.json`), new URL('widget/integrity.json', into));
+  await cp(at('dist/types'), new URL('types', into), { recursive: true });
+  console.log(`element package ${target}/dist: the bundle, integrity.json and the declarations`);
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -1,8 +1,8 @@
 /**
- * The published package: `npm pack` builds the element and its declarations (prepack) and packs them alone, with no
- * server code, demo, data or secret; its `exports` resolve to files it holds; and a TypeScript consumer with strict
- * settings and `skipLibCheck: false`, without React or Vue installed, type-checks against it (the element, its
- * events, its attributes in JSX).
+ * The published package (packages/pix-checkout): `npm pack` there builds the element and its declarations (prepack)
+ * and packs them alone, with no server code, demo, data, secret or server dependency; its `exports` resolve to files
+ * it holds; and a TypeScript consumer with strict settings and `skipLibCheck: false`, without React or Vue installed,
+ * type-checks against it (the element, its events, its attributes in JSX).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,7 +21,10 @@ let unpacked: string;
 
 beforeAll(() => {
   const destination = tempDir('pix-pack-');
-  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: root, encoding: 'utf8' });
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
+    cwd: join(root, 'packages/pix-checkout'),
+    encoding: 'utf8',
+  });
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stdout}\n${packed.stderr}`);
   const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
   files = report.files.map((f) => f.path).sort();
@@ -56,9 +59,15 @@ describe('npm pack', () => {
     expect(declarations.filter((f) => /^dist\/types\/(server|demo|test|bench)\//.test(f))).toEqual([]);
   });
 
-  it('is publishable, and its exports point at files it holds', () => {
+  it('is publishable, needs nothing of the server, and its exports point at files it holds', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
     expect(manifest.private).toBeUndefined();
+    expect(manifest.name).toBe('pix-checkout');
+    // lit for the declarations' types (the bundle holds lit and the QR encoder already); no server package.
+    expect(manifest.dependencies).toEqual({ lit: expect.any(String) });
+    expect(manifest.devDependencies).toBeUndefined();
+    // The repository itself is the toolkit (BFF, emulator, demo) and is never published.
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).private).toBe(true);
     expect(manifest.exports['./widget']).toEqual({ types: './dist/types/widget/types.d.ts', default: './dist/widget/pix-checkout.js' });
     for (const target of [
       manifest.exports['./widget'].types,
