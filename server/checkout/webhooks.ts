@@ -51,19 +51,24 @@ const SIGNATURE_REFUSALS = {
 
 export function webhookRoutes({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
   const receivedAt = () => clock.now().toISOString();
-  const tell = (receipt: WebhookReceipt) => {
-    // Kept for the back-office's view of the checkout, once answered; a failed write loses a log line, nothing else.
-    const { checkoutId, transactionId, state, outcome, receivedAt: at } = receipt;
-    if (checkoutId && transactionId && outcome !== 'invalid') {
-      void store
-        .recordWebhook({ checkoutId, transactionId, state, outcome, receivedAt: at })
-        .catch((error: unknown) => logger.error('webhook record:', error));
-    }
-    if (!onWebhook) return;
-    void Promise.resolve()
-      .then(() => onWebhook(receipt))
-      .catch((error: unknown) => logger.error('webhook observer:', error));
-  };
+  /**
+   * After the answer (setImmediate: SQLite writes synchronously, so even an unawaited write would hold it up): the
+   * webhook is kept for the back-office's view of its checkout, and the observer is told. A failure of either loses
+   * a log line, nothing else.
+   */
+  const tell = (receipt: WebhookReceipt) =>
+    setImmediate(() => {
+      const { checkoutId, transactionId, state, outcome, receivedAt: at } = receipt;
+      if (checkoutId && transactionId && outcome !== 'invalid') {
+        store
+          .recordWebhook({ checkoutId, transactionId, state, outcome, receivedAt: at })
+          .catch((error: unknown) => logger.error('webhook record:', error));
+      }
+      if (!onWebhook) return;
+      Promise.resolve()
+        .then(() => onWebhook(receipt))
+        .catch((error: unknown) => logger.error('webhook observer:', error));
+    });
   const done = (outcome: string) => ({ statusCode: 'Done' as const, data: { outcome } });
 
   return new Hono().post(

@@ -10,9 +10,8 @@ import {
   UNSETTLED_CASH_OUT_STATES,
   type BackOfficeStore,
 } from './back-office';
-import { cashOutFromRow, webhookFromRow } from './back-office-sqlite';
 import { sqlList } from './migrations';
-import { checkoutFromRow, type Row } from './rows';
+import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
 import type { CheckoutState } from './types';
 
 const COMPLETED: CheckoutState = 'Completed';

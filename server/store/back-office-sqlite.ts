@@ -3,50 +3,16 @@ import type Database from 'better-sqlite3';
 import { CREATING, FINAL_TRANSACTION_STATES } from '../../core/states';
 import {
   CASH_OUT_SENDING,
-  CashOutSchema,
   CheckoutFilterSchema,
   CheckoutWebhookSchema,
   HOLDING_REFUND_STATES,
   NewCashOutSchema,
   UNSETTLED_CASH_OUT_STATES,
   type BackOfficeStore,
-  type CashOut,
-  type CheckoutWebhook,
 } from './back-office';
 import { sqlList } from './migrations';
 import type { CheckoutState } from './types';
-import { checkoutFromRow, type Row } from './rows';
-
-export function cashOutFromRow(row: Row): CashOut {
-  const date = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-  return CashOutSchema.parse({
-    idempotencyKey: row.idempotency_key,
-    fingerprint: row.fingerprint,
-    orderId: row.order_id,
-    transactionId: row.transaction_id ?? null,
-    state: row.state,
-    amountCents: typeof row.amount_cents === 'string' ? Number(row.amount_cents) : row.amount_cents,
-    recipientName: row.recipient_name,
-    recipientCpf: row.recipient_cpf,
-    keyType: row.key_type,
-    keyValue: row.key_value,
-    description: row.description ?? null,
-    refundOf: row.refund_of ?? null,
-    charges: row.charges ?? null,
-    createdAt: date(row.created_at),
-    updatedAt: date(row.updated_at),
-  });
-}
-
-export function webhookFromRow(row: Row): CheckoutWebhook {
-  return CheckoutWebhookSchema.parse({
-    checkoutId: row.checkout_id,
-    transactionId: row.transaction_id,
-    state: row.state ?? null,
-    outcome: row.outcome,
-    receivedAt: row.received_at instanceof Date ? row.received_at.toISOString() : row.received_at,
-  });
-}
+import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
 
 const COMPLETED: CheckoutState = 'Completed';
 const HOLDING = sqlList(HOLDING_REFUND_STATES);

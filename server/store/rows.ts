@@ -3,6 +3,7 @@
  * dates as text, `pg` gives jsonb already parsed, timestamptz as Date and bigint as string. Everything is
  * normalised here and then validated by the zod schemas, so both stores return exactly the same shapes.
  */
+import { CashOutSchema, CheckoutWebhookSchema, type CashOut, type CheckoutWebhook } from './back-office';
 import { CheckoutEventSchema, CheckoutSchema, type Checkout, type CheckoutEvent } from './types';
 
 export type Row = Record<string, unknown>;
@@ -48,5 +49,35 @@ export function eventFromRow(row: Row, columns: JsonColumns): CheckoutEvent {
     source: row.source,
     at: date(row.at),
     data: json(row.data, columns),
+  });
+}
+
+export function cashOutFromRow(row: Row): CashOut {
+  return CashOutSchema.parse({
+    idempotencyKey: row.idempotency_key,
+    fingerprint: row.fingerprint,
+    orderId: row.order_id,
+    transactionId: row.transaction_id ?? null,
+    state: row.state,
+    amountCents: bigint(row.amount_cents),
+    recipientName: row.recipient_name,
+    recipientCpf: row.recipient_cpf,
+    keyType: row.key_type,
+    keyValue: row.key_value,
+    description: row.description ?? null,
+    refundOf: row.refund_of ?? null,
+    charges: row.charges ?? null,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  });
+}
+
+export function webhookFromRow(row: Row): CheckoutWebhook {
+  return CheckoutWebhookSchema.parse({
+    checkoutId: row.checkout_id,
+    transactionId: row.transaction_id,
+    state: row.state ?? null,
+    outcome: row.outcome,
+    receivedAt: date(row.received_at),
   });
 }

@@ -4,7 +4,7 @@
  * process on the same file waits for the write lock (busy_timeout) instead of failing or reading a stale row.
  */
 import Database from 'better-sqlite3';
-import { COMPLETED, EXPIRED, LIVE_STATES, RESERVING_STATES } from '../../core/states';
+import { COMPLETED, EXPIRED, isLive, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { migrations, sqlList } from './migrations';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
@@ -131,7 +131,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       // order's place and the newer one expires, in this transaction, so nobody is offered a code to pay twice. The
       // newer one leaves first, since SQLite checks the one-per-order index at each statement.
       let superseded: { checkout: Checkout; event: CheckoutEvent } | undefined;
-      if (to === COMPLETED && place && (LIVE_STATES as readonly unknown[]).includes(place.state)) {
+      if (to === COMPLETED && place && isLive(place.state as StoredState)) {
         const current = one(sql.byId, id);
         if (current && from.includes(current.state as string)) {
           const expired = checkoutFromRow(one(sql.supersede, { id: place.id, at })!);
