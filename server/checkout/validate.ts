@@ -7,7 +7,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from './errors';
-import { isJsonType, isUnsafeText } from './guards';
+import { isJsonType } from './body-guards';
+import { isUnsafeText } from './guards';
 
 /** Deepest nesting of objects and arrays accepted; our bodies need 4, a provider webhook fewer than 10. */
 export const MAX_JSON_DEPTH = 32;
