@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../../core/money';
 import type { AdminApi } from '../api';
 import { formatDate } from '../format';
+import { Loading } from '../loading';
 import shared from '../shared.styles';
 
 type Balance = Awaited<ReturnType<AdminApi['balance']>>;
@@ -38,8 +39,7 @@ export class BoBalance extends LitElement {
   ];
 
   @state() private balance?: Balance;
-  @state() private error = '';
-  @state() private busy = false;
+  private readonly loading = new Loading(this);
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -50,25 +50,20 @@ export class BoBalance extends LitElement {
   }
 
   async refresh() {
-    if (!this.api) return;
-    this.busy = true;
-    try {
-      this.balance = await this.api.balance();
-      this.error = '';
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
+    const api = this.api;
+    if (!api) return;
+    await this.loading.run(async () => {
+      this.balance = await api.balance();
+    });
   }
 
   override render() {
     const b = this.balance;
     return html`
-      <section class="card" aria-labelledby="balance-title" aria-busy=${this.busy ? 'true' : 'false'}>
+      <section class="card" aria-labelledby="balance-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
         <div class="head">
           <h2 id="balance-title">Saldo</h2>
-          <button class="secondary small" type="button" @click=${() => this.refresh()} ?disabled=${this.busy}>Atualizar</button>
+          <button class="secondary small" type="button" @click=${() => this.refresh()} ?disabled=${this.loading.busy}>Atualizar</button>
         </div>
         ${
           b
@@ -85,9 +80,9 @@ export class BoBalance extends LitElement {
                   : nothing
               }
             `
-            : html`<p class="muted">${this.error ? nothing : 'Carregando…'}</p>`
+            : html`<p class="muted">${this.loading.error ? nothing : 'Carregando…'}</p>`
         }
-        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
       </section>
     `;
   }

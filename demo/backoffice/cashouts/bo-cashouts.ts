@@ -5,6 +5,7 @@ import { isFinalTransactionState } from '../../../core/states';
 import type { AdminApi, CashOutView } from '../api';
 import { emit, notify } from '../events';
 import { cashOutLabel, formatDate, formatMoney6, toneOf } from '../format';
+import { Loading } from '../loading';
 import shared from '../shared.styles';
 
 const CONTROLS = [
@@ -34,8 +35,7 @@ export class BoCashouts extends LitElement {
   ];
 
   @state() private items?: CashOutView[];
-  @state() private error = '';
-  @state() private busy = false;
+  private readonly loading = new Loading(this);
   @state() private acting = '';
 
   /** The back-office API of the signed-in merchant. */
@@ -49,16 +49,11 @@ export class BoCashouts extends LitElement {
   }
 
   async refresh() {
-    if (!this.api) return;
-    this.busy = true;
-    try {
-      this.items = (await this.api.cashOuts(10)).items;
-      this.error = '';
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
+    const api = this.api;
+    if (!api) return;
+    await this.loading.run(async () => {
+      this.items = (await api.cashOuts(10)).items;
+    });
   }
 
   private async control(c: CashOutView, operation: (typeof CONTROLS)[number]) {
@@ -109,13 +104,13 @@ export class BoCashouts extends LitElement {
   override render() {
     const items = this.items;
     return html`
-      <section class="card" aria-labelledby="cos-title" aria-busy=${this.busy ? 'true' : 'false'}>
+      <section class="card" aria-labelledby="cos-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
         <div class="head">
           <h2 id="cos-title">Transferências recentes</h2>
-          <button class="secondary small" type="button" ?disabled=${this.busy} @click=${() => this.refresh()}>Atualizar</button>
+          <button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>
         </div>
         ${this.sandbox ? html`<p class="muted">Sandbox: conclua, falhe ou cancele uma transferência como o banco faria.</p>` : nothing}
-        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
         ${
           items && items.length > 0
             ? html`<div class="table-wrap"><table>

@@ -6,6 +6,7 @@ import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
 import { approvalLabel, executionLabel, toneOf } from '../format';
 import { pager, pageSizeField } from '../pager';
+import { Loading } from '../loading';
 import shared from '../shared.styles';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,8 +33,7 @@ export class BoPaymentRequests extends LitElement {
   @state() private status: ApprovalFilter = 'Pending';
   @state() private limit: PageSize = 5;
   @state() private offset = 0;
-  @state() private error = '';
-  @state() private busy = false;
+  private readonly loading = new Loading(this);
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -46,23 +46,18 @@ export class BoPaymentRequests extends LitElement {
   }
 
   async refresh() {
-    if (!this.api) return;
-    this.busy = true;
+    const api = this.api;
+    if (!api) return;
     const now = Date.now();
-    try {
-      this.page = await this.api.paymentRequests({
+    await this.loading.run(async () => {
+      this.page = await api.paymentRequests({
         status: this.status,
         startDate: new Date(now - 7 * DAY_MS).toISOString(),
         endDate: new Date(now).toISOString(),
         limit: this.limit,
         offset: this.offset,
       });
-      this.error = '';
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private handleStatus(event: Event) {
@@ -94,10 +89,10 @@ export class BoPaymentRequests extends LitElement {
   override render() {
     const p = this.page;
     return html`
-      <section class="card" aria-labelledby="prs-title" aria-busy=${this.busy ? 'true' : 'false'}>
+      <section class="card" aria-labelledby="prs-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
         <div class="head">
           <h2 id="prs-title">Solicitações dos últimos 7 dias</h2>
-          <button class="secondary small" type="button" ?disabled=${this.busy} @click=${() => this.refresh()}>Atualizar</button>
+          <button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>
         </div>
         <div class="row">
           <div class="field">
@@ -110,7 +105,7 @@ export class BoPaymentRequests extends LitElement {
           </div>
           ${pageSizeField('prs-limit', this.limit, (limit) => this.handlePage(limit, 0))}
         </div>
-        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
         ${
           p && p.items.length > 0
             ? html`<div class="table-wrap"><table>
@@ -118,7 +113,7 @@ export class BoPaymentRequests extends LitElement {
                 <thead><tr><th>Recebedor</th><th>Descrição</th><th class="num">Valor</th><th>Aprovação</th><th>Execução</th><th><span class="sr-only">Ação</span></th></tr></thead>
                 <tbody>${p.items.map((r) => this.renderRow(r))}</tbody>
               </table></div>
-              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset), 'solicitações')}`
+              ${pager(p, this.loading.busy, (offset) => this.handlePage(this.limit, offset), 'solicitações')}`
             : html`<p class="muted">${p ? 'Nenhuma solicitação com essa situação nos últimos 7 dias.' : 'Carregando…'}</p>`
         }
       </section>

@@ -4,6 +4,7 @@ import { formatMoney } from '../../../core/money';
 import type { AdminApi, AdminCheckoutView, CheckoutFilters, CheckoutPage } from '../api';
 import { emit, notify } from '../events';
 import { cashOutLabel, checkoutLabel, formatDate, methodLabel, toneOf } from '../format';
+import { Loading } from '../loading';
 import shared from '../shared.styles';
 
 const STATES = [
@@ -62,8 +63,7 @@ export class BoPayments extends LitElement {
   /** Cursors of the pages before the current one (`undefined` is the first page). */
   @state() private trail: (string | undefined)[] = [];
   @state() private cursor?: string;
-  @state() private error = '';
-  @state() private busy = false;
+  private readonly loading = new Loading(this);
   @state() private exporting = false;
 
   /** The back-office API of the signed-in merchant. */
@@ -78,16 +78,11 @@ export class BoPayments extends LitElement {
 
   /** Reloads the current page with the current filters. */
   async refresh() {
-    if (!this.api) return;
-    this.busy = true;
-    try {
-      this.page = await this.api.checkouts(this.filters, this.cursor, PAGE_SIZE);
-      this.error = '';
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
+    const api = this.api;
+    if (!api) return;
+    await this.loading.run(async () => {
+      this.page = await api.checkouts(this.filters, this.cursor, PAGE_SIZE);
+    });
   }
 
   private filtersFrom(form: HTMLFormElement): CheckoutFilters {
@@ -220,7 +215,7 @@ export class BoPayments extends LitElement {
         </div>
       </div>
       <div class="actions-row">
-        <button type="submit" ?disabled=${this.busy}>Filtrar</button>
+        <button type="submit" ?disabled=${this.loading.busy}>Filtrar</button>
         <button type="button" class="secondary" ?disabled=${this.exporting} @click=${this.handleExport}>
           ${this.exporting ? 'Exportando…' : 'Exportar CSV'}
         </button>
@@ -232,10 +227,10 @@ export class BoPayments extends LitElement {
     const p = this.page;
     const pageNumber = this.trail.length + 1;
     return html`
-      <section class="card" id="payments" aria-labelledby="pay-title" aria-busy=${this.busy ? 'true' : 'false'}>
+      <section class="card" id="payments" aria-labelledby="pay-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
         <h2 id="pay-title">Pagamentos recebidos</h2>
         ${this.renderFilters()}
-        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
         ${
           p && p.items.length > 0
             ? html`<div class="table-wrap"><table data-testid="payments-table">
@@ -244,11 +239,11 @@ export class BoPayments extends LitElement {
                 <tbody>${p.items.map((c) => this.renderRow(c))}</tbody>
               </table></div>
               <nav class="pager" aria-label="Páginas de pagamentos">
-                <button class="secondary small" type="button" ?disabled=${this.busy || this.trail.length === 0} @click=${() => this.go('newer')}>
+                <button class="secondary small" type="button" ?disabled=${this.loading.busy || this.trail.length === 0} @click=${() => this.go('newer')}>
                   Mais recentes
                 </button>
                 <span class="muted">Página ${pageNumber}</span>
-                <button class="secondary small" type="button" ?disabled=${this.busy || !p.nextCursor} @click=${() => this.go('older')}>
+                <button class="secondary small" type="button" ?disabled=${this.loading.busy || !p.nextCursor} @click=${() => this.go('older')}>
                   Mais antigos
                 </button>
               </nav>`

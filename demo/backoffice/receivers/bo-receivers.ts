@@ -6,6 +6,7 @@ import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
 import { approvalLabel, formatDate, toneOf } from '../format';
 import { pager, pageSizeField } from '../pager';
+import { Loading } from '../loading';
 import shared from '../shared.styles';
 
 /**
@@ -34,8 +35,7 @@ export class BoReceivers extends LitElement {
   @state() private status: ApprovalFilter | '' = 'Approved';
   @state() private limit: PageSize = 5;
   @state() private offset = 0;
-  @state() private error = '';
-  @state() private busy = false;
+  private readonly loading = new Loading(this);
   @state() private open?: Receiver;
   @state() private accounts?: ReceiverAccount[];
   @state() private accountsError = '';
@@ -56,16 +56,11 @@ export class BoReceivers extends LitElement {
   }
 
   private async load() {
-    if (!this.api) return;
-    this.busy = true;
-    try {
-      this.page = await this.api.receivers({ ...(this.status ? { status: this.status } : {}), limit: this.limit, offset: this.offset });
-      this.error = '';
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
+    const api = this.api;
+    if (!api) return;
+    await this.loading.run(async () => {
+      this.page = await api.receivers({ ...(this.status ? { status: this.status } : {}), limit: this.limit, offset: this.offset });
+    });
   }
 
   private handleStatus(event: Event) {
@@ -145,7 +140,7 @@ export class BoReceivers extends LitElement {
   override render() {
     const p = this.page;
     return html`
-      <section class="card" aria-labelledby="receivers-title" aria-busy=${this.busy ? 'true' : 'false'}>
+      <section class="card" aria-labelledby="receivers-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
         <h2 id="receivers-title">Recebedores</h2>
         <div class="row filters">
           <div class="field">
@@ -159,7 +154,7 @@ export class BoReceivers extends LitElement {
           </div>
           ${pageSizeField('receivers-limit', this.limit, (limit) => this.handlePage(limit, 0))}
         </div>
-        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
         ${
           p && p.items.length > 0
             ? html`<div class="table-wrap"><table>
@@ -167,7 +162,7 @@ export class BoReceivers extends LitElement {
                 <thead><tr><th>Empresa</th><th>CNPJ</th><th>Situação</th><th>Cadastro</th><th><span class="sr-only">Ação</span></th></tr></thead>
                 <tbody>${p.items.map((r) => this.renderReceiver(r))}</tbody>
               </table></div>
-              ${pager(p, this.busy, (offset) => this.handlePage(this.limit, offset), 'recebedores')}`
+              ${pager(p, this.loading.busy, (offset) => this.handlePage(this.limit, offset), 'recebedores')}`
             : html`<p class="muted">${p ? 'Nenhum recebedor com essa situação.' : 'Carregando…'}</p>`
         }
         ${this.open ? this.renderAccounts(this.open) : nothing}
