@@ -3,6 +3,7 @@
  * response validation and error mapping. Nothing else in the project calls `fetch` on the provider.
  */
 import { z } from 'zod';
+import { sendWithFetch, sendWithNodeHttp, type HttpAnswer, type HttpSend } from '../lib/http-client';
 import { ProviderConfigError, ProviderError, ProviderNetworkError } from './errors';
 import { errorEnvelope } from './schemas';
 import { TokenCache } from './token';
@@ -29,6 +30,7 @@ export interface RequesterOptions {
   baseUrl: string;
   accessKey: string;
   secret: string;
+  /** Stands in for the default transport (Node's `http`/`https` with keep-alive); uploads always use it when given. */
   fetch?: typeof fetch;
   /** Per attempt. Default 15 s. */
   timeoutMs?: number;
@@ -43,10 +45,12 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 export class Requester {
   readonly tokens: TokenCache;
   readonly #fetch: typeof fetch;
+  readonly #send: HttpSend;
   readonly #base: string;
 
   constructor(private readonly options: RequesterOptions) {
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#send = options.fetch ? sendWithFetch(options.fetch) : sendWithNodeHttp;
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.tokens = new TokenCache(() => this.#login());
   }
@@ -126,16 +130,15 @@ export class Requester {
     if (options.body !== undefined) headers['content-type'] = 'application/json';
 
     const timeoutMs = this.options.timeoutMs ?? 15_000;
-    let response: Response;
-    let text: string;
+    let response: HttpAnswer;
     try {
-      response = await this.#fetch(url, {
+      response = await this.#send({
         method: options.method,
+        url,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await response.text();
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
       const what = `${options.method} ${options.path}`;
@@ -146,8 +149,9 @@ export class Requester {
       );
     }
 
-    const body = parseBody(text, options.text && response.ok);
-    if (!response.ok) throw toProviderError(response.status, body, `${options.method} ${options.path}`);
+    const ok = response.status >= 200 && response.status < 300;
+    const body = parseBody(response.text, options.text && ok);
+    if (!ok) throw toProviderError(response.status, body, `${options.method} ${options.path}`);
 
     const payload = options.text || options.envelope === false ? body : (body as { data?: unknown } | undefined)?.data;
     const parsed = options.schema.safeParse(payload);

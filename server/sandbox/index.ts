@@ -8,6 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
+import { sendWithFetch, sendWithNodeHttp } from '../lib/http-client';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
 import { createAccessKeys } from './access-keys';
@@ -50,6 +51,7 @@ export interface SandboxOptions {
   billing?: defaults.BillingPlan;
   /** What the account holds before any transaction, such as "100000.00". */
   openingBalance?: string;
+  /** Delivers the webhooks instead of Node's `http` (tests that make a receiver fail). */
   fetch?: typeof fetch;
   /** Where the transactions of approved company payments send their webhooks (the admin route can change it). */
   companyWebhook?: WebhookConfig;
@@ -114,7 +116,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const webhooks = createWebhookDispatcher({
     store,
     clock,
-    fetch: options.fetch ?? globalThis.fetch,
+    send: options.fetch ? sendWithFetch(options.fetch) : sendWithNodeHttp,
     timeoutMs: options.webhookTimeoutMs ?? defaults.DEFAULT_WEBHOOK_TIMEOUT_MS,
     delaysMs: options.webhookRetry?.delaysMs ?? defaults.DEFAULT_RETRY_DELAYS_MS,
     signingKey: webhookSigning.get,

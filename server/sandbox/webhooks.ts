@@ -4,6 +4,7 @@
  * (cash-out registration, the bank page) are delivered in the background and retried with backoff and jitter.
  */
 import type { Clock } from '../lib/clock';
+import type { HttpSend } from '../lib/http-client';
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import { webhookEventOf, type StoredTransaction } from './model';
 import type { TransactionStore } from './store';
@@ -26,7 +27,7 @@ export interface WebhookDispatcher {
 export interface WebhookOptions {
   store: TransactionStore;
   clock: Clock;
-  fetch: typeof fetch;
+  send: HttpSend;
   timeoutMs: number;
   delaysMs: readonly number[];
   /** The portal's signing key in force, if any: each delivery then carries `X-Webhook-Signature` (fresh nonce and TS). */
@@ -51,17 +52,17 @@ export function createWebhookDispatcher(options: WebhookOptions): WebhookDispatc
     const key = options.signingKey?.();
     if (key) headers[WEBHOOK_SIGNATURE_HEADER] = signWebhook(key, body, clock.now().getTime() / 1000);
     try {
-      const response = await options.fetch(url, {
+      const response = await options.send({
         method: 'POST',
+        url,
         headers,
         body,
-        redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), shutdown.signal]),
       });
-      await response.body?.cancel();
-      return response.ok ? { ok: true } : { ok: false, reason: `The webhook address answered HTTP ${response.status}` };
+      const ok = response.status >= 200 && response.status < 300;
+      return ok ? { ok: true } : { ok: false, reason: `The webhook address answered HTTP ${response.status}` };
     } catch (error) {
-      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      const timedOut = (error as Error | undefined)?.name === 'TimeoutError';
       return { ok: false, reason: timedOut ? 'The webhook address did not answer in time' : 'The webhook address could not be reached' };
     }
   }
