@@ -2,14 +2,12 @@
  * The guards of a request's body: JSON-only state changes, and a deadline on reading the body (a slow sender gets
  * 408 and loses the connection). Each refusal is the BFF's envelope with a 4xx.
  */
-import { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
 import { ApiError } from './errors';
 
 /** `application/json`, with parameters or without. */
 export const isJsonType = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type.trim());
-
-const hasBody = (c: Context) => Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
 
 /**
  * State-changing calls carry JSON or nothing: a body or a content type other than `application/json` is a 415, so
@@ -54,9 +52,7 @@ export function bodyDeadline(
     };
     const incoming = readableIncoming(c, maxBytes);
     if (incoming) {
-      const text = readIncoming(incoming, ms, timeout, (t) => (timer = t));
-      text.catch(() => undefined);
-      (c.req.bodyCache as { text?: Promise<string> }).text = text;
+      preloadText(c, readIncoming(incoming, { ms, onTimeout: timeout, setTimer: (t) => (timer = t) }));
     } else {
       const original = c.req.raw.body;
       if (!original) return next();
@@ -96,69 +92,4 @@ export function bodyDeadline(
     // The rest of the body may still be on its way: don't keep the connection for it.
     if (expired) c.res.headers.set('connection', 'close');
   };
-}
-
-/** The socket's request under @hono/node-server; undefined elsewhere (`app.request`). */
-function nodeIncoming(c: Context): IncomingMessage | undefined {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  return incoming instanceof IncomingMessage ? incoming : undefined;
-}
-
-/**
- * Node's request when its body can be read from it directly: @hono/node-server's bindings, a `Content-Length` of at
- * most `maxBytes` (Node's parser holds the body to it) and no `Transfer-Encoding`, nothing read yet, and no other
- * middleware has replaced the request.
- */
-function readableIncoming(c: Context, maxBytes: number): IncomingMessage | undefined {
-  const incoming = nodeIncoming(c);
-  if (!incoming || incoming.readableDidRead || incoming.readableEnded) return undefined;
-  if (c.req.header('transfer-encoding') !== undefined) return undefined;
-  const length = Number(c.req.header('content-length'));
-  if (!(length > 0 && length <= maxBytes)) return undefined;
-  // Still @hono/node-server's lightweight request over this socket (not one rebuilt by an earlier middleware), whose
-  // own body stream has not been made: it holds the IncomingMessage under a symbol and its Request once made under
-  // another, `requestCache`.
-  const raw = c.req.raw as unknown as Record<symbol, unknown>;
-  let carries = false;
-  for (const key of Object.getOwnPropertySymbols(raw)) {
-    if (key.description === 'requestCache' && raw[key] !== undefined) return undefined;
-    if (raw[key] === incoming) carries = true;
-  }
-  return carries ? incoming : undefined;
-}
-
-const utf8 = new TextDecoder();
-
-/** The body as text (decoded as `Request.text()` does), or `onTimeout()`'s error when it is not all in within `ms`. */
-function readIncoming(
-  incoming: IncomingMessage,
-  ms: number,
-  onTimeout: () => ApiError,
-  setTimer: (timer: ReturnType<typeof setTimeout>) => void,
-): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const done = () => {
-      clearTimeout(timer);
-      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
-    };
-    const onData = (chunk: Buffer) => chunks.push(chunk);
-    const onEnd = () => {
-      done();
-      resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    };
-    const onError = (error: Error) => {
-      done();
-      reject(error);
-    };
-    const onAborted = () => onError(new Error('The request was aborted.'));
-    const timer = setTimeout(() => {
-      done();
-      // Stop taking the rest in; the answer closes the connection.
-      incoming.pause();
-      reject(onTimeout());
-    }, ms);
-    setTimer(timer);
-    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
-  });
 }

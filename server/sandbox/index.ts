@@ -9,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { sendWithFetch, sendWithNodeHttp } from '../lib/http-client';
+import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
 import { createAccessKeys } from './access-keys';
@@ -150,15 +151,24 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   app.use('*', guardAddress);
   // Before the JSON body limit: Hono runs handlers in registration order and the upload answers first, under its own limit.
   app.route('/v1/uploads', uploadRoutes(ctx));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: defaults.MAX_BODY_BYTES,
-      onError: () => {
-        throw namedError(413, 'PayloadTooLargeError', `The request body is larger than ${defaults.MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  const tooLarge = () => namedError(413, 'PayloadTooLargeError', `The request body is larger than ${defaults.MAX_BODY_BYTES} bytes`);
+  const limitBody = bodyLimit({
+    maxSize: defaults.MAX_BODY_BYTES,
+    onError: () => {
+      throw tooLarge();
+    },
+  });
+  // A body of a declared length within the limit is read straight from Node's request (no Web stream); a chunked
+  // body, or one under `app.request`, goes through Hono's limit, which counts it as it comes.
+  app.use('*', async (c, next) => {
+    const method = c.req.method;
+    if (method === 'GET' || method === 'HEAD' || (nodeIncoming(c) && !hasBody(c))) return next();
+    if (Number(c.req.header('content-length')) > defaults.MAX_BODY_BYTES) throw tooLarge();
+    const incoming = readableIncoming(c, defaults.MAX_BODY_BYTES);
+    if (!incoming) return limitBody(c, next);
+    preloadText(c, readIncoming(incoming));
+    await next();
+  });
   app.route('/v1/partners-int', partnerApi(ctx));
   app.route('/v1/system/checkout', bankPageRoutes(ctx));
   app.route('/v1', systemRoutes(ctx));

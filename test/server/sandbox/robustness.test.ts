@@ -138,6 +138,15 @@ describe('over a real socket', () => {
       expect(tooBig.status).toBe(413);
       expect(errorEnvelope.parse(JSON.parse(tooBig.text)).error.name).toBe('PayloadTooLargeError');
 
+      // A declared length over the limit is refused before anything is read.
+      const declared = await fetch(`${served.url}${API}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pad: 'x'.repeat(1 << 20) }),
+      });
+      expect(declared.status).toBe(413);
+      expect(errorEnvelope.parse(await declared.json()).error.name).toBe('PayloadTooLargeError');
+
       const broken = await fetch(`${served.url}${API}/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
