@@ -3,7 +3,7 @@
  * and a simulated bank page. Mount `app` at `/sandbox`; the partner API is then at `/sandbox/v1/partners-int`.
  */
 import { randomBytes } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -160,7 +160,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   // A body of a declared length within the limit is read straight from Node's request (no Web stream); a chunked
   // body, or one under `app.request`, goes through Hono's limit, which counts it as it comes.
-  app.use('*', async (c, next) => {
+  const readBody: MiddlewareHandler = async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || (nodeIncoming(c) && !hasBody(c))) return next();
     if (Number(c.req.header('content-length')) > defaults.MAX_BODY_BYTES) throw tooLarge();
@@ -168,7 +168,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!incoming) return limitBody(c, next);
     preloadText(c, readIncoming(incoming));
     await next();
-  });
+  };
+  app.use('*', readBody);
   app.route('/v1/partners-int', partnerApi(ctx));
   app.route('/v1/system/checkout', bankPageRoutes(ctx));
   app.route('/v1', systemRoutes(ctx));
