@@ -1,14 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// Library build of the drop-in element: one minified ES module with lit and qrcode inside, so a page needs only
+// Library build of the drop-in element: one minified ES module with lit inside, so a page needs only
 // `<script type="module" src="/widget/pix-checkout.js">`.
 export default defineConfig({
   publicDir: false,
-  resolve: {
-    // widget/qr.ts passes qrcode explicit segments, so its segment search (dijkstrajs) is never called.
-    alias: { dijkstrajs: fileURLToPath(new URL('scripts/stubs/dijkstrajs.cjs', import.meta.url)) },
-  },
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,

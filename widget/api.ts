@@ -5,6 +5,15 @@ import { isCheckoutState, type CheckoutState } from '../core/states.js';
 // The element's public names for core's types (re-exported by the package entry).
 export type { Method as CheckoutMethod, CheckoutState };
 
+/**
+ * A QR symbol: `size` modules per side, and the dark modules row by row from the top left, one bit each (most
+ * significant first, the last byte padded with zeros), in base64.
+ */
+export interface QrMatrix {
+  size: number;
+  modules: string;
+}
+
 /** A checkout as the BFF returns it. */
 export interface Checkout {
   id: string;
@@ -18,6 +27,8 @@ export interface Checkout {
   transactionId: string;
   /** The PIX copy-and-paste code (BR Code). */
   qrCode?: string;
+  /** The QR symbol of `qrCode`, encoded by the BFF; left out of event-stream snapshots (the code never changes). */
+  qrMatrix?: QrMatrix;
   qrCodeLocation?: string;
   /** Where OpenFinance payers authorize the payment. */
   checkoutUrl?: string;

@@ -1,51 +1,46 @@
-/** Draws the PIX code as an inline SVG QR, locally: no third-party image, no fetch of `qrCodeLocation`. */
+/**
+ * Draws the PIX code's QR as an inline SVG, locally: no third-party image, no fetch of `qrCodeLocation`. The BFF
+ * encodes the symbol (`qrMatrix`) and the element only draws its modules, so a cold page spends no time in a QR
+ * encoder and the bundle carries none.
+ */
 import { html, type TemplateResult } from 'lit';
-import { create } from 'qrcode/lib/core/qrcode.js';
+import type { QrMatrix } from './api.js';
 
 /** Quiet zone around the symbol, in modules; scanners need one (the standard asks for 4, phones manage with 2). */
 const MARGIN = 2;
 
-let warmed = false;
-
-/**
- * Encodes a BR Code-sized text once, off the critical path, while the element waits for the BFF: the encoder's first
- * run in a fresh page is several times slower than the next ones (the engine has not compiled it yet), and it would
- * otherwise sit between the BFF's answer and the QR on screen. Once per page.
- */
-export function warmQrEncoder(): void {
-  if (warmed) return;
-  warmed = true;
-  const run = () => {
-    try {
-      create([{ data: '0'.repeat(160), mode: 'byte' }], { errorCorrectionLevel: 'M' });
-    } catch {
-      // Only a warm-up: the real code is encoded (and its failure handled) in qrSvg.
-    }
-  };
-  setTimeout(run, 0);
-}
-
-/** One `<path>` drawing the dark modules; undefined when the text cannot be encoded. */
-export function qrSvg(text: string, label: string): TemplateResult | undefined {
-  let size: number;
-  let path = '';
+/** The dark modules, row by row; undefined unless `matrix` is a well-formed QR symbol (versions 1 to 40). */
+function darkModules(matrix: QrMatrix): ((row: number, col: number) => boolean) | undefined {
+  const { size, modules } = matrix;
+  if (!Number.isInteger(size) || size < 21 || size > 177 || (size - 17) % 4 !== 0 || typeof modules !== 'string') return undefined;
+  let bytes: string;
   try {
-    // One byte segment (a BR Code mixes cases, digits and punctuation): no segment search, so the bundle keeps only
-    // the encoder of `qrcode`.
-    const { modules } = create([{ data: text, mode: 'byte' }], { errorCorrectionLevel: 'M' });
-    size = modules.size;
-    // One rectangle per horizontal run of dark modules keeps the path about a third of one-square-per-module.
-    for (let row = 0; row < size; row++) {
-      for (let col = 0; col < size; col++) {
-        if (!modules.get(row, col)) continue;
-        let run = 1;
-        while (col + run < size && modules.get(row, col + run)) run++;
-        path += `M${col + MARGIN} ${row + MARGIN}h${run}v1h-${run}z`;
-        col += run - 1;
-      }
-    }
+    bytes = atob(modules);
   } catch {
     return undefined;
+  }
+  if (bytes.length !== Math.ceil((size * size) / 8)) return undefined;
+  return (row, col) => {
+    const i = row * size + col;
+    return (bytes.charCodeAt(i >> 3) & (0x80 >> (i & 7))) !== 0;
+  };
+}
+
+/** One `<path>` drawing the dark modules; undefined when there is no symbol to draw. */
+export function qrSvg(matrix: QrMatrix | undefined, label: string): TemplateResult | undefined {
+  const dark = matrix && darkModules(matrix);
+  if (!matrix || !dark) return undefined;
+  const { size } = matrix;
+  let path = '';
+  // One rectangle per horizontal run of dark modules keeps the path about a third of one-square-per-module.
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      if (!dark(row, col)) continue;
+      let run = 1;
+      while (col + run < size && dark(row, col + run)) run++;
+      path += `M${col + MARGIN} ${row + MARGIN}h${run}v1h-${run}z`;
+      col += run - 1;
+    }
   }
   const box = size + MARGIN * 2;
   // A whole <svg> element belongs in an html`` template; svg`` is for fragments inside one.

@@ -12,7 +12,6 @@ import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js'
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle, type Strings } from './i18n.js';
 import { METHOD_UI } from './methods.js';
-import { warmQrEncoder } from './qr.js';
 import { findCheckout } from './resume.js';
 import { rememberCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
@@ -119,9 +118,7 @@ export class CheckoutSession implements ReactiveController {
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
     const { endpoint, orderId, orderToken } = this.host;
-    // The QR is likely next: its encoder warms up while the BFF answers.
     const offered = this.offered;
-    if (offered.includes('pix')) warmQrEncoder();
     const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
     findCheckout({ client: this.client, endpoint, orderId, orderToken, lookUp: !createsAtOnce }).then(
       (checkout) => {
@@ -263,7 +260,9 @@ export class CheckoutSession implements ReactiveController {
     if (!same && !adopting && next.state !== 'Completed') return;
     if (same && isFinal(current.state)) return;
     const keepConflict = same && this.state.screen.name === 'conflict' && isLive(next.state);
-    this.set({ checkout: next, screen: keepConflict ? this.state.screen : screen });
+    // Event-stream snapshots leave the QR symbol out: the one this checkout came with stays.
+    const kept = same && !next.qrMatrix && current.qrMatrix ? { ...next, qrMatrix: current.qrMatrix } : next;
+    this.set({ checkout: kept, screen: keepConflict ? this.state.screen : screen });
     if (same && current.state === next.state) return;
     if (same && next.state === EXPIRED) this.lookForPayment();
     const detail = checkoutDetail(next);

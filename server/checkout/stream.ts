@@ -34,7 +34,7 @@ function frame(view: object, seq: number): string {
 }
 
 /** The view as it was at `event`: its state and date (and the receipt, once Completed). */
-const viewAt = (checkout: Checkout, event: CheckoutEvent) => toView(checkout, event);
+const viewAt = (checkout: Checkout, event: CheckoutEvent) => toView(checkout, event, { qr: false });
 
 /** setTimeout takes at most 2^31 - 1 ms; a window further away than that (24 days) is left to the reconciler. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -177,7 +177,7 @@ function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void
   write(Buffer.from(`retry: ${options.retryMs}\n\n`));
   if (lastSeq < 0) {
     lastSeq = checkout.seq;
-    write(Buffer.from(frame(toView(checkout), checkout.seq)));
+    write(Buffer.from(frame(toView(checkout, undefined, { qr: false }), checkout.seq)));
   }
   if (closed) return release;
   // Subscribed before the catch-up read, so an event stored in between is read by one or the other.

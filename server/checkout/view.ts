@@ -4,6 +4,7 @@ import type { CheckoutState } from '../../core/states';
 import type { Checkout, CheckoutEvent } from '../store/types';
 import { METHOD_ADAPTERS } from './methods';
 import { textField } from './methods/adapter';
+import { qrMatrixOf, type QrMatrix } from './qr-matrix';
 import { expiresAtOf } from './window';
 
 export type CheckoutView = ReturnType<typeof toView>;
@@ -14,9 +15,10 @@ const RECEIPT_FIELDS = ['paidAt', 'receiptVoucher', 'payerBank'] as const;
 /**
  * The wire shape of a checkout; `state` is never `Creating` here, because routes treat such a checkout as not found.
  * With `at`, the checkout as it was at that event (an event stream replaying older states): its state and date, and
- * the receipt only when that state is Completed.
+ * the receipt only when that state is Completed. A PIX code comes with its QR symbol (`qrMatrix`) unless `qr` is
+ * false: event streams leave it out, since the code never changes and the element keeps the symbol it was given.
  */
-export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'at'>) {
+export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'at'>, { qr = true } = {}) {
   const state = (at?.state ?? checkout.state) as CheckoutState;
   const fields = Object.entries(METHOD_ADAPTERS[checkout.method].view(checkout.details)).filter(([, value]) => value !== null);
   const receipt =
@@ -26,6 +28,8 @@ export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'a
           return value === null ? [] : [[name, value] as const];
         })
       : [];
+  const code = qr ? textField(checkout.details, 'qrCode') : null;
+  const qrMatrix: QrMatrix | undefined = code ? qrMatrixOf(code) : undefined;
   return {
     id: checkout.id,
     orderId: checkout.orderId,
@@ -36,6 +40,7 @@ export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'a
     description: checkout.description,
     transactionId: checkout.transactionId,
     ...(Object.fromEntries(fields) as Record<string, string>),
+    ...(qrMatrix && { qrMatrix }),
     ...(Object.fromEntries(receipt) as { paidAt?: string; receiptVoucher?: string; payerBank?: string }),
     /** End of the payment window: past it, a checkout still waiting for the payer becomes `Expired`. */
     expiresAt: expiresAtOf(checkout),

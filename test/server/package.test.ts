@@ -83,7 +83,7 @@ describe('npm pack', () => {
     const bundle = readFileSync(join(unpacked, 'dist/widget/pix-checkout.js'));
     expect(integrity.integrity).toBe(`sha384-${createHash('sha384').update(bundle).digest('base64')}`);
     expect(integrity.file).toMatch(/^pix-checkout\.[0-9a-f]{16}\.js$/);
-    // One ES module, lit and qrcode inside: nothing to resolve at run time.
+    // One ES module, lit inside (the BFF encodes the QR): nothing to resolve at run time.
     expect(bundle.toString('utf8')).not.toMatch(/\bfrom\s*["'](lit|qrcode)/);
   });
 });

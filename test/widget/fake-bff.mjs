@@ -22,6 +22,8 @@
 //   GET  /__fake/log?orderId=…        the requests seen for that order, plus the most overlapping GETs
 //   GET  /__fake/bank/:id              stands in for the bank page (never visited: tests cancel the redirect)
 
+import QRCode from 'qrcode';
+
 const API = '/api/checkouts';
 const SETTLED = new Set(['Completed', 'Error', 'Cancelled', 'Reversed']);
 const RESERVING = new Set(['Created', 'Registered', 'Completed']);
@@ -73,9 +75,18 @@ function writeEvent(res, checkout) {
   res.write(`event: status\nid: ${checkout.version}\ndata: ${JSON.stringify(checkout)}\n\n`);
 }
 
+/** The QR symbol as the BFF sends it (server/checkout/qr-matrix.ts): base64 of the dark modules, one bit each. */
+function qrMatrixOf(text) {
+  const { size, data } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' }).modules;
+  const bytes = Buffer.alloc(Math.ceil((size * size) / 8));
+  for (let i = 0; i < size * size; i++) if (data[i]) bytes[i >> 3] |= 0x80 >> (i & 7);
+  return { size, modules: bytes.toString('base64') };
+}
+
+/** What the REST routes answer; event-stream snapshots (writeEvent) carry no QR symbol, like the BFF's. */
 function publicView(checkout) {
   const { version: _version, payer: _payer, returnUrl: _returnUrl, ...rest } = checkout;
-  return rest;
+  return rest.qrCode ? { ...rest, qrMatrix: qrMatrixOf(rest.qrCode) } : rest;
 }
 
 function createCheckout(body) {

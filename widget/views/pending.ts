@@ -71,7 +71,7 @@ function renderSteps(t: Strings, touch: boolean): TemplateResult {
 export function renderPix(ctx: ViewContext, checkout: Checkout, remainingMs: number | undefined, ui: PixUi): TemplateResult {
   const { t } = ctx;
   const code = checkout.qrCode ?? '';
-  const qr = code ? qrSvg(code, t.qrLabel) : undefined;
+  const qr = code ? qrSvg(checkout.qrMatrix, t.qrLabel) : undefined;
   const copied = ui.copyResult === 'copied';
   const copy = html`<div class="copy">
     <button type="button" part="button copy-button" class="copy-button ${copied ? 'copied' : ''}" @click=${ui.onCopy}>
