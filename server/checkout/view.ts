@@ -1,6 +1,6 @@
 /** What a browser may see of a checkout: no payer data beyond what it sent, no provider secrets. */
 import { formatCents } from '../../core/money';
-import type { CheckoutState } from '../../core/states';
+import { isLive, type CheckoutState } from '../../core/states';
 import type { Checkout, CheckoutEvent } from '../store/types';
 import { METHOD_ADAPTERS } from './methods';
 import { textField } from './methods/adapter';
@@ -15,8 +15,9 @@ const RECEIPT_FIELDS = ['paidAt', 'receiptVoucher', 'payerBank'] as const;
 /**
  * The wire shape of a checkout; `state` is never `Creating` here, because routes treat such a checkout as not found.
  * With `at`, the checkout as it was at that event (an event stream replaying older states): its state and date, and
- * the receipt only when that state is Completed. A PIX code comes with its QR symbol (`qrMatrix`) unless `qr` is
- * false: event streams leave it out, since the code never changes and the element keeps the symbol it was given.
+ * the receipt only when that state is Completed. A PIX code still payable comes with its QR symbol (`qrMatrix`)
+ * unless `qr` is false: event streams leave it out, since the code never changes and the element keeps the symbol
+ * it was given.
  */
 export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'at'>, { qr = true } = {}) {
   const state = (at?.state ?? checkout.state) as CheckoutState;
@@ -28,7 +29,8 @@ export function toView(checkout: Checkout, at?: Pick<CheckoutEvent, 'state' | 'a
           return value === null ? [] : [[name, value] as const];
         })
       : [];
-  const code = qr ? textField(checkout.details, 'qrCode') : null;
+  // Only a code that can still be paid is drawn; encoding one costs about a millisecond of CPU.
+  const code = qr && isLive(state) ? textField(checkout.details, 'qrCode') : null;
   const qrMatrix: QrMatrix | undefined = code ? qrMatrixOf(code) : undefined;
   return {
     id: checkout.id,

@@ -55,7 +55,7 @@ describe('qrMatrix', () => {
     const sse = await openSse(`${server.url}/api/checkouts/${res.body.id}/events`);
     try {
       await sse.next();
-      const snapshot = JSON.parse((await sse.next()).data) as Record<string, unknown>;
+      const snapshot = JSON.parse((await sse.next())!.data) as Record<string, unknown>;
       expect(snapshot.qrCode).toBe(res.body.qrCode);
       expect(snapshot).not.toHaveProperty('qrMatrix');
     } finally {
