@@ -128,3 +128,6 @@ export const sendWithNodeHttp: HttpSend = async (call) => {
   if (second === 'reset') throw Object.assign(new Error('The connection was reset before an answer came'), { code: 'ECONNRESET' });
   return second;
 };
+
+/** The transport to use: the given `fetch` when there is one (tests, the doctor's recording), else Node's `http`. */
+export const sendVia = (fetchImpl: typeof fetch | undefined): HttpSend => (fetchImpl ? sendWithFetch(fetchImpl) : sendWithNodeHttp);

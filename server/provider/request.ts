@@ -3,7 +3,7 @@
  * response validation and error mapping. Nothing else in the project calls `fetch` on the provider.
  */
 import { z } from 'zod';
-import { sendWithFetch, sendWithNodeHttp, type HttpAnswer, type HttpSend } from '../lib/http-client';
+import { sendVia, type HttpAnswer, type HttpSend } from '../lib/http-client';
 import { ProviderConfigError, ProviderError, ProviderNetworkError } from './errors';
 import { errorEnvelope } from './schemas';
 import { TokenCache } from './token';
@@ -50,7 +50,7 @@ export class Requester {
 
   constructor(private readonly options: RequesterOptions) {
     this.#fetch = options.fetch ?? globalThis.fetch;
-    this.#send = options.fetch ? sendWithFetch(options.fetch) : sendWithNodeHttp;
+    this.#send = sendVia(options.fetch);
     this.#base = options.baseUrl.replace(/\/+$/, '');
     this.tokens = new TokenCache(() => this.#login());
   }

@@ -8,7 +8,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
-import { sendWithFetch, sendWithNodeHttp } from '../lib/http-client';
+import { sendVia } from '../lib/http-client';
 import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
@@ -117,7 +117,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const webhooks = createWebhookDispatcher({
     store,
     clock,
-    send: options.fetch ? sendWithFetch(options.fetch) : sendWithNodeHttp,
+    send: sendVia(options.fetch),
     timeoutMs: options.webhookTimeoutMs ?? defaults.DEFAULT_WEBHOOK_TIMEOUT_MS,
     delaysMs: options.webhookRetry?.delaysMs ?? defaults.DEFAULT_RETRY_DELAYS_MS,
     signingKey: webhookSigning.get,
