@@ -1,9 +1,11 @@
 import { defineConfig } from 'vite';
+import { minifyTemplatesPlugin } from './scripts/minify-templates';
 
 // Library build of the drop-in element: one minified ES module with lit inside, so a page needs only
 // `<script type="module" src="/widget/pix-checkout.js">`.
 export default defineConfig({
   publicDir: false,
+  plugins: [minifyTemplatesPlugin()],
   build: {
     outDir: 'dist/widget',
     emptyOutDir: true,
