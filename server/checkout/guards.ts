@@ -35,6 +35,17 @@ export interface SecurityHeaderOptions {
   https?: boolean;
 }
 
+/** hono/secure-headers' headers that only a document (a page, a frame, a download) acts on. */
+const DOCUMENT_ONLY_HEADERS = [
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
 /** hono/secure-headers with our choices, plus a CSP on pages and JSON, and CORP by path. */
 export function securityHeaders({ pageCsp = API_CSP, https = false }: SecurityHeaderOptions = {}): MiddlewareHandler {
   const base = secureHeaders({
@@ -52,6 +63,8 @@ export function securityHeaders({ pageCsp = API_CSP, https = false }: SecurityHe
     const type = headers.get('content-type') ?? '';
     if (type.startsWith('text/html')) headers.set('content-security-policy', pageCsp);
     else if (type.startsWith('application/json')) headers.set('content-security-policy', API_CSP);
+    // A script is never a document: headers that only govern documents are dead weight on the element's cold load.
+    else if (type.startsWith('text/javascript')) for (const name of DOCUMENT_ONLY_HEADERS) headers.delete(name);
   };
 }
 
