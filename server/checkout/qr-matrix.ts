@@ -7,6 +7,7 @@
  * significant bit first, the last byte padded with zeros, in base64. Error correction M, one byte segment.
  */
 import QRCode from 'qrcode';
+import { bestMask, remask } from './qr-mask';
 
 export interface QrMatrix {
   /** Modules per side (21 to 177). */
@@ -20,7 +21,10 @@ const CACHE_SIZE = 1_000;
 
 function encode(text: string): QrMatrix | null {
   try {
-    const { modules } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+    // Built with mask 0 (qrcode's own search of the eight masks was most of the time), then the mask it would pick.
+    const symbol = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M', maskPattern: 0 });
+    const { modules, errorCorrectionLevel } = symbol;
+    remask(modules, 0, bestMask(modules, 0, errorCorrectionLevel.bit), errorCorrectionLevel.bit);
     const { size, data } = modules;
     const bytes = Buffer.alloc(Math.ceil((size * size) / 8));
     for (let i = 0; i < size * size; i++) if (data[i]) bytes[i >> 3]! |= 0x80 >> (i & 7);
