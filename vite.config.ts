@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { minifyTemplatesPlugin } from './scripts/minify-templates';
+import { minifyTemplatesPlugin } from './scripts/minify-templates.js';
 
 // Library build of the drop-in element: one minified ES module with lit inside, so a page needs only
 // `<script type="module" src="/widget/pix-checkout.js">`.
