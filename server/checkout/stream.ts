@@ -104,7 +104,8 @@ function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: numbe
 /** Where a stream's bytes go: Node's response, or a Web stream where there is none (`app.request` in tests). */
 interface Sink {
   write(bytes: Uint8Array): void;
-  end(): void;
+  /** Ends the stream, after `last` when given (one socket write for a final frame and the end of the body). */
+  end(last?: Uint8Array): void;
 }
 
 /**
@@ -145,11 +146,11 @@ function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void
       release();
     }
   };
-  const finish = () => {
+  const finish = (last?: Uint8Array) => {
     if (closed) return;
     release();
     try {
-      sink.end();
+      sink.end(last);
     } catch {
       // Already closed by the client leaving at the same time.
     }
@@ -164,8 +165,8 @@ function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void
     for (let i = 0; i < batch.events.length; i++) {
       const event = batch.events[i]!;
       lastSeq = event.seq;
+      if (isFinal(event.state)) return finish(batch.frames[i]);
       write(batch.frames[i]!);
-      if (isFinal(event.state)) return finish();
     }
     // A resumed stream of a checkout that had already ended has nothing more to wait for.
     if (isFinal(checkout.state) && lastSeq >= checkout.seq) finish();
@@ -202,7 +203,10 @@ export function checkoutEventStream(options: EventStreamOptions): ReadableStream
     start(controller) {
       release = openCheckoutEvents(options, {
         write: (bytes) => controller.enqueue(bytes),
-        end: () => controller.close(),
+        end: (last) => {
+          if (last) controller.enqueue(last);
+          controller.close();
+        },
       });
     },
     cancel() {
@@ -275,7 +279,7 @@ export function sendRawStreams(response: Response, env: HttpBindings): Response 
   outgoing.writeHead(200, headers);
   const release = openCheckoutEvents(raw.options, {
     write: (bytes) => void outgoing.write(bytes),
-    end: () => void outgoing.end(),
+    end: (last) => void (last ? outgoing.end(last) : outgoing.end()),
   });
   outgoing.once('close', () => {
     release();
