@@ -86,17 +86,17 @@ export class PixCheckout extends LitElement {
   static override styles = [baseStyles, screenStyles];
 
   // Reactive properties and state are declared here rather than with decorators: the decorators' runtime and the
-  // compiled helper cost the bundle about 1.5 KB. Defaults are set in the constructor, as Lit requires for fields
+  // compiled helper cost the bundle 2 KB raw, 0.5 KB brotli. Defaults are set in the constructor, as Lit requires for fields
   // declared without initializers (`declare`), so class fields never shadow Lit's accessors.
   static override properties = {
     copyResult: { state: true },
     copiedOnce: { state: true },
     codeExpanded: { state: true },
-    endpoint: {},
+    endpoint: { attribute: 'endpoint' },
     orderId: { attribute: 'order-id' },
     orderToken: { attribute: 'order-token' },
-    methods: {},
-    lang: {},
+    methods: { attribute: 'methods' },
+    lang: { attribute: 'lang' },
     collectPayer: { attribute: 'collect-payer', type: Boolean },
     returnUrl: { attribute: 'return-url' },
     merchantName: { attribute: 'merchant-name' },

@@ -91,7 +91,9 @@ describe('npm pack', () => {
 describe('the JSX and Vue declarations (widget/jsx.d.ts)', () => {
   it('name every attribute of the element, and nothing else', () => {
     const component = readFileSync(join(root, 'widget/pix-checkout.component.ts'), 'utf8');
-    const declared = [...component.matchAll(/@property\(\{\s*attribute:\s*'([a-z-]+)'/g)].map((m) => m[1]).sort();
+    // The reactive properties block names each attribute (state has none).
+    const properties = /static override properties = \{([\s\S]*?)\n {2}\};/.exec(component)?.[1] ?? '';
+    const declared = [...properties.matchAll(/\{ attribute: '([a-z-]+)'/g)].map((m) => m[1]).sort();
     const jsx = readFileSync(join(root, 'widget/jsx.d.ts'), 'utf8');
     const block = /export interface PixCheckoutAttributes \{([\s\S]*?)\n\}/.exec(jsx)?.[1] ?? '';
     const typed = [...block.matchAll(/^\s+'?([a-z-]+)'?\?:/gm)].map((m) => m[1]).sort();
