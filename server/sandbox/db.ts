@@ -101,6 +101,9 @@ export function openDatabase(dataDir: string): Database.Database {
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
+  // A sandbox keeps its data through a crash of the process, but may lose its last commits to a power loss: WAL is
+  // synced at checkpoints, not at every commit (docs/spec-gaps.md, "Emulator durability").
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;

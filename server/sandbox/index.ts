@@ -10,6 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { sendVia } from '../lib/http-client';
 import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
+import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
 import { createAccessKeys } from './access-keys';
@@ -101,6 +102,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const addresses = createAddresses(options.publicBaseUrl);
   const chargesOf = billingCalculator(options.billing ?? defaults.DEFAULT_BILLING);
   const db = openDatabase(options.dataDir ?? 'data');
+  const releaseCheckpoints = checkpointInBackground(db, db.name);
   const store = createTransactionStore(db);
   const signingKey = setting(db, 'token-signing-key', newSigningKey);
   const accessKeys = createAccessKeys({
@@ -200,6 +202,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       company.close();
       webhooks.close();
       db.close();
+      releaseCheckpoints();
     },
   };
 }

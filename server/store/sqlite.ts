@@ -4,6 +4,7 @@
  * process on the same file waits for the write lock (busy_timeout) instead of failing or reading a stale row.
  */
 import Database from 'better-sqlite3';
+import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { COMPLETED, EXPIRED, isLive, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { migrations, sqlList } from './migrations';
@@ -40,6 +41,8 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
+  // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
+  const releaseCheckpoints = checkpointInBackground(db, file);
 
   const sql = {
     reserve: db.prepare(`
@@ -253,6 +256,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     },
     async close() {
       db.close();
+      releaseCheckpoints();
     },
   };
 }
