@@ -13,7 +13,7 @@ import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle, type Strings } from './i18n.js';
 import { METHOD_UI } from './methods.js';
 import { findCheckout } from './resume.js';
-import { rememberCheckout } from './storage.js';
+import { rememberCheckout, rememberedCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 
 type Payer = NonNullable<CreateCheckoutInput['payer']>;
@@ -120,6 +120,12 @@ export class CheckoutSession implements ReactiveController {
     const { endpoint, orderId, orderToken } = this.host;
     const offered = this.offered;
     const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
+    // Nothing to look up (one method, no checkout remembered by this tab): the create leaves now, from the first
+    // update, so the first render happens while the server works instead of before the request is sent.
+    if (createsAtOnce && !rememberedCheckout(endpoint, orderId)) {
+      this.offerMethods();
+      return;
+    }
     findCheckout({ client: this.client, endpoint, orderId, orderToken, lookUp: !createsAtOnce }).then(
       (checkout) => {
         if (run !== this.run) return;

@@ -70,7 +70,7 @@ const restoreAutocheckpoint = (entry: Served) => {
   }
 };
 
-function startWorker({ intervalMs = 250, restartAtPages = 16_000 }: CheckpointerOptions): Worker {
+function startWorker({ intervalMs = 1_000, restartAtPages = 16_000 }: CheckpointerOptions): Worker {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, intervalMs, restartAtPages } });
   started.unref();

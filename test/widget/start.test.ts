@@ -83,6 +83,31 @@ describe('<pix-checkout> starting and resuming', () => {
     });
   });
 
+  describe('the first request', () => {
+    it('leaves during the first update, before the first render, when there is nothing to look up', async () => {
+      const realFetch = window.fetch;
+      const seen: { method: string; rendered: boolean }[] = [];
+      const el = document.createElement('pix-checkout');
+      window.fetch = (input, init) => {
+        seen.push({ method: init?.method ?? 'GET', rendered: el.hasUpdated || (el.shadowRoot?.childElementCount ?? 0) > 0 });
+        return realFetch(input, init);
+      };
+      try {
+        const orderId = newOrderId('order');
+        el.setAttribute('endpoint', '/api');
+        el.setAttribute('order-id', orderId);
+        el.setAttribute('order-token', orderTokenFor(orderId));
+        const container = await fixture<HTMLDivElement>(html`<div></div>`);
+        container.append(el);
+        await el.updateComplete;
+        expect(seen[0]).to.deep.equal({ method: 'POST', rendered: false });
+        await waitForSelector(el, 'svg[part="qr"]');
+      } finally {
+        window.fetch = realFetch;
+      }
+    });
+  });
+
   describe('resuming', () => {
     it('resumes a remembered PIX checkout after a reload, without creating another', async () => {
       const orderId = newOrderId();
