@@ -3,11 +3,11 @@
  * past 1,000 pages, so that one request pays for copying the pages back into the database file and for its fsync:
  * on a checkout creation that was most of what its commits cost. Here the connection that serves requests turns
  * automatic checkpoints off, and one worker thread per process, with its own connection to each file, runs a
- * PASSIVE checkpoint (it never waits for, or blocks, a reader or a writer) every `intervalMs`.
+ * PASSIVE checkpoint (it never waits for, or blocks, a reader or a writer) every `INTERVAL_MS`.
  *
  * Should the worker die, every connection it served gets automatic checkpoints back, so the WAL never grows
  * unchecked. A WAL that passive checkpoints cannot empty under a steady stream of writes is restarted once it is
- * past `restartAtPages`; that one waits for the writer in progress, as the automatic checkpoint would have.
+ * past `RESTART_AT_PAGES`; that one waits for the writer in progress, as the automatic checkpoint would have.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -16,10 +16,9 @@ import type Database from 'better-sqlite3';
 /** SQLite's own default, restored when the worker is gone. */
 const AUTOCHECKPOINT_PAGES = 1_000;
 
-export interface CheckpointerOptions {
-  intervalMs?: number;
-  restartAtPages?: number;
-}
+/** How often the worker checkpoints each file, and the WAL size past which it restarts the WAL (64 MB of 4 KB pages). */
+const INTERVAL_MS = 1_000;
+const RESTART_AT_PAGES = 16_000;
 
 // CommonJS, run with `eval`: the same under tsx, vitest and plain Node, and no file to ship or to resolve.
 const WORKER_SOURCE = `
@@ -70,9 +69,12 @@ const restoreAutocheckpoint = (entry: Served) => {
   }
 };
 
-function startWorker({ intervalMs = 1_000, restartAtPages = 16_000 }: CheckpointerOptions): Worker {
+function startWorker(): Worker {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, intervalMs, restartAtPages } });
+  const started = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, intervalMs: INTERVAL_MS, restartAtPages: RESTART_AT_PAGES },
+  });
   started.unref();
   started.on('message', (message: { op: string; file: string }) => {
     if (message.op !== 'failed') return;
@@ -91,13 +93,14 @@ function startWorker({ intervalMs = 1_000, restartAtPages = 16_000 }: Checkpoint
 }
 
 /**
- * Moves the checkpoints of `db` (a connection in WAL mode to `file`) to the process's checkpoint worker. Returns
- * the release, to call after `db.close()`. An in-memory database has no WAL and is left as it is.
+ * Moves the checkpoints of `db` (a connection in WAL mode) to the process's checkpoint worker. Returns the release,
+ * to call after `db.close()`. An in-memory database has no WAL and is left as it is.
  */
-export function checkpointInBackground(db: Database.Database, file: string, options: CheckpointerOptions = {}): () => void {
-  if (file === ':memory:' || file === '' || db.memory) return () => {};
+export function checkpointInBackground(db: Database.Database): () => void {
+  if (db.memory) return () => {};
+  const file = db.name;
   clearTimeout(idleTimer);
-  worker ??= startWorker(options);
+  worker ??= startWorker();
   const entry: Served = { db, file };
   served.add(entry);
   db.pragma('wal_autocheckpoint = 0');

@@ -102,7 +102,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const addresses = createAddresses(options.publicBaseUrl);
   const chargesOf = billingCalculator(options.billing ?? defaults.DEFAULT_BILLING);
   const db = openDatabase(options.dataDir ?? 'data');
-  const releaseCheckpoints = checkpointInBackground(db, db.name);
+  const releaseCheckpoints = checkpointInBackground(db);
   const store = createTransactionStore(db);
   const signingKey = setting(db, 'token-signing-key', newSigningKey);
   const accessKeys = createAccessKeys({

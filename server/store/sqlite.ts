@@ -42,7 +42,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   db.pragma('foreign_keys = ON');
   migrate(db);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
-  const releaseCheckpoints = checkpointInBackground(db, file);
+  const releaseCheckpoints = checkpointInBackground(db);
 
   const sql = {
     reserve: db.prepare(`

@@ -20,7 +20,7 @@ function open({ background = true } = {}) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
-  const release = background ? checkpointInBackground(db, file) : () => {};
+  const release = background ? checkpointInBackground(db) : () => {};
   cleanups.push(() => {
     if (db.open) db.close();
     release();
@@ -66,7 +66,7 @@ describe('WAL checkpoints in a worker thread', () => {
   it('leaves an in-memory database alone', () => {
     const db = new Database(':memory:');
     cleanups.push(() => db.close());
-    checkpointInBackground(db, ':memory:')();
+    checkpointInBackground(db)();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1_000);
   });
 
@@ -97,7 +97,7 @@ describe('WAL checkpoints in a worker thread', () => {
   it('counts the connections of one file: the worker keeps serving it until the last one is released', async () => {
     const { file, write } = open();
     const other = new Database(file);
-    const releaseOther = checkpointInBackground(other, file);
+    const releaseOther = checkpointInBackground(other);
     other.close();
     releaseOther();
     const before = size(file);
