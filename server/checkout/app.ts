@@ -145,7 +145,14 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     }),
   );
   app.use(safeAddress());
-  app.use(jsonOnly({ except: (c) => invoiceUpload(c) || providerWebhook(c) }));
+  // The create alone may come as text/plain from a storefront origin, which spares the shopper's browser a preflight.
+  const creation = (c: Context) => c.req.method === 'POST' && /\/checkouts\/?$/.test(c.req.path);
+  app.use(
+    jsonOnly({
+      except: (c) => invoiceUpload(c) || providerWebhook(c),
+      plainTextFrom: (c) => (creation(c) ? options.allowedOrigins : []),
+    }),
+  );
   app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload, maxBytes: JSON_BODY_MAX_BYTES }));
   // A request without a body, or one whose body the deadline guard already read (its length within the limit), has
   // nothing for the size limit to look at; touching `c.req.raw.body` would only build a Web stream for it.

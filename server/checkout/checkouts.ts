@@ -74,7 +74,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
 
   return new Hono()
     .post('/', async (c) => {
-      const body = await parseJson(c, createBody);
+      // A storefront on another origin sends its create as text/plain, a "simple" request with no CORS preflight.
+      const body = await parseJson(c, createBody, { plainTextFrom: options.returnOrigins });
       requireOrderToken(options, body.orderId, body.orderToken);
       const cpf = body.payer ? taxNumberDigits(body.payer.cpf) : undefined;
       if (cpf !== undefined && !isValidCpf(cpf)) {

@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ApiError } from './errors';
-import { isJsonType } from './body-guards';
+import { isJsonType, plainTextAllowed } from './body-guards';
 import { isUnsafeText } from './guards';
 
 /** Deepest nesting of objects and arrays accepted; our bodies need 4, a provider webhook fewer than 10. */
@@ -48,12 +48,17 @@ function unsafeStringAt(value: unknown, path = ''): string | undefined {
   return undefined;
 }
 
-/**
- * The body as JSON, or a 415 `unsupported_media_type`, a 400 `invalid_json` or a 400 `invalid_request`.
- * `anyContentType` reads JSON whatever the declared type: for senders proven otherwise, such as the provider.
- */
-export async function readJson(c: Context, { anyContentType = false } = {}): Promise<unknown> {
-  if (!anyContentType && !isJsonType(c.req.header('content-type'))) {
+/** How a route reads its JSON body beyond `application/json`. */
+export interface ReadJsonOptions {
+  /** Read JSON whatever the declared type: for senders proven otherwise, such as the provider. */
+  anyContentType?: boolean;
+  /** Storefront origins whose `text/plain` body is read as JSON too (`plainTextAllowed`). */
+  plainTextFrom?: readonly string[];
+}
+
+/** The body as JSON, or a 415 `unsupported_media_type`, a 400 `invalid_json` or a 400 `invalid_request`. */
+export async function readJson(c: Context, { anyContentType = false, plainTextFrom = [] }: ReadJsonOptions = {}): Promise<unknown> {
+  if (!anyContentType && !isJsonType(c.req.header('content-type')) && !plainTextAllowed(c, plainTextFrom)) {
     throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
   }
   let text: string;
@@ -89,8 +94,8 @@ function parsed<T extends z.ZodType>(schema: T, input: unknown, what: string): z
   throw new ApiError(400, 'invalid_request', `Invalid ${what}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
 }
 
-export async function parseJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
-  return parsed(schema, await readJson(c), 'request');
+export async function parseJson<T extends z.ZodType>(c: Context, schema: T, options?: ReadJsonOptions): Promise<z.output<T>> {
+  return parsed(schema, await readJson(c, options), 'request');
 }
 
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.output<T> {

@@ -109,6 +109,11 @@ describe('a storefront on another origin, with only the README snippet', () => {
     const order = await placeOrder(bff);
     storefrontBody = () => fillSnippet(readmeSnippet(), { bff: bff.url, ...manifest, order });
     const shop = await newPage();
+    // Every request the page sends, CORS preflights included (DevTools lists them; page.on('request') does not).
+    const sent: string[] = [];
+    const devtools = await shop.context().newCDPSession(shop);
+    await devtools.send('Network.enable');
+    devtools.on('Network.requestWillBeSent', (event) => sent.push(`${event.request.method} ${new URL(event.request.url).pathname}`));
     const completed = new Promise<unknown>((resolve) => void shop.exposeFunction('reportCompleted', resolve));
     const module = shop.waitForResponse((response) => response.url().endsWith(`/widget/${manifest.file}`));
     await shop.goto(`http://localhost:${storefront.port}/checkout`);
@@ -128,6 +133,9 @@ describe('a storefront on another origin, with only the README snippet', () => {
 
     const code = await pixCode(shop);
     expect(code).toMatch(/^000201/);
+    // The create is a CORS "simple" request: the QR came after one round trip to the BFF, with no preflight.
+    expect(sent).toContain('POST /api/checkouts');
+    expect(sent.filter((request) => request.startsWith('OPTIONS '))).toEqual([]);
     const [checkout] = (await readOrder(bff, order.orderId)).checkouts;
     expect(checkout).toMatchObject({ method: 'pix', state: 'Registered' });
     const completedAtProvider = await fetch(`${bff.url}/demo/api/sandbox/pix/complete/${encodeURIComponent(checkout!.transactionId)}`, {

@@ -108,6 +108,48 @@ describe('<pix-checkout> starting and resuming', () => {
     });
   });
 
+  describe('the create request', () => {
+    /** The method and headers of the first request an element for `endpoint` sends (answered with a network error). */
+    async function firstRequest(endpoint: string) {
+      const realFetch = window.fetch;
+      const seen: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
+      window.fetch = (input, init) => {
+        seen.push({
+          url: input instanceof Request ? input.url : input.toString(),
+          method: init?.method ?? 'GET',
+          headers: { ...(init?.headers as Record<string, string>) },
+          body: init?.body,
+        });
+        return Promise.reject(new TypeError('Failed to fetch'));
+      };
+      try {
+        const orderId = newOrderId('order');
+        await mountCheckout({ endpoint, 'order-id': orderId, 'order-token': orderTokenFor(orderId) });
+        return seen[0]!;
+      } finally {
+        window.fetch = realFetch;
+      }
+    }
+
+    it('is a CORS "simple" request to a BFF on another origin, so the browser sends no preflight', async () => {
+      const other = new URL(window.location.href);
+      other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+      const request = await firstRequest(`${other.origin}/api`);
+      expect(request.url).to.equal(`${other.origin}/api/checkouts`);
+      expect(request.method).to.equal('POST');
+      // Only CORS-safelisted headers, and a safelisted content type: text/plain.
+      expect(Object.keys(request.headers).sort()).to.deep.equal(['accept', 'content-type']);
+      expect(request.headers['content-type']).to.equal('text/plain;charset=UTF-8');
+      expect(request.headers.accept).to.equal('application/json');
+      expect(JSON.parse(request.body as string)).to.include({ method: 'pix' });
+    });
+
+    it("is JSON to a BFF on the page's own origin, where no preflight happens anyway", async () => {
+      const request = await firstRequest('/api');
+      expect(request.headers['content-type']).to.equal('application/json');
+    });
+  });
+
   describe('resuming', () => {
     it('resumes a remembered PIX checkout after a reload, without creating another', async () => {
       const orderId = newOrderId();

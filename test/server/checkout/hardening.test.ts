@@ -222,6 +222,49 @@ describe('state-changing routes take JSON only', () => {
     expect(json.status).toBe(201);
   });
 
+  it('reads a text/plain create as JSON only from an allowed storefront origin (no preflight for the element)', async () => {
+    const shop = await startTestServer({ env: { ADMIN_TOKEN, ALLOWED_ORIGINS: 'https://shop.example' } });
+    try {
+      const plain = (body: string, headers: Record<string, string>) =>
+        fetch(`${shop.url}/api/checkouts`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers }, body });
+      const body = JSON.stringify(await creation(shop));
+      // A form or a script from anywhere else: no Origin, an opaque one, another site, the BFF's own page.
+      const elsewhere: Record<string, string>[] = [
+        {},
+        { origin: 'null' },
+        { origin: 'https://attacker.example' },
+        { origin: new URL(shop.url).origin },
+      ];
+      for (const headers of elsewhere) {
+        const res = await plain(body, headers);
+        expect(res.status).toBe(415);
+        expect(await res.json()).toEqual(envelope('unsupported_media_type'));
+      }
+      const fromShop = await plain(body, { origin: 'https://shop.example' });
+      expect(fromShop.status).toBe(201);
+      expect(fromShop.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      const created = (await fromShop.json()) as { id: string; orderId: string; transactionId: string };
+      expect(created.orderId).toBe(JSON.parse(body).orderId);
+      // The refused attempts made nothing: the order has this one checkout, and asking again returns it.
+      const again = await plain(body, { origin: 'https://shop.example' });
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { id: string }).id).toBe(created.id);
+      // The body rules are those of JSON: a broken body is a 400, not a 500.
+      const broken = await plain('{"orderId":', { origin: 'https://shop.example' });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toEqual(envelope('invalid_json'));
+      // Only the create: the back-office stays JSON-only even from the storefront's origin.
+      const cashOut = await fetch(`${shop.url}/api/admin/cashouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain', origin: 'https://shop.example' },
+        body: '{}',
+      });
+      expect(cashOut.status).toBe(415);
+    } finally {
+      await shop.close();
+    }
+  });
+
   it('applies to the back-office too, while the invoice keeps application/pdf and the authenticated webhook is read whatever its type', async () => {
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const cashOut = await fetch(`${server.url}/api/admin/cashouts`, {
