@@ -18,8 +18,9 @@ export default defineConfig({
       fileName: () => 'pix-checkout.js',
     },
     rolldownOptions: {
-      // Vite keeps whitespace in ES library builds (for downstream bundlers); this file is served as-is, so minify all.
-      output: { codeSplitting: false, minify: true },
+      // Vite keeps whitespace and tree-shaking annotations in ES library builds (for downstream bundlers); this file is
+      // served as-is, so minify all and drop every comment (19 `/* @__PURE__ */` otherwise).
+      output: { codeSplitting: false, minify: true, comments: false },
     },
   },
 });
