@@ -4,7 +4,7 @@
  * project, the floor and polling), and flags any row more than 20% worse than the last committed results file.
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
- * BENCH_COLD_RUNS (15), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser|streams (`streams`: only fan-out, 100
+ * BENCH_COLD_RUNS (30), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser|streams (`streams`: only fan-out, 100
  * completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
@@ -48,7 +48,7 @@ const browser =
     : await browserRows({
         runs: knob('BENCH_BROWSER_RUNS', 100),
         pollingRuns: knob('BENCH_POLLING_RUNS', 6),
-        coldRuns: knob('BENCH_COLD_RUNS', 15),
+        coldRuns: knob('BENCH_COLD_RUNS', 30),
         log,
       });
 
