@@ -145,8 +145,13 @@ export class CheckoutClient {
    * trip less before the QR. The BFF reads such a body only from the storefront origins it allows.
    */
   create(input: CreateCheckoutInput): Promise<Checkout> {
-    const type = isCrossOrigin(apiUrl(this.endpoint, '/checkouts')) ? 'text/plain;charset=UTF-8' : 'application/json';
-    return this.request('/checkouts', { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(input) });
+    return this.request('/checkouts', this.post(input));
+  }
+
+  /** A JSON POST: as `text/plain` to another origin, which keeps it a CORS "simple" request. */
+  private post(body: unknown): RequestInit {
+    const type = isCrossOrigin(this.endpoint) ? 'text/plain;charset=UTF-8' : 'application/json';
+    return { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) };
   }
 
   /** `GET {endpoint}/checkouts/:id`: the current snapshot. */
@@ -154,11 +159,13 @@ export class CheckoutClient {
     return this.request(`/checkouts/${encodeURIComponent(id)}`, { method: 'GET', signal: signal ?? null });
   }
 
-  /** `GET {endpoint}/orders/:orderId/checkout`: the order's live or completed checkout, wherever it was made; 404 when none. */
-  /** The order's live or paid checkout wherever it was made; undefined when it has none to resume (204). */
+  /**
+   * `POST {endpoint}/orders/:orderId/checkout` with the token in the body (a header would cost a preflight across
+   * origins): the order's live or paid checkout wherever it was made; undefined when it has none to resume (204).
+   */
   forOrder(orderId: string, orderToken: string): Promise<Checkout | undefined> {
     const path = `/orders/${encodeURIComponent(orderId)}/checkout`;
-    return this.request(path, { method: 'GET', headers: { 'x-order-token': orderToken } }, { empty: true });
+    return this.request(path, this.post({ orderToken }), { empty: true });
   }
 
   eventsUrl(id: string): string {

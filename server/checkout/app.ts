@@ -138,19 +138,21 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     '/orders/*',
     cors({
       origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
-      allowMethods: ['GET'],
+      allowMethods: ['GET', 'POST'],
       allowHeaders: ['content-type', 'x-order-token'],
       exposeHeaders: ['date'],
       maxAge: 600,
     }),
   );
   app.use(safeAddress());
-  // The create alone may come as text/plain from a storefront origin, which spares the shopper's browser a preflight.
-  const creation = (c: Context) => c.req.method === 'POST' && /\/checkouts\/?$/.test(c.req.path);
+  // The create and the order lookup alone may come as text/plain from a storefront origin, which spares the
+  // shopper's browser a preflight.
+  const simpleFromStorefront = (c: Context) =>
+    c.req.method === 'POST' && (/\/checkouts\/?$/.test(c.req.path) || /\/orders\/[^/]+\/checkout$/.test(c.req.path));
   app.use(
     jsonOnly({
       except: (c) => invoiceUpload(c) || providerWebhook(c),
-      plainTextFrom: (c) => (creation(c) ? options.allowedOrigins : []),
+      plainTextFrom: (c) => (simpleFromStorefront(c) ? options.allowedOrigins : []),
     }),
   );
   app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload, maxBytes: JSON_BODY_MAX_BYTES }));
@@ -175,7 +177,16 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       clock,
     }),
   );
-  app.route('/orders', orderRoutes({ service, store: options.store, orderTokenSecret: options.orderTokenSecret, clock }));
+  app.route(
+    '/orders',
+    orderRoutes({
+      service,
+      store: options.store,
+      orderTokenSecret: options.orderTokenSecret,
+      clock,
+      allowedOrigins: options.allowedOrigins,
+    }),
+  );
   app.route(
     '/webhooks',
     webhookRoutes({

@@ -5,13 +5,19 @@
  * started, or its last one Expired, failed or was cancelled) it is `204 No Content`: the element then offers the
  * methods. (An empty answer, not a 404: "nothing to resume yet" is the usual case on a fresh page, and browsers log
  * every 4xx as a failed load in the merchant's console.)
+ *
+ * `POST /orders/:orderId/checkout` with `{ "orderToken": "…" }` is the same lookup with the token in the body. The
+ * element uses it: from a storefront on another origin it goes as `text/plain`, a CORS "simple" request, where the
+ * GET's custom header would cost a preflight, whose cache is per URL, so per order.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import { CREATING, RESERVING_STATES } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/types';
 import { requireOrderToken } from './checkouts';
 import type { CheckoutService } from './service';
+import { parseJson } from './validate';
 import { toView } from './view';
 
 /** The header that carries the order token on a GET (a GET has no body, and a query string ends up in logs). */
@@ -23,14 +29,18 @@ export interface OrderRoutesOptions {
   /** The key order tokens are signed with (`ORDERS_TOKEN`), as for `POST /checkouts`. */
   orderTokenSecret: string;
   clock: Clock;
+  /** Storefront origins whose `text/plain` lookup body is read as JSON (`ALLOWED_ORIGINS`). */
+  allowedOrigins: readonly string[];
 }
+
+/** Checked by `verifyOrderToken`, which refuses anything but a well-formed string with its own codes. */
+const lookupBody = z.object({ orderToken: z.unknown().optional() });
 
 export function orderRoutes(options: OrderRoutesOptions) {
   const { service, store } = options;
-  return new Hono().get('/:orderId/checkout', async (c) => {
-    const orderId = c.req.param('orderId');
+  const answer = async (c: Context, orderId: string, orderToken: unknown) => {
     // Checked before anything is read: without the order's token, nobody learns whether it has a checkout.
-    requireOrderToken(options, orderId, c.req.header(ORDER_TOKEN_HEADER));
+    requireOrderToken(options, orderId, orderToken);
     const holder = (await store.findCheckoutsByOrder(orderId)).find(
       (checkout) => !checkout.duplicateOf && (RESERVING_STATES as readonly string[]).includes(checkout.state),
     );
@@ -39,5 +49,11 @@ export function orderRoutes(options: OrderRoutesOptions) {
     const current = await service.expireIfDue(holder, 'read');
     if (!(RESERVING_STATES as readonly string[]).includes(current.state)) return c.body(null, 204);
     return c.json(toView(current));
-  });
+  };
+  return new Hono()
+    .get('/:orderId/checkout', (c) => answer(c, c.req.param('orderId'), c.req.header(ORDER_TOKEN_HEADER)))
+    .post('/:orderId/checkout', async (c) => {
+      const body = await parseJson(c, lookupBody, { plainTextFrom: options.allowedOrigins });
+      return answer(c, c.req.param('orderId'), body.orderToken);
+    });
 }

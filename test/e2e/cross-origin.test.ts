@@ -149,6 +149,25 @@ describe('a storefront on another origin, with only the README snippet', () => {
     expect(bff.output()).toMatch(new RegExp(`webhook ${checkout!.transactionId} Completed: applied`));
   });
 
+  it('looks the order up across origins without a preflight when the page offers a choice of methods', async () => {
+    const order = await placeOrder(bff);
+    storefrontBody = () =>
+      fillSnippet(readmeSnippet(), { bff: bff.url, ...manifest, order }).replace(
+        '<pix-checkout ',
+        '<pix-checkout methods="pix openfinance" ',
+      );
+    const shop = await newPage();
+    const sent: string[] = [];
+    const devtools = await shop.context().newCDPSession(shop);
+    await devtools.send('Network.enable');
+    devtools.on('Network.requestWillBeSent', (event) => sent.push(`${event.request.method} ${new URL(event.request.url).pathname}`));
+    await shop.goto(`http://localhost:${storefront.port}/checkout`);
+    // The order has no checkout yet: the lookup answers 204 and the chooser shows.
+    await element(shop).locator('[part="chooser"]').waitFor();
+    expect(sent).toContain(`POST /api/orders/${encodeURIComponent(order.orderId)}/checkout`);
+    expect(sent.filter((request) => request.startsWith('OPTIONS '))).toEqual([]);
+  });
+
   it('does not run a module whose bytes do not match the integrity hash', async () => {
     const order = await placeOrder(bff);
     const wrong = `sha384-${Buffer.alloc(48, 7).toString('base64')}`;

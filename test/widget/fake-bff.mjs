@@ -8,7 +8,7 @@
 //   badcpf-…   POST → 422 payer_cpf_invalid        nosse-…   the event stream answers 500 (the element must poll)
 //   slow-…     POST answers after 1 s (to look at the loading screen)
 //   blip-…     no stream; GET #1 takes 2.5 s and answers 503, GET #2 drops the connection, later GETs succeed
-//   nopayer-…  POST → 422 payer_required           lookupfail-… GET /orders/:id/checkout → 503 server_busy
+//   nopayer-…  POST → 422 payer_required           lookupfail-… /orders/:id/checkout → 503 server_busy
 //   skew-…     the server's clock (Date header, createdAt, expiresAt) runs 10 minutes ahead of the browser's
 //   err-<status>-<code>-…  POST → that status and code, with the message "SERVER TEXT <code>"
 // CPFs refused like the emulator's: 900.000.001-75 → 422 payer_refused, 900.000.003-37 → 422 payer_cpf_invalid.
@@ -173,11 +173,13 @@ async function handleCreate(ctx) {
   send(ctx, 201, publicView(createCheckout(body)), body.orderId);
 }
 
-function handleLookup(ctx, orderId) {
+/** The order lookup: a GET with the token in `X-Order-Token`, or a POST with `{ orderToken }` (what the element sends). */
+async function handleLookup(ctx, orderId) {
+  const token = ctx.method === 'POST' ? (await readJson(ctx.req))?.orderToken : ctx.get('x-order-token');
   const log = logFor(orderId);
-  log.requests.push({ method: 'GET', path: ctx.path, token: ctx.get('x-order-token') });
+  log.requests.push({ method: ctx.method, path: ctx.path, token });
   log.lookups++;
-  if (!checkToken(ctx, orderId, ctx.get('x-order-token'))) return;
+  if (!checkToken(ctx, orderId, token)) return;
   if (scenario(orderId) === 'lookupfail') return fail(ctx, 503, 'server_busy', 'Busy');
   const holder = holderOf(orderId);
   // Nothing to resume is an empty 204, as the real BFF answers it.
@@ -251,7 +253,7 @@ export async function fakeBff(ctx, next) {
     return send(ctx, 200, logs.get(orderId) ?? { requests: [], gets: 0, inFlight: 0, maxInFlight: 0, posts: 0, lookups: 0 });
   }
   let match = /^\/api\/orders\/([^/]+)\/checkout$/.exec(path);
-  if (match && ctx.method === 'GET') return handleLookup(ctx, decodeURIComponent(match[1]));
+  if (match && (ctx.method === 'GET' || ctx.method === 'POST')) return handleLookup(ctx, decodeURIComponent(match[1]));
   match = /^\/api\/checkouts\/([^/]+)(\/events)?$/.exec(path);
   if (match && ctx.method === 'GET') {
     const checkout = checkouts.get(decodeURIComponent(match[1]));

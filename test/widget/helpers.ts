@@ -42,7 +42,9 @@ export interface BackendFields {
 
 /** The bodies of the checkouts the element asked the fake BFF to create for an order, in order. */
 export async function createRequests(orderId: string): Promise<any[]> {
-  return (await backendLog(orderId)).requests.filter((request) => request.method === 'POST').map((request) => request.body);
+  return (await backendLog(orderId)).requests
+    .filter((request) => request.method === 'POST' && request.path === '/api/checkouts')
+    .map((request) => request.body);
 }
 
 /** Moves a checkout to a new state (and fields) on the fake BFF, which pushes it to open event streams. */

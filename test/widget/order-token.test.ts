@@ -77,12 +77,12 @@ describe('<pix-checkout> order token', () => {
     });
   }
 
-  it('sends the token in X-Order-Token to look up the order checkout, and never in the address', async () => {
+  it('sends the token in the body of a POST to look up the order checkout, and never in the address', async () => {
     const orderId = newOrderId();
     const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, methods: 'pix openfinance' });
     await waitForSelector(el, '[part="chooser"]');
     const [lookup] = (await backendLog(orderId)).requests;
-    expect(lookup).to.deep.include({ method: 'GET', path: `/api/orders/${orderId}/checkout`, token: orderTokenFor(orderId) });
+    expect(lookup).to.deep.include({ method: 'POST', path: `/api/orders/${orderId}/checkout`, token: orderTokenFor(orderId) });
   });
 
   it('resumes a remembered checkout without needing the token again', async () => {

@@ -108,9 +108,9 @@ describe('<pix-checkout> starting and resuming', () => {
     });
   });
 
-  describe('the create request', () => {
+  describe('the create and lookup requests', () => {
     /** The method and headers of the first request an element for `endpoint` sends (answered with a network error). */
-    async function firstRequest(endpoint: string) {
+    async function firstRequest(endpoint: string, attributes: Record<string, string> = {}) {
       const realFetch = window.fetch;
       const seen: { url: string; method: string; headers: Record<string, string>; body: unknown }[] = [];
       window.fetch = (input, init) => {
@@ -124,8 +124,8 @@ describe('<pix-checkout> starting and resuming', () => {
       };
       try {
         const orderId = newOrderId('order');
-        await mountCheckout({ endpoint, 'order-id': orderId, 'order-token': orderTokenFor(orderId) });
-        return seen[0]!;
+        await mountCheckout({ endpoint, 'order-id': orderId, 'order-token': orderTokenFor(orderId), ...attributes });
+        return { ...seen[0]!, orderId };
       } finally {
         window.fetch = realFetch;
       }
@@ -147,6 +147,18 @@ describe('<pix-checkout> starting and resuming', () => {
     it("is JSON to a BFF on the page's own origin, where no preflight happens anyway", async () => {
       const request = await firstRequest('/api');
       expect(request.headers['content-type']).to.equal('application/json');
+    });
+
+    it('looks the order up with a "simple" request too, the token in the body', async () => {
+      const other = new URL(window.location.href);
+      other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+      // Two methods: the chooser first asks whether the order already has a checkout to resume.
+      const request = await firstRequest(`${other.origin}/api`, { methods: 'pix openfinance' });
+      expect(request.url).to.equal(`${other.origin}/api/orders/${request.orderId}/checkout`);
+      expect(request.method).to.equal('POST');
+      expect(Object.keys(request.headers).sort()).to.deep.equal(['accept', 'content-type']);
+      expect(request.headers['content-type']).to.equal('text/plain;charset=UTF-8');
+      expect(JSON.parse(request.body as string)).to.deep.equal({ orderToken: orderTokenFor(request.orderId) });
     });
   });
 

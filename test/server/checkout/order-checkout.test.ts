@@ -1,7 +1,7 @@
 /**
  * `GET /api/orders/:orderId/checkout`: any tab of the shopper, holding the order token in `X-Order-Token`, gets the
  * order's live or completed checkout (the one in the order's place, never a duplicate), or 204 No Content
- * when there is none to resume.
+ * when there is none to resume. `POST` with `{ orderToken }` is the same lookup, the token in the body.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/lib/clock';
@@ -176,5 +176,47 @@ describe('GET /api/orders/:orderId/checkout', () => {
       });
       expect(foreignPreflight.headers.get('access-control-allow-origin')).toBeNull();
     });
+  });
+});
+
+describe('POST /api/orders/:orderId/checkout (the token in the body, what the element sends)', () => {
+  const lookUp = (orderId: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}/api/orders/${encodeURIComponent(orderId)}/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('answers as the GET does: the live checkout, 204 for none, the same token codes', async () => {
+    const { orderId, orderToken, checkout } = await started();
+    const res = await lookUp(orderId, { orderToken });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(checkout);
+    const fresh = await server.order();
+    expect((await lookUp(fresh.orderId, { orderToken: fresh.orderToken })).status).toBe(204);
+    const none = await lookUp(orderId, {});
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: { code: 'order_token_required' } });
+    const other = await lookUp(orderId, { orderToken: fresh.orderToken });
+    expect(other.status).toBe(403);
+    expect(await other.json()).toMatchObject({ error: { code: 'order_token_invalid' } });
+    const broken = await lookUp(orderId, '{"orderToken":');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: 'invalid_json' } });
+  });
+
+  it('reads a text/plain body only from an allowed storefront origin, and answers it with CORS', async () => {
+    const { orderId, orderToken, checkout } = await started();
+    const body = JSON.stringify({ orderToken });
+    const origin = new URL(server.url).origin;
+    const fromShop = await lookUp(orderId, body, { 'content-type': 'text/plain;charset=UTF-8', origin });
+    expect(fromShop.status).toBe(200);
+    expect(fromShop.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(((await fromShop.json()) as { id: string }).id).toBe(checkout.id);
+    for (const headers of [{}, { origin: 'null' }, { origin: 'https://evil.example' }] as Record<string, string>[]) {
+      const res = await lookUp(orderId, body, { 'content-type': 'text/plain;charset=UTF-8', ...headers });
+      expect(res.status).toBe(415);
+      expect(JSON.stringify(await res.json())).not.toContain(checkout.id);
+    }
   });
 });
