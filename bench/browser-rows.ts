@@ -1,7 +1,8 @@
 /**
  * The browser rows of `npm run bench`, in the system Chromium (playwright-core, never a downloaded browser):
  * - the sandbox trigger → the element sees Completed over SSE (p50, p99), next to the floor: a bare node:http page
- *   whose EventSource gets the same message; and the element polling (EventSource removed from the page);
+ *   whose EventSource gets the same message; next to the same floor behind the contract's hops (trigger, webhook,
+ *   re-read; `startHopsFloor`); and the element polling (EventSource removed from the page);
  * - element connected → QR drawn on a cold load (a new browser context each time, so nothing is cached);
  * - the bytes of /widget/pix-checkout.js on the wire, cold and warm (a second load in the same context).
  * Times cross from Node to the page as epoch milliseconds (`performance.timeOrigin + performance.now()` on both).
@@ -13,7 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { PricedOrder } from '../server/checkout/orders';
 import { startTestServer, type TestServer } from '../test/server/helpers/server';
 import { now } from './lib/client-process';
-import { startHttpFloor } from './lib/floors';
+import { startHopsFloor, startHttpFloor } from './lib/floors';
 import { sleep } from './lib/stats';
 
 /** What the bench page keeps on `window`. */
@@ -107,10 +108,12 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
   });
   bffUrl = server.url;
   const floor = await startHttpFloor();
+  const hops = await startHopsFloor();
   const browser: Browser = await chromium.launch({ executablePath, args: chromiumArgs });
   const result = {
     sse: [] as number[],
     floor: [] as number[],
+    hops: [] as number[],
     polling: [] as number[],
     qr: [] as number[],
     wire: { cold: 0, warm: 0, coldEncoding: '' },
@@ -119,6 +122,15 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
     const context = await browser.newContext();
     const page = await context.newPage();
     const floorPage = await context.newPage();
+    const hopsPage = await context.newPage();
+    /** Opens the page of a floor for a new channel and waits until its stream is on; returns the channel. */
+    const openFloor = async (target: Page, server: typeof floor, channel: string) => {
+      const opened = server.opened();
+      await target.goto(`${server.url}/page?c=${channel}`);
+      await waitUntil(() => server.opened() > opened);
+      await sleep(20);
+      return [channel];
+    };
 
     /** Loads the element for a new order and waits until its stream (or its polling) is on; returns the checkout. */
     const loadElement = async (target: Page, polling: boolean) => {
@@ -151,16 +163,17 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       await server.provider.sandbox.pix.complete(checkout.transactionId!, PAYER);
       result.sse.push((await seen(page)) - started);
 
-      const channel = `p${i}`;
-      const opened = floor.opened();
-      await floorPage.goto(`${floor.url}/page?c=${channel}`);
-      await waitUntil(() => floor.opened() > opened);
-      await sleep(20);
+      const channel = await openFloor(floorPage, floor, `p${i}`);
       const floorStarted = now();
-      await floor.trigger([channel]);
+      await floor.trigger(channel);
       result.floor.push((await seen(floorPage)) - floorStarted);
+
+      const hopsChannel = await openFloor(hopsPage, hops, `h${i}`);
+      const hopsStarted = now();
+      await hops.trigger(hopsChannel);
+      result.hops.push((await seen(hopsPage)) - hopsStarted);
     }
-    log(`browser: ${runs} SSE runs and ${runs} floor runs`);
+    log(`browser: ${runs} SSE runs, ${runs} floor runs and ${runs} runs of the floor with the contract's hops`);
 
     for (let i = 0; i < pollingRuns; i++) {
       const checkout = await loadElement(page, true);
@@ -196,6 +209,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
   } finally {
     await browser.close();
     await floor.close();
+    await hops.close();
     await server.close();
     await pages.close();
   }

@@ -46,6 +46,7 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
   if (browser) {
     const sse = summarize(browser.sse);
     const floor = summarize(browser.floor);
+    const hops = summarize(browser.hops);
     const polling = summarize(browser.polling);
     const qr = summarize(browser.qr);
     add({
@@ -58,6 +59,17 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       baselineValue: floor.p50,
       goal: '≤ 1.5× the floor',
       met: sse.p50 <= 1.5 * floor.p50,
+    });
+    add({
+      id: 'status-p50-hops',
+      what: "Same path, bare node:http with the contract's hops (trigger → webhook → re-read → stream), p50",
+      value: hops.p50,
+      unit: 'ms',
+      better: 'lower',
+      baseline: `node:http floor p50 ${ms(floor.p50)}`,
+      baselineValue: floor.p50,
+      goal: `— (the status goal: ${ms(1.5 * floor.p50)})`,
+      met: null,
     });
     add({
       id: 'status-p99',
@@ -151,6 +163,17 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       met: server.many.project <= 300,
     });
     add({
+      id: 'fanout-many-hops',
+      what: "Same, bare node:http with the contract's hops (100 triggers, webhooks and re-reads)",
+      value: server.many.hops,
+      unit: 'ms',
+      better: 'lower',
+      baseline: `node:http ${ms(server.many.floor)}`,
+      baselineValue: server.many.floor,
+      goal: '— (the goal: 300 ms)',
+      met: null,
+    });
+    add({
       id: 'memory',
       what: `Memory per open stream at ${n} (server heap + external)`,
       value: server.memory.project,
@@ -183,6 +206,17 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       goal: '≥ 2,000/s',
       met: server.create.bffAlone >= 2_000,
     });
+    add({
+      id: 'create-hops',
+      what: "Same, bare node:http with the contract's one provider call (a stand-in provider, no store)",
+      value: server.create.hops,
+      unit: '/s',
+      better: 'higher',
+      baseline: `minimal Hono JSON ${server.create.hono.toFixed(0)}/s`,
+      baselineValue: server.create.hono,
+      goal: '— (the goals: 1,000/s and 2,000/s)',
+      met: null,
+    });
   }
   return rows;
 }
@@ -194,7 +228,9 @@ const ratio = (row: Row) =>
     ? '—'
     : row.better === 'lower'
       ? `${(row.value / row.baselineValue).toFixed(2)}×`
-      : `${(row.baselineValue / row.value).toFixed(2)}× slower`;
+      : row.baselineValue >= row.value
+        ? `${(row.baselineValue / row.value).toFixed(2)}× slower`
+        : `${(row.value / row.baselineValue).toFixed(2)}× faster`;
 
 export function printTable(results: Results): string {
   const m = results.machine;
@@ -217,7 +253,9 @@ export function compareRows(previous: Results, current: Results): string[] {
   const worse: string[] = [];
   for (const row of current.rows) {
     const before = previous.rows.find((r) => r.id === row.id);
-    if (!before || before.value === null || row.value === null || before.value === 0) continue;
+    // A row a partial run skipped (NaN) is not worse, and neither is one the previous run could not measure.
+    if (!before || before.value === null || row.value === null || !Number.isFinite(before.value) || !Number.isFinite(row.value)) continue;
+    if (before.value === 0) continue;
     const change = row.better === 'lower' ? row.value / before.value : before.value / row.value;
     if (change <= 1.2) continue;
     const baseline =
@@ -268,9 +306,10 @@ export function histogramPage(results: Results): string {
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>pix-checkout bench ${results.date}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:60rem}svg{background:#fafafa;border:1px solid #ddd}pre{background:#f4f4f4;padding:1rem;overflow:auto}</style>
 <h1>pix-checkout bench</h1><pre>${escape(printTable(results))}</pre>
-${histogram('Sandbox trigger → Completed in the page: project (SSE) and floor (bare node:http)', [
+${histogram("Sandbox trigger → Completed in the page: project (SSE), floor (bare node:http) and the floor with the contract's hops", [
   { name: 'project (SSE)', color: '#5b21b6', samples: s.sse ?? [] },
   { name: 'floor (node:http)', color: '#0d9488', samples: s.floor ?? [] },
+  { name: "floor with the contract's hops", color: '#9ca3af', samples: s.hops ?? [] },
 ])}
 ${histogram('Polling fallback', [{ name: 'polling', color: '#b45309', samples: s.polling ?? [] }])}
 ${histogram('Element connected → QR drawn, cold load', [{ name: 'QR drawn', color: '#2563eb', samples: s.qr ?? [] }])}

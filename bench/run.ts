@@ -72,9 +72,15 @@ const results: Results = {
   seconds: (Date.now() - started) / 1000,
   streams,
   rows: buildRows({ bundle, server, browser }),
-  samples: browser ? { sse: browser.sse, floor: browser.floor, polling: browser.polling, qr: browser.qr } : undefined,
+  samples: browser ? { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr } : undefined,
   summaries: browser
-    ? { sse: summarize(browser.sse), floor: summarize(browser.floor), polling: summarize(browser.polling), qr: summarize(browser.qr) }
+    ? {
+        sse: summarize(browser.sse),
+        floor: summarize(browser.floor),
+        hops: summarize(browser.hops),
+        polling: summarize(browser.polling),
+        qr: summarize(browser.qr),
+      }
     : undefined,
   raw: { bundle, server, wire: browser?.wire },
 };

@@ -1,12 +1,13 @@
 /**
  * The server rows of `npm run bench`: fan-out to one checkout's streams, 100 completions across many checkouts,
  * memory per open stream, and creation throughput (through the embedded emulator, and the BFF alone with a stub
- * provider). Servers run in this process (their memory is this process's); clients in a forked process.
+ * provider). Servers run in this process (their memory is this process's); clients in a forked process. Beside the
+ * node:http floor, the completions and creation rows get the floor with the contract's hops (`startHopsFloor`).
  */
 import type { PricedOrder } from '../server/checkout/orders';
 import { startTestBff, startTestServer, type TestServer } from '../test/server/helpers/server';
 import { startClients, now, type Clients } from './lib/client-process';
-import { startHonoFloor, startHttpFloor } from './lib/floors';
+import { startHonoFloor, startHopsFloor, startHttpFloor } from './lib/floors';
 import { median, settledMemory, sleep } from './lib/stats';
 import { startStubProvider } from './lib/stub-provider';
 
@@ -53,9 +54,9 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
   const perCheckout = Math.max(1, Math.floor(streams / completions));
   const rows = {
     fanout: { project: [] as number[], floor: [] as number[] },
-    many: { project: [] as number[], floor: [] as number[] },
+    many: { project: [] as number[], floor: [] as number[], hops: [] as number[] },
     memory: { project: 0, floor: 0, hono: 0 },
-    create: { project: Number.NaN, bffAlone: Number.NaN, hono: Number.NaN, projectStatuses: {}, bffStatuses: {} },
+    create: { project: Number.NaN, bffAlone: Number.NaN, hono: Number.NaN, hops: Number.NaN, projectStatuses: {}, bffStatuses: {} },
   };
   try {
     // The floor: node:http.
@@ -88,6 +89,30 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     log(
       `floor: fan-out ${rows.fanout.floor.map((x) => x.toFixed(0)).join(', ')} ms; many ${rows.many.floor.map((x) => x.toFixed(0)).join(', ')} ms`,
     );
+
+    // The floor with the contract's hops: 100 triggers, their webhooks and re-reads, then the same writes.
+    const hops = await startHopsFloor();
+    try {
+      const channels = Array.from({ length: completions }, (_, i) => `t${i}`);
+      for (let rep = 0; rep < reps; rep++) {
+        await clients.open(
+          hops.port,
+          channels.flatMap((c) => Array.from({ length: perCheckout }, () => `/events?c=${c}`)),
+          'Registered',
+        );
+        rows.many.hops.push(
+          await deliver(clients, () => Promise.all(channels.map((c) => hops.trigger([c]))), perCheckout * completions, log),
+        );
+        await clients.close();
+      }
+      if (create) {
+        await sleep(200);
+        rows.create.hops = (await createLoad(clients, hops.port, '/checkouts', createSeconds, (i) => ({ orderId: `T-${i}` }))).perSecond;
+      }
+    } finally {
+      await hops.close();
+    }
+    log(`hops floor: many ${rows.many.hops.map((x) => x.toFixed(0)).join(', ')} ms; ${rows.create.hops.toFixed(0)} creations/s`);
 
     // Minimal Hono: streamSSE memory.
     const hono = await startHonoFloor();
@@ -186,7 +211,7 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     completions,
     perCheckout,
     fanout: { project: median(rows.fanout.project), floor: median(rows.fanout.floor), samples: rows.fanout },
-    many: { project: median(rows.many.project), floor: median(rows.many.floor), samples: rows.many },
+    many: { project: median(rows.many.project), floor: median(rows.many.floor), hops: median(rows.many.hops), samples: rows.many },
     memory: rows.memory,
     create: rows.create,
   };

@@ -2,13 +2,17 @@
  * The baselines every row is measured against in the same run, on 127.0.0.1:
  * - `startHttpFloor`: a bare `node:http` SSE server (the floor): streams grouped by channel, one write per stream
  *   when a channel is triggered, and a page whose EventSource waits for the same Completed message;
+ * - `startHopsFloor`: the floor with the contract's hops, in bare `node:http`: a trigger goes to a stand-in provider,
+ *   which posts a webhook to the floor, which re-reads the transaction from the provider before it writes to the
+ *   streams; and a create route that makes one provider call. What the provider contract alone costs on this
+ *   machine, with nothing of ours (no store, no validation, no signatures): the lowest any BFF could go;
  * - `startHonoFloor`: a minimal Hono server (`@hono/node-server`): `streamSSE` streams, and a JSON create route.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import { randomUUID } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const REGISTERED = 'event: status\ndata: {"state":"Registered"}\n\n';
@@ -23,7 +27,20 @@ source.addEventListener('status', (event) => {
 });
 </script>`;
 
-export async function startHttpFloor() {
+/** Extra routes of a floor server: true when it answered the request. */
+type Routes = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+
+const listen = async (server: ReturnType<typeof createServer>) => {
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+
+export function startHttpFloor() {
+  return httpFloor();
+}
+
+async function httpFloor(routes: Routes = () => false) {
   const channels = new Map<string, Set<ServerResponse>>();
   let open = 0;
   let opened = 0;
@@ -33,6 +50,7 @@ export async function startHttpFloor() {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const channel = url.searchParams.get('c') ?? 'default';
+    if (routes(req, res, url)) return;
     if (url.pathname === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write(`retry: 1000\n\n${REGISTERED}`);
@@ -56,12 +74,11 @@ export async function startHttpFloor() {
       res.writeHead(404).end();
     }
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
+    publish,
     open: () => open,
     /** Streams opened since the start (never goes down). */
     opened: () => opened,
@@ -74,6 +91,89 @@ export async function startHttpFloor() {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** Reads a request's (or a response's) whole body as text. */
+const bodyOf = (message: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    let text = '';
+    message.setEncoding('utf8');
+    message.on('data', (chunk: string) => (text += chunk));
+    message.on('end', () => resolve(text));
+    message.on('error', reject);
+  });
+
+/** One loopback call over a keep-alive agent (as the project's own HTTP client does); resolves with the body. */
+function call(agent: Agent, port: number, method: string, path: string, body?: string) {
+  return new Promise<string>((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const req = request({ agent, host: '127.0.0.1', port, method, path, headers }, (res) => void bodyOf(res).then(resolve, reject));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export async function startHopsFloor() {
+  const agent = new Agent({ keepAlive: true, scheduling: 'lifo' });
+  let floorPort = 0;
+  // The stand-in provider: a trigger completes transactions and posts one webhook each, answered before the trigger
+  // is (as the emulator does); a read answers the transaction's state; a create answers a new transaction.
+  const provider = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/trigger' && req.method === 'POST') {
+      const ids = (url.searchParams.get('c') ?? '').split(',');
+      const webhooks = ids.map((id) =>
+        call(agent, floorPort, 'POST', '/webhook', JSON.stringify({ transactionId: id, state: 'Completed' })),
+      );
+      void Promise.all(webhooks).then(() => res.end('ok'));
+    } else if (url.pathname.startsWith('/transactions/') && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ transactionId: url.pathname.slice('/transactions/'.length), state: 'Completed' }));
+    } else if (url.pathname === '/transactions' && req.method === 'POST') {
+      void bodyOf(req).then((text) => {
+        const { orderId } = JSON.parse(text) as { orderId: string };
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ transactionId: randomUUID(), orderId, state: 'Registered', amount: '79.80' }));
+      });
+    } else res.writeHead(404).end();
+  });
+  const providerPort = await listen(provider);
+  // The floor with two more routes: the webhook (re-read, then write to the streams) and the create (one provider call).
+  const floor = await httpFloor((req, res, url) => {
+    if (url.pathname === '/webhook' && req.method === 'POST') {
+      void bodyOf(req).then(async (text) => {
+        const { transactionId } = JSON.parse(text) as { transactionId: string };
+        const truth = JSON.parse(await call(agent, providerPort, 'GET', `/transactions/${transactionId}`)) as { state: string };
+        if (truth.state === 'Completed') floor.publish(transactionId);
+        res.writeHead(204).end();
+      });
+      return true;
+    }
+    if (url.pathname === '/checkouts' && req.method === 'POST') {
+      void bodyOf(req).then(async (text) => {
+        const { orderId } = JSON.parse(text) as { orderId: string };
+        const created = await call(agent, providerPort, 'POST', '/transactions', JSON.stringify({ orderId }));
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(created);
+      });
+      return true;
+    }
+    return false;
+  });
+  floorPort = floor.port;
+  return {
+    ...floor,
+    /** The contract's path: one loopback POST to the provider, its webhooks, their re-reads, the stream writes. */
+    trigger: async (channelList: string[]) => {
+      await fetch(`http://127.0.0.1:${providerPort}/trigger?c=${channelList.join(',')}`, { method: 'POST' }).then((r) => r.text());
+    },
+    close: async () => {
+      await floor.close();
+      provider.closeAllConnections();
+      await new Promise<void>((resolve) => provider.close(() => resolve()));
+      agent.destroy();
+    },
   };
 }
 
