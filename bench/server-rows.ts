@@ -58,6 +58,18 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     memory: { project: 0, floor: 0, hono: 0 },
     create: { project: Number.NaN, bffAlone: Number.NaN, hono: Number.NaN, hops: Number.NaN, projectStatuses: {}, bffStatuses: {} },
   };
+  /** A floor's "100 completions": `perCheckout` streams on each of `completions` channels, one trigger per channel. */
+  const manyCompletions = async (floor: { port: number; trigger: (channels: string[]) => Promise<void> }, prefix: string) => {
+    const channels = Array.from({ length: completions }, (_, i) => `${prefix}${i}`);
+    await clients.open(
+      floor.port,
+      channels.flatMap((c) => Array.from({ length: perCheckout }, () => `/events?c=${c}`)),
+      'Registered',
+    );
+    const last = await deliver(clients, () => Promise.all(channels.map((c) => floor.trigger([c]))), perCheckout * completions, log);
+    await clients.close();
+    return last;
+  };
   try {
     // The floor: node:http.
     const floor = await startHttpFloor();
@@ -72,16 +84,7 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
         if (rep === 0) rows.memory.floor = ((await settledMemory()) - before) / streams;
         rows.fanout.floor.push(await deliver(clients, () => floor.trigger(['one']), streams, log));
         await clients.close();
-        const channels = Array.from({ length: completions }, (_, i) => `c${i}`);
-        await clients.open(
-          floor.port,
-          channels.flatMap((c) => Array.from({ length: perCheckout }, () => `/events?c=${c}`)),
-          'Registered',
-        );
-        rows.many.floor.push(
-          await deliver(clients, () => Promise.all(channels.map((c) => floor.trigger([c]))), perCheckout * completions, log),
-        );
-        await clients.close();
+        rows.many.floor.push(await manyCompletions(floor, 'c'));
       }
     } finally {
       await floor.close();
@@ -93,18 +96,7 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     // The floor with the contract's hops: 100 triggers, their webhooks and re-reads, then the same writes.
     const hops = await startHopsFloor();
     try {
-      const channels = Array.from({ length: completions }, (_, i) => `t${i}`);
-      for (let rep = 0; rep < reps; rep++) {
-        await clients.open(
-          hops.port,
-          channels.flatMap((c) => Array.from({ length: perCheckout }, () => `/events?c=${c}`)),
-          'Registered',
-        );
-        rows.many.hops.push(
-          await deliver(clients, () => Promise.all(channels.map((c) => hops.trigger([c]))), perCheckout * completions, log),
-        );
-        await clients.close();
-      }
+      for (let rep = 0; rep < reps; rep++) rows.many.hops.push(await manyCompletions(hops, 't'));
       if (create) {
         await sleep(200);
         rows.create.hops = (await createLoad(clients, hops.port, '/checkouts', createSeconds, (i) => ({ orderId: `T-${i}` }))).perSecond;
