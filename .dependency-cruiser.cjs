@@ -47,10 +47,10 @@ module.exports = {
       name: 'provider-not-to-checkout-or-sandbox',
       comment:
         'server/provider/ is the typed client of the partner API, exported on its own (package.json "./provider"): it must not ' +
-        'know the BFF (server/checkout/) or the emulator (server/sandbox/) that are built on it.',
+        'know the BFF (server/bff/, server/payments/, server/backoffice/) or the emulator (server/sandbox/) that are built on it.',
       severity: 'error',
       from: { path: '^server/provider/' },
-      to: { path: '^server/(checkout|sandbox)/' },
+      to: { path: '^server/(bff|payments|backoffice|sandbox)/' },
     },
     {
       name: 'not-to-test',

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { PricedOrder } from '../server/checkout/orders';
+import type { PricedOrder } from '../server/payments/orders';
 import { startTestServer, type TestServer } from '../test/server/helpers/server';
 import { now } from './lib/client-process';
 import { startHopsFloor, startHttpFloor } from './lib/floors';

@@ -4,7 +4,7 @@
  * provider). Servers run in this process (their memory is this process's); clients in a forked process. Beside the
  * node:http floor, the completions and creation rows get the floor with the contract's hops (`startHopsFloor`).
  */
-import type { PricedOrder } from '../server/checkout/orders';
+import type { PricedOrder } from '../server/payments/orders';
 import { startTestBff, startTestServer, type TestServer } from '../test/server/helpers/server';
 import { startClients, now, type Clients } from './lib/client-process';
 import { startHonoFloor, startHopsFloor, startHttpFloor } from './lib/floors';

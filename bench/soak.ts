@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { signOrderToken } from '../server/checkout/order-token';
+import { signOrderToken } from '../server/bff/order-token';
 import { loadConfig } from '../server/config';
 import { createSandbox } from '../server/sandbox';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { z } from 'zod';
-import type { WebhookReceipt } from '../server/checkout/webhooks';
+import type { WebhookReceipt } from '../server/bff/webhooks';
 
 export const DemoOrderSchema = z.object({
   orderId: z.string().min(1),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { WEBHOOK_HEADER } from './checkout/app';
+import { WEBHOOK_HEADER } from './bff/app';
 import { loadConfig, type Config } from './config';
 import { createProviderClient, ProviderConfigError, ProviderError, ProviderNetworkError, type ProviderClient } from './provider';
 import { readJwtExpiry } from './provider/token';

@@ -4,7 +4,7 @@
  * carry what a log must not keep, so it shows as `?…`.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { WebhookReceipt } from './checkout/webhooks';
+import type { WebhookReceipt } from './bff/webhooks';
 
 export type LineLog = Pick<Console, 'log'>;
 

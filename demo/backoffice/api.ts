@@ -18,8 +18,8 @@ import type {
   TransactionList,
   TransactionRecord,
 } from '../../server/provider/schemas';
-import type { CashOutView } from '../../server/checkout/admin-cashouts';
-import type { AdminCheckoutView } from '../../server/checkout/admin-checkouts';
+import type { CashOutView } from '../../server/payments/cashouts';
+import type { AdminCheckoutView } from '../../server/backoffice/checkouts';
 
 export type { AdminCheckoutView, CashOutView };
 

@@ -1,7 +1,7 @@
 /**
  * Per-client limits, free of HTTP: who a client is (its address, IPv6 grouped by /64), how many long-lived streams
  * it and everyone hold, and a token bucket per client for costly calls. The Hono middleware that applies them lives
- * in `server/checkout/guards.ts`.
+ * in `server/bff/guards.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';

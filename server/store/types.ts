@@ -46,7 +46,7 @@ export const CheckoutSchema = z.object({
   payerName: z.string().nullable(),
   /**
    * The method's own fields (a PIX code, a bank address, a return address…), in one JSON column so a new method
-   * needs no new columns. Each method's adapter in `server/checkout/methods` reads and writes its own.
+   * needs no new columns. Each method's adapter in `server/payments/methods` reads and writes its own.
    */
   details: z.record(z.string(), z.unknown()),
   /**

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signOrderToken } from '../../server/checkout/order-token';
+import { signOrderToken } from '../../server/bff/order-token';
 import { freePort, sendJson, startRecordingServer } from './helpers/http';
 import { jsonClient, startTestServer, tempDir, type TestServer } from './helpers/server';
 import { openSse } from './helpers/sse';

@@ -75,7 +75,7 @@ function writeEvent(res, checkout) {
   res.write(`event: status\nid: ${checkout.version}\ndata: ${JSON.stringify(checkout)}\n\n`);
 }
 
-/** The QR symbol as the BFF sends it (server/checkout/qr-matrix.ts): base64 of the dark modules, one bit each. */
+/** The QR symbol as the BFF sends it (server/lib/qr/matrix.ts): base64 of the dark modules, one bit each. */
 function qrMatrixOf(text) {
   const { size, data } = QRCode.create([{ data: Buffer.from(text, 'utf8'), mode: 'byte' }], { errorCorrectionLevel: 'M' }).modules;
   const bytes = Buffer.alloc(Math.ceil((size * size) / 8));

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WEBHOOK_HEADER } from '../../../server/checkout/app';
-import { csvCell } from '../../../server/checkout/admin-checkouts';
-import { sha256 } from '../../../server/checkout/admin-cashouts';
+import { WEBHOOK_HEADER } from '../../../server/bff/app';
+import { csvCell } from '../../../server/backoffice/checkouts';
+import { sha256 } from '../../../server/payments/cashouts';
 import { ManualClock } from '../../../server/lib/clock';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
 import { openSse } from '../helpers/sse';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_HEADER } from '../../../server/checkout/app';
+import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
 import { openSse, type SseConnection } from '../helpers/sse';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -5,8 +5,8 @@
  * order's payment; refusals come before the order source is asked and before anything is reserved.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { signOrderToken, verifyOrderToken } from '../../../server/checkout/order-token';
-import type { PricedOrder } from '../../../server/checkout/orders';
+import { signOrderToken, verifyOrderToken } from '../../../server/bff/order-token';
+import type { PricedOrder } from '../../../server/payments/orders';
 import { keptSecret } from '../../../server/config';
 import { ManualClock } from '../../../server/lib/clock';
 import { sendJson, startRecordingServer } from '../helpers/http';

@@ -1,7 +1,7 @@
 /** The HTTP order source of the standalone BFF: the contract, and each failure mapped to a clear code. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../server/checkout/errors';
-import { httpOrders } from '../../../server/checkout/orders';
+import { ApiError } from '../../../server/payments/errors';
+import { httpOrders } from '../../../server/payments/orders';
 import { sendJson, startRecordingServer, type Handler } from '../helpers/http';
 
 const open: Array<{ close(): Promise<void> }> = [];

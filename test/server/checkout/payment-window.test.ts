@@ -5,7 +5,7 @@
  * is one. And a Completed checkout keeps its receipt (paidAt, receiptVoucher, payerBank), never the payer's data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptOf } from '../../../server/checkout/receipt';
+import { receiptOf } from '../../../server/payments/receipt';
 import { loadConfig } from '../../../server/config';
 import { ManualClock } from '../../../server/lib/clock';
 import type { TransactionRecord } from '../../../server/provider';

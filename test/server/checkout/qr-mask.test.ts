@@ -1,12 +1,12 @@
 /**
- * The bit-parallel mask search (server/checkout/qr-mask.ts) against qrcode's own: the same penalties, mask by mask and
+ * The bit-parallel mask search (server/lib/qr/mask.ts) against qrcode's own: the same penalties, mask by mask and
  * term by term, the same mask chosen, and the same symbol sent, module for module, over texts from version 1 to 40.
  */
 import { createRequire } from 'node:module';
 import QRCode, { type BitMatrix, type QRCodeErrorCorrectionLevel, type QRCodeMaskPattern } from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { bestMask, maskPenalties, remask } from '../../../server/checkout/qr-mask';
-import { qrMatrixOf } from '../../../server/checkout/qr-matrix';
+import { bestMask, maskPenalties, remask } from '../../../server/lib/qr/mask';
+import { qrMatrixOf } from '../../../server/lib/qr/matrix';
 
 /** qrcode's scoring (CommonJS, no types of its own). */
 const qrcodePenalty = createRequire(import.meta.url)('qrcode/lib/core/mask-pattern.js') as Record<

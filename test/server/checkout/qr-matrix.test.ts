@@ -4,7 +4,7 @@
  */
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrMatrixOf, type QrMatrix } from '../../../server/checkout/qr-matrix';
+import { qrMatrixOf, type QrMatrix } from '../../../server/lib/qr/matrix';
 import { openSse } from '../helpers/sse';
 import { startTestServer, type TestServer } from '../helpers/server';
 

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WEBHOOK_HEADER } from '../../../server/checkout/app';
+import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { freePort, startRecordingServer, type RecordedRequest } from '../helpers/http';
 import { startTestBff, startTestServer, tempDir, type TestServer } from '../helpers/server';
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WEBHOOK_HEADER } from '../../../server/checkout/app';
+import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { signWebhook, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../../../server/provider/webhook-signature';
 import { startTestServer, type TestServer } from '../helpers/server';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WEBHOOK_HEADER } from '../../../server/checkout/app';
+import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let server: TestServer;

@@ -1,5 +1,5 @@
 /**
- * Every route of the BFF (server/checkout/*.ts) and of the emulator (server/sandbox/routes/**,
+ * Every route of the BFF (server/bff/*.ts, server/backoffice/*.ts) and of the emulator (server/sandbox/routes/**,
  * server/sandbox/company/routes/**), each with what a hostile client may send it and what it may answer besides a
  * JSON envelope. `build` makes any request for the route (mostly with valid credentials, so input reaches the
  * handlers); `refused` makes requests the route must refuse (a wrong credential, a body that can't be read, an id
@@ -28,7 +28,7 @@ import {
   wrongAuthorization,
   type QueryTemplate,
 } from './hostile';
-import { signOrderToken } from '../../../server/checkout/order-token';
+import { signOrderToken } from '../../../server/bff/order-token';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import type { FuzzAnswer, FuzzRequest } from './send';
 import { printable } from './report';

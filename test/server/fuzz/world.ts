@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { signOrderToken } from '../../../server/checkout/order-token';
+import { signOrderToken } from '../../../server/bff/order-token';
 import { keptSecret } from '../../../server/config';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import { startTestServer, type TestServer } from '../helpers/server';

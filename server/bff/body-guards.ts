@@ -4,7 +4,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
-import { ApiError } from './errors';
+import { ApiError } from '../payments/errors';
 
 /** `application/json`, with parameters or without. */
 export const isJsonType = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type.trim());

@@ -10,15 +10,15 @@ import { systemClock, type Clock } from '../lib/clock';
 import { createRateLimiter, createStreamLimiter } from '../lib/limits';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
-import { backOfficeRoutes } from './admin';
+import { backOfficeRoutes } from '../backoffice/routes';
 import { checkoutRoutes } from './checkouts';
 import { orderRoutes } from './orders-routes';
-import { ApiError, errorBody, sendError } from './errors';
+import { ApiError, errorBody, sendError } from '../payments/errors';
 import { bodyDeadline, jsonOnly } from './body-guards';
 import { rateLimit, safeAddress, securityHeaders, streamLimit } from './guards';
-import type { OrderResolver } from './orders';
-import { createReconciler } from './reconcile';
-import { createCheckoutService, type WebhookTarget } from './service';
+import type { OrderResolver } from '../payments/orders';
+import { createReconciler } from '../payments/reconciler';
+import { createCheckoutService, type WebhookTarget } from '../payments/service';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
 
 export interface CheckoutAppOptions {

@@ -5,8 +5,8 @@
  * provider every few seconds, since their webhooks concern no checkout. The event says only what changed, never
  * data: the page reads it through the authenticated API.
  */
-import { ApiError } from './errors';
-import type { CashOutDesk } from './admin-cashouts';
+import { ApiError } from '../payments/errors';
+import type { CashOutDesk } from '../payments/cashouts';
 import type { StatusHub } from '../store/types';
 
 export interface AdminStreamOptions {

@@ -10,14 +10,14 @@ import { METHODS } from '../../core/methods';
 import { isLive } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { StatusHub, Store } from '../store/types';
-import { ApiError } from './errors';
-import { METHOD_ADAPTERS } from './methods';
+import { ApiError } from '../payments/errors';
+import { METHOD_ADAPTERS } from '../payments/methods';
 import { verifyOrderToken } from './order-token';
-import type { CheckoutService } from './service';
+import type { CheckoutService } from '../payments/service';
 import { eventStreamResponse } from './stream';
 import { toView } from './view';
 import { parseJson } from './validate';
-import { expiresAtOf } from './window';
+import { expiresAtOf } from '../payments/window';
 
 const createBody = z.object({
   orderId: z

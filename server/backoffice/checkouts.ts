@@ -14,10 +14,10 @@ import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../provider';
 import type { CashOut, CheckoutFilter } from '../store/back-office';
 import type { Checkout, Store } from '../store/types';
-import { cashOutView, IDEMPOTENCY_KEY, maskCpf, sha256, type CashOutDesk } from './admin-cashouts';
-import { ApiError } from './errors';
-import { parseQuery } from './validate';
-import { expiresAtOf } from './window';
+import { cashOutView, IDEMPOTENCY_KEY, maskCpf, sha256, type CashOutDesk } from '../payments/cashouts';
+import { ApiError } from '../payments/errors';
+import { parseQuery } from '../bff/validate';
+import { expiresAtOf } from '../payments/window';
 
 const COMPLETED = 'Completed';
 const PAGE_SIZES = [10, 20, 50] as const;

@@ -2,10 +2,10 @@
 import { formatCents } from '../../core/money';
 import { isLive, type CheckoutState } from '../../core/states';
 import type { Checkout, CheckoutEvent } from '../store/types';
-import { METHOD_ADAPTERS } from './methods';
-import { textField } from './methods/adapter';
-import { qrMatrixOf, type QrMatrix } from './qr-matrix';
-import { expiresAtOf } from './window';
+import { METHOD_ADAPTERS } from '../payments/methods';
+import { textField } from '../payments/methods/adapter';
+import { qrMatrixOf, type QrMatrix } from '../lib/qr/matrix';
+import { expiresAtOf } from '../payments/window';
 
 export type CheckoutView = ReturnType<typeof toView>;
 

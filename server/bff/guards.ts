@@ -7,7 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { clientAddress, clientKey, type RateLimiter, type StreamLimiter } from '../lib/limits';
-import { ApiError, errorBody } from './errors';
+import { ApiError, errorBody } from '../payments/errors';
 import { onRawStreamEnd } from './stream';
 
 /** For responses that are not pages (JSON, scripts): nothing may load from them, frame them or submit to them. */

@@ -11,8 +11,8 @@ import { safeEqual } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
-import { ApiError, errorBody } from './errors';
-import type { CheckoutService, WebhookTarget } from './service';
+import { ApiError, errorBody } from '../payments/errors';
+import type { CheckoutService, WebhookTarget } from '../payments/service';
 import { readJson } from './validate';
 
 /** What became of one authenticated webhook, for an observer such as a log (the demo's sandbox panel keeps one). */

@@ -7,7 +7,7 @@
  * significant bit first, the last byte padded with zeros, in base64. Error correction M, one byte segment.
  */
 import QRCode from 'qrcode';
-import { bestMask, remask } from './qr-mask';
+import { bestMask, remask } from './mask';
 
 export interface QrMatrix {
   /** Modules per side (21 to 177). */

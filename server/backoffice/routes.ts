@@ -10,12 +10,12 @@ import { parseCents } from '../../core/money';
 import { safeEqual } from '../lib/secrets';
 import { approvalFilter, pixKeyType, ProviderError, type ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
-import { cashOutView, createCashOutDesk } from './admin-cashouts';
-import { adminCheckoutRoutes, idempotencyKey } from './admin-checkouts';
-import { createAdminStreams } from './admin-stream';
-import { ApiError, errorBody, fromProviderError } from './errors';
-import type { WebhookTarget } from './service';
-import { parseJson, parseQuery } from './validate';
+import { cashOutView, createCashOutDesk } from '../payments/cashouts';
+import { adminCheckoutRoutes, idempotencyKey } from './checkouts';
+import { createAdminStreams } from './stream';
+import { ApiError, errorBody, fromProviderError } from '../payments/errors';
+import type { WebhookTarget } from '../payments/service';
+import { parseJson, parseQuery } from '../bff/validate';
 
 /** Largest invoice the BFF streams to the provider. */
 export const MAX_INVOICE_BYTES = 10 * 1024 * 1024;

@@ -16,7 +16,7 @@ import { CREATING, RESERVING_STATES } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/types';
 import { requireOrderToken } from './checkouts';
-import type { CheckoutService } from './service';
+import type { CheckoutService } from '../payments/service';
 import { parseJson } from './validate';
 import { toView } from './view';
 

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../payments/errors';
 import { isJsonType, plainTextAllowed } from './body-guards';
 import { isUnsafeText } from './guards';
 
