@@ -5,20 +5,12 @@
  * concurrent transition waits for the row lock, re-checks `state`, and changes nothing.
  */
 import pg from 'pg';
-import { COMPLETED, EXPIRED, isLive, LIVE_STATES, RESERVING_STATES, type CheckoutState, type StoredState } from '../../core/states';
+import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficePostgres } from './back-office-postgres';
 import { migrations, sqlList } from './migrations';
+import { activationSteps, runAsync, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
-import {
-  ActivationSchema,
-  CheckoutStateSchema,
-  EventSourceSchema,
-  InstantSchema,
-  NewCheckoutSchema,
-  type Checkout,
-  type CheckoutEvent,
-  type Store,
-} from './types';
+import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -58,6 +50,50 @@ export async function openPostgresStore({
     VALUES ($1, $2, $3, $4, $5, $6::jsonb)
     RETURNING *`;
 
+  /** Carries out the state machine's plan (./plans) on one client inside its transaction; reads lock their rows. */
+  const stepsOn =
+    (client: pg.PoolClient) =>
+    async (step: Step): Promise<StepResults[Step['step']]> => {
+      switch (step.step) {
+        case 'read':
+          return maybeCheckout(await one('SELECT * FROM checkouts WHERE id = $1 FOR UPDATE', [step.id], client));
+        case 'holder':
+          return (await one(
+            `SELECT id, state FROM checkouts
+             WHERE order_id = (SELECT order_id FROM checkouts WHERE id = $1) AND id <> $1
+               AND state IN (${RESERVING}) AND duplicate_of IS NULL
+             LIMIT 1 FOR UPDATE`,
+            [step.id],
+            client,
+          )) as { id: string; state: StoredState } | undefined;
+        case 'move': {
+          const { move } = step;
+          const row = await one(
+            `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4, details = details || $5::jsonb,
+               duplicate_of = $6, transaction_id = COALESCE($7, transaction_id), expires_at = COALESCE($8, expires_at)
+             WHERE id = $1 AND state = $2
+             RETURNING *`,
+            [
+              move.id,
+              move.from,
+              move.to,
+              move.at,
+              toJson(move.details),
+              move.duplicateOf,
+              move.transactionId ?? null,
+              move.expiresAt ?? null,
+            ],
+            client,
+          );
+          return row && checkoutFromRow(row);
+        }
+        case 'event': {
+          const { checkoutId, seq, state, source, at, data } = step.event;
+          return eventFromRow((await one(insertEvent, [checkoutId, seq, state, source, at, toJson(data)], client))!, 'parsed');
+        }
+      }
+    };
+
   return {
     ...backOfficePostgres(pool),
     async reserveCheckout(input) {
@@ -95,21 +131,7 @@ export async function openPostgresStore({
     async activateCheckout(id, input, atInput) {
       const fields = ActivationSchema.parse(input);
       const at = InstantSchema.parse(atInput);
-      return inTransaction(pool, async (client) => {
-        const row = await one(
-          `UPDATE checkouts SET state = $2, transaction_id = $3, details = details || $4::jsonb, seq = 1, updated_at = $5,
-             expires_at = COALESCE($6, expires_at)
-           WHERE id = $1 AND state = 'Creating'
-           RETURNING *`,
-          [id, fields.state, fields.transactionId, toJson(fields.details), at, fields.expiresAt ?? null],
-          client,
-        );
-        if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
-        const checkout = checkoutFromRow(row);
-        const data = toJson({ transactionId: fields.transactionId });
-        const event = await one(insertEvent, [id, 1, checkout.state, 'create', at, data], client);
-        return { checkout, event: eventFromRow(event!, 'parsed') };
-      });
+      return inTransaction(pool, (client) => runAsync(activationSteps(id, fields, at), stepsOn(client)));
     },
     async discardCheckout(id) {
       await pool.query(`DELETE FROM checkouts WHERE id = $1 AND state = 'Creating'`, [id]);
@@ -128,60 +150,15 @@ export async function openPostgresStore({
       const to = CheckoutStateSchema.parse(toInput);
       const source = EventSourceSchema.parse(sourceInput);
       const at = InstantSchema.parse(atInput);
-      const reserving = (RESERVING_STATES as readonly string[]).includes(to);
       const attempt = () =>
-        inTransaction(pool, async (client) => {
-          // Another checkout in the order's one-per-order place: moving this one into a reserving state makes it a
-          // duplicate, or, for a payment while that one still waits for the payer, expires it (see Store.transition).
-          // Both rows are locked, this one first, so a concurrent move of either waits and then re-checks.
-          const current = reserving ? await one('SELECT state FROM checkouts WHERE id = $1 FOR UPDATE', [id], client) : undefined;
-          const place = reserving
-            ? await one(
-                `SELECT id, state FROM checkouts
-                 WHERE order_id = (SELECT order_id FROM checkouts WHERE id = $1) AND id <> $1
-                   AND state IN (${RESERVING}) AND duplicate_of IS NULL
-                 LIMIT 1 FOR UPDATE`,
-                [id],
-                client,
-              )
-            : undefined;
-          let superseded: { checkout: Checkout; event: CheckoutEvent } | undefined;
-          if (to === COMPLETED && place && isLive(place.state as StoredState) && from.includes(current?.state as CheckoutState)) {
-            const expiredRow = await one(
-              `UPDATE checkouts SET state = '${EXPIRED}', seq = seq + 1, updated_at = $2 WHERE id = $1 RETURNING *`,
-              [place.id, at],
-              client,
-            );
-            const expired = checkoutFromRow(expiredRow!);
-            const event = await one(insertEvent, [expired.id, expired.seq, EXPIRED, source, at, toJson({ supersededBy: id })], client);
-            superseded = { checkout: expired, event: eventFromRow(event!, 'parsed') };
-          }
-          const holder = place && !superseded && typeof place.id === 'string' ? place.id : null;
-          const row = await one(
-            `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4, details = details || $5::jsonb,
-               duplicate_of = COALESCE(duplicate_of, $6)
-             WHERE id = $1 AND state = ANY($2::text[])
-             RETURNING *`,
-            [id, from, to, at, toJson(changes.details ?? {}), holder],
-            client,
-          );
-          if (!row) {
-            const current = await one('SELECT * FROM checkouts WHERE id = $1', [id], client);
-            if (!current) throw new Error(`checkout ${id} does not exist`);
-            return { changed: false as const, checkout: checkoutFromRow(current) };
-          }
-          const checkout = checkoutFromRow(row);
-          const eventData = holder && checkout.duplicateOf === holder ? { ...data, duplicateOf: holder } : data;
-          const event = await one(insertEvent, [id, checkout.seq, to, source, at, toJson(eventData)], client);
-          return { changed: true as const, checkout, event: eventFromRow(event!, 'parsed'), ...(superseded && { superseded }) };
-        });
-      // Under READ COMMITTED a reservation committed between the look-up and the update breaks the one-per-order
-      // index: look again, and this time the new checkout is the holder.
+        inTransaction(pool, (client) => runAsync(transitionSteps(id, from, to, source, data, at, changes), stepsOn(client)));
+      // Under READ COMMITTED a reservation committed between the look-up of the order's place and the update breaks
+      // the one-per-order index: look again, and this time the new checkout is the holder.
       for (let tries = 1; ; tries++) {
         try {
           return await attempt();
         } catch (error) {
-          if (!reserving || tries >= 3 || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+          if (tries >= 3 || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         }
       }
     },

@@ -5,9 +5,10 @@
  */
 import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
-import { COMPLETED, EXPIRED, isLive, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
+import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { migrations, sqlList } from './migrations';
+import { activationSteps, runSync, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
@@ -15,8 +16,8 @@ import {
   EventSourceSchema,
   InstantSchema,
   NewCheckoutSchema,
-  type Checkout,
-  type CheckoutEvent,
+  type CheckoutState,
+  type EventSource,
   type Store,
   type TransitionChanges,
 } from './types';
@@ -62,31 +63,23 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       ON CONFLICT DO NOTHING
       RETURNING *`),
     staleReservations: db.prepare(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < ? ORDER BY created_at, id LIMIT ?`),
-    activate: db.prepare(`
-      UPDATE checkouts SET state = @state, transaction_id = @transactionId, details = json_patch(details, @details),
-        expires_at = coalesce(@expiresAt, expires_at), seq = 1, updated_at = @at
-      WHERE id = @id AND state = 'Creating'
-      RETURNING *`),
     discard: db.prepare(`DELETE FROM checkouts WHERE id = ? AND state = 'Creating'`),
     byId: db.prepare(`SELECT * FROM checkouts WHERE id = ?`),
     byTransaction: db.prepare(`SELECT * FROM checkouts WHERE transaction_id = ?`),
     byOrder: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? ORDER BY created_at, id`),
-    transition: db.prepare(`
+    // One move of the state machine's plan (see ./plans): guarded by the state it was decided from.
+    move: db.prepare(`
       UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
-        duplicate_of = coalesce(duplicate_of, @holder)
-      WHERE id = @id AND state IN (SELECT value FROM json_each(@from))
+        duplicate_of = @duplicateOf, transaction_id = coalesce(@transactionId, transaction_id),
+        expires_at = coalesce(@expiresAt, expires_at)
+      WHERE id = @id AND state = @from
       RETURNING *`),
-    // Another checkout in the order's one-per-order place: a move of this one into a reserving state makes it a duplicate.
+    // The order's other checkout in its one-per-order place.
     placeHolder: db.prepare(`
       SELECT id, state FROM checkouts
       WHERE order_id = (SELECT order_id FROM checkouts WHERE id = @id) AND id <> @id
         AND state IN (${RESERVING}) AND duplicate_of IS NULL
       LIMIT 1`),
-    // A payment of an older code supersedes the order's newer one still waiting for the payer.
-    supersede: db.prepare(`
-      UPDATE checkouts SET state = '${EXPIRED}', seq = seq + 1, updated_at = @at
-      WHERE id = @id AND state IN (${LIVE})
-      RETURNING *`),
     insertEvent: db.prepare(`
       INSERT INTO checkout_events (checkout_id, seq, state, source, at, data)
       VALUES (@checkoutId, @seq, @state, @source, @at, @data)
@@ -109,6 +102,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
 
   const checkoutFromRow = (row: Row) => fromRow(row, 'text');
+  const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
 
   const reserve = db.transaction((draft: ReturnType<typeof NewCheckoutSchema.parse>) => {
     const inserted = one(sql.reserve, { ...draft, details: toJson(draft.details) });
@@ -118,43 +112,40 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     return { created: false as const, checkout: checkoutFromRow(existing) };
   });
 
-  const activate = db.transaction((id: string, fields: ReturnType<typeof ActivationSchema.parse>, at: string) => {
-    const row = one(sql.activate, { id, at, ...fields, details: toJson(fields.details), expiresAt: fields.expiresAt ?? null });
-    if (!row) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
-    const checkout = checkoutFromRow(row);
-    const data = { transactionId: fields.transactionId };
-    const event = one(sql.insertEvent, { checkoutId: id, seq: 1, state: checkout.state, source: 'create', at, data: toJson(data) });
-    return { checkout, event: eventFromRow(event!, 'text') };
-  });
-
+  /** Carries out one step of the state machine's plan (./plans) inside the current transaction. */
+  const runStep = (step: Step): StepResults[Step['step']] => {
+    switch (step.step) {
+      case 'read':
+        return maybeCheckout(one(sql.byId, step.id));
+      case 'holder':
+        return one(sql.placeHolder, { id: step.id }) as { id: string; state: StoredState } | undefined;
+      case 'move': {
+        const { move } = step;
+        const row = one(sql.move, {
+          ...move,
+          details: toJson(move.details),
+          transactionId: move.transactionId ?? null,
+          expiresAt: move.expiresAt ?? null,
+        });
+        return row && checkoutFromRow(row);
+      }
+      case 'event':
+        return eventFromRow(one(sql.insertEvent, { ...step.event, data: toJson(step.event.data) })!, 'text');
+    }
+  };
+  const activate = db.transaction((id: string, fields: ReturnType<typeof ActivationSchema.parse>, at: string) =>
+    runSync(activationSteps(id, fields, at), runStep),
+  );
   const transition = db.transaction(
-    (id: string, from: string[], to: string, source: string, data: Record<string, unknown>, at: string, changes: TransitionChanges) => {
-      const place = (RESERVING_STATES as readonly string[]).includes(to) ? one(sql.placeHolder, { id }) : undefined;
-      // A payment of this (older, expired) code while the order's newer code still waits: the paid one takes the
-      // order's place and the newer one expires, in this transaction, so nobody is offered a code to pay twice. The
-      // newer one leaves first, since SQLite checks the one-per-order index at each statement.
-      let superseded: { checkout: Checkout; event: CheckoutEvent } | undefined;
-      if (to === COMPLETED && place && isLive(place.state as StoredState)) {
-        const current = one(sql.byId, id);
-        if (current && from.includes(current.state as string)) {
-          const expired = checkoutFromRow(one(sql.supersede, { id: place.id, at })!);
-          const data = toJson({ supersededBy: id });
-          const event = one(sql.insertEvent, { checkoutId: expired.id, seq: expired.seq, state: EXPIRED, source, at, data });
-          superseded = { checkout: expired, event: eventFromRow(event!, 'text') };
-        }
-      }
-      const holder = place && !superseded ? (place.id as string) : null;
-      const row = one(sql.transition, { id, from: JSON.stringify(from), to, at, details: toJson(changes.details ?? {}), holder });
-      if (!row) {
-        const current = one(sql.byId, id);
-        if (!current) throw new Error(`checkout ${id} does not exist`);
-        return { changed: false as const, checkout: checkoutFromRow(current) };
-      }
-      const checkout = checkoutFromRow(row);
-      const eventData = holder && checkout.duplicateOf === holder ? { ...data, duplicateOf: holder } : data;
-      const event = one(sql.insertEvent, { checkoutId: id, seq: checkout.seq, state: to, source, at, data: toJson(eventData) });
-      return { changed: true as const, checkout, event: eventFromRow(event!, 'text'), ...(superseded && { superseded }) };
-    },
+    (
+      id: string,
+      from: CheckoutState[],
+      to: CheckoutState,
+      source: EventSource,
+      data: Record<string, unknown>,
+      at: string,
+      changes: TransitionChanges,
+    ) => runSync(transitionSteps(id, from, to, source, data, at, changes), runStep),
   );
 
   const insertActive = db.transaction(
@@ -181,8 +172,6 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       return { checkout, event: eventFromRow(event!, 'text') };
     },
   );
-
-  const maybeCheckout = (row: Row | undefined) => (row ? checkoutFromRow(row) : undefined);
 
   return {
     ...backOfficeSqlite(db),

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { decide, decideAdoption, needsPlace, type MachineEvent, type ProviderCheckoutState } from './checkout-machine';
+import { STORED_STATES, type StoredState } from './states';
+
+const PROVIDER: ProviderCheckoutState[] = ['Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed'];
+const EVENTS: MachineEvent[] = [
+  ...PROVIDER.map((state) => ({ type: 'activate' as const, state })),
+  ...PROVIDER.map((state) => ({ type: 'provider' as const, state })),
+  { type: 'expire' },
+];
+
+/**
+ * Every (state, event) pair, written out by hand rather than derived from the module's table. Columns follow EVENTS:
+ * activate→Created…Reversed, provider→Created…Reversed, expire. `m` moves, `L` moves and is marked late, `.` is refused.
+ */
+const EXPECTED: Record<StoredState, string> = {
+  // Columns: activate (6), provider (6), expire.
+  Creating: 'mmmmmm ...... .',
+  Created: '...... .mmmmm m',
+  Registered: '...... ..mmmm m',
+  Expired: '...... ..LLLL .',
+  Completed: '...... ...... .',
+  Error: '...... ...... .',
+  Cancelled: '...... ...... .',
+  Reversed: '...... ...... .',
+};
+
+const label = (event: MachineEvent) => (event.type === 'expire' ? 'expire' : `${event.type}→${event.state}`);
+
+describe('checkout machine: every state against every event', () => {
+  const cases = STORED_STATES.flatMap((state) =>
+    EVENTS.map((event, i) => [state, label(event), event, EXPECTED[state].replaceAll(' ', '')[i]!] as const),
+  );
+
+  it('covers all 8 states × 13 events', () => {
+    expect(cases).toHaveLength(8 * 13);
+    expect(Object.keys(EXPECTED).sort()).toEqual([...STORED_STATES].sort());
+  });
+
+  it.each(cases)('%s on %s', (state, _label, event, expected) => {
+    const plan = decide({ id: 'co_1', state, duplicateOf: null }, event);
+    if (expected === '.') {
+      expect(plan).toEqual({ move: false });
+      return;
+    }
+    const to = event.type === 'expire' ? 'Expired' : event.state;
+    expect(plan).toEqual({
+      move: true,
+      from: state,
+      to,
+      duplicateOf: null,
+      data: expected === 'L' ? { late: true } : {},
+      others: [],
+    });
+  });
+});
+
+describe('checkout machine: the order’s one-per-order place', () => {
+  const expired = { id: 'co_old', state: 'Expired' as const, duplicateOf: null };
+  const paid: MachineEvent = { type: 'provider', state: 'Completed' };
+
+  it('asks for the place holder only for an allowed move into a reserving state', () => {
+    expect(needsPlace(expired, paid)).toBe(true);
+    expect(needsPlace(expired, { type: 'provider', state: 'Error' })).toBe(false);
+    expect(needsPlace({ ...expired, state: 'Completed' }, paid)).toBe(false);
+    expect(needsPlace({ ...expired, state: 'Creating' }, { type: 'activate', state: 'Created' })).toBe(false);
+    expect(needsPlace({ ...expired, state: 'Created' }, { type: 'expire' })).toBe(false);
+  });
+
+  it.each(['Created', 'Registered'] as const)('a late payment expires the order’s newer code still %s and takes the place', (state) => {
+    expect(decide(expired, paid, { id: 'co_new', state })).toEqual({
+      move: true,
+      from: 'Expired',
+      to: 'Completed',
+      duplicateOf: null,
+      data: { late: true },
+      others: [{ id: 'co_new', from: state, to: 'Expired', data: { supersededBy: 'co_old' } }],
+    });
+  });
+
+  it.each(['Creating', 'Completed'] as const)('a late payment while the place holder is %s is kept as its duplicate', (state) => {
+    expect(decide(expired, paid, { id: 'co_new', state })).toMatchObject({
+      move: true,
+      to: 'Completed',
+      duplicateOf: 'co_new',
+      data: { late: true, duplicateOf: 'co_new' },
+      others: [],
+    });
+  });
+
+  it('a checkout already a duplicate stays the duplicate of what it was, and says nothing new', () => {
+    const duplicate = { id: 'co_dup', state: 'Created' as const, duplicateOf: 'co_first' };
+    expect(decide(duplicate, { type: 'provider', state: 'Registered' }, { id: 'co_other', state: 'Completed' })).toEqual({
+      move: true,
+      from: 'Created',
+      to: 'Registered',
+      duplicateOf: 'co_first',
+      data: {},
+      others: [],
+    });
+  });
+
+  it('ignores a holder that is the checkout itself', () => {
+    const live = { id: 'co_1', state: 'Created' as const, duplicateOf: null };
+    expect(decide(live, paid, { id: 'co_1', state: 'Created' })).toMatchObject({ duplicateOf: null, data: {}, others: [] });
+  });
+
+  it('a refused move changes nobody, whatever holds the place', () => {
+    expect(decide({ ...expired, state: 'Completed' }, paid, { id: 'co_new', state: 'Created' })).toEqual({ move: false });
+  });
+});
+
+describe('checkout machine: adopting a transaction no checkout holds', () => {
+  const reservation = { id: 'co_r', state: 'Creating' as const, method: 'pix' as const };
+
+  it('completes the order’s reservation when a shopper can pay from it and it is of the same method', () => {
+    expect(decideAdoption({ method: 'pix', resumable: true, holder: reservation })).toEqual({ kind: 'activate', reservationId: 'co_r' });
+  });
+
+  it('keeps it beside the reservation as a duplicate otherwise', () => {
+    expect(decideAdoption({ method: 'openfinance', resumable: true, holder: reservation })).toEqual({
+      kind: 'insert',
+      duplicateOf: 'co_r',
+    });
+    expect(decideAdoption({ method: 'pix', resumable: false, holder: reservation })).toEqual({ kind: 'insert', duplicateOf: 'co_r' });
+    expect(decideAdoption({ method: 'pix', resumable: true, holder: { ...reservation, state: 'Registered' } })).toEqual({
+      kind: 'insert',
+      duplicateOf: 'co_r',
+    });
+  });
+
+  it('takes a free place only when a shopper can pay from it', () => {
+    expect(decideAdoption({ method: 'pix', resumable: true })).toEqual({ kind: 'insert', duplicateOf: null });
+    expect(decideAdoption({ method: 'pix', resumable: false })).toEqual({ kind: 'insert', duplicateOf: 'self' });
+  });
+});

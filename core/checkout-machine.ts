@@ -1,0 +1,147 @@
+/**
+ * The checkout state machine: every rule that decides a checkout's next state, in one place, for the server and the
+ * browser alike. The transitions are data (`TRANSITIONS`); `decide` is pure and returns a plan (what to write: the new
+ * state, the event's data, and any other checkout of the order that changes with it). The stores execute plans
+ * inside their transaction and hold no rule of their own; the payment service only says what happened.
+ *
+ * The order's one-per-order place: at most one checkout of an order that is not a duplicate may be in a reserving
+ * state (`RESERVING_STATES`: Creating, Created, Registered, Completed), so an order never has two payable codes. A
+ * checkout that moves into a reserving state while another one holds the place becomes that one's duplicate, except
+ * when it is paid while the holder still waits for the payer: then the paid one takes the place and the holder
+ * expires, so no tab goes on offering a code that would charge twice.
+ */
+import type { Method } from './methods';
+import { COMPLETED, CREATING, EXPIRED, isLive, RESERVING_STATES, type CheckoutState, type StoredState } from './states';
+
+/** The states the provider can put a checkout in (everything but our own `Creating` and `Expired`). */
+export type ProviderCheckoutState = Exclude<CheckoutState, typeof EXPIRED>;
+
+/** What can happen to a checkout. */
+export type MachineEvent =
+  /** The provider answered our create: the reservation becomes a checkout in the provider's state. */
+  | { type: 'activate'; state: ProviderCheckoutState }
+  /** The provider's word on the transaction, re-read from it (after a webhook hint, by the reconciler, on a read). */
+  | { type: 'provider'; state: ProviderCheckoutState }
+  /** The payment window ended with no payment. */
+  | { type: 'expire' };
+export type MachineEventType = MachineEvent['type'];
+
+export interface Transition {
+  from: StoredState;
+  on: MachineEventType;
+  to: readonly StoredState[];
+  /** The move comes after the payment window: its event says `late: true`. */
+  late?: true;
+}
+
+const PROVIDER_FINALS = ['Completed', 'Error', 'Cancelled', 'Reversed'] as const;
+
+/**
+ * Every allowed move; anything not listed is refused and changes nothing. Final states (Completed, Error, Cancelled,
+ * Reversed) are left by nothing. `Expired` frees the order but is not final: money that moved always wins, so the
+ * provider's final word on an expired code still applies, marked late.
+ */
+export const TRANSITIONS: readonly Transition[] = [
+  { from: CREATING, on: 'activate', to: ['Created', 'Registered', ...PROVIDER_FINALS] },
+  { from: 'Created', on: 'provider', to: ['Registered', ...PROVIDER_FINALS] },
+  { from: 'Registered', on: 'provider', to: PROVIDER_FINALS },
+  { from: 'Created', on: 'expire', to: [EXPIRED] },
+  { from: 'Registered', on: 'expire', to: [EXPIRED] },
+  { from: EXPIRED, on: 'provider', to: PROVIDER_FINALS, late: true },
+];
+
+/** The state an event asks for. */
+export const targetOf = (event: MachineEvent): StoredState => (event.type === 'expire' ? EXPIRED : event.state);
+
+/** The transition that allows `event` from `state`, if any. */
+export function transitionFor(state: StoredState, event: MachineEvent): Transition | undefined {
+  const to = targetOf(event);
+  return TRANSITIONS.find((t) => t.from === state && t.on === event.type && t.to.includes(to));
+}
+
+/** True when a checkout in `state` holds its order's one-per-order place (unless it is a duplicate). */
+export const holdsPlace = (state: StoredState): boolean => (RESERVING_STATES as readonly string[]).includes(state);
+
+/** A checkout as the machine sees it. */
+export interface MachineCheckout {
+  id: string;
+  state: StoredState;
+  duplicateOf: string | null;
+}
+
+/** Another checkout of the order in its one-per-order place (reserving state, not a duplicate). */
+export interface PlaceHolder {
+  id: string;
+  state: StoredState;
+}
+
+/** What a move writes into its event's data besides what the caller gave. */
+export interface MoveMarks {
+  late?: true;
+  duplicateOf?: string;
+  supersededBy?: string;
+}
+
+/** Another checkout of the same order that moves with this one, in the same transaction. */
+export interface SideMove {
+  id: string;
+  from: StoredState;
+  to: StoredState;
+  data: MoveMarks;
+}
+
+export type Plan =
+  | { move: false }
+  | {
+      move: true;
+      from: StoredState;
+      to: StoredState;
+      /** The checkout's `duplicateOf` after the move. */
+      duplicateOf: string | null;
+      /** Merged over the caller's event data. */
+      data: MoveMarks;
+      /** Applied before the checkout's own move (the one-per-order index is checked at each statement). */
+      others: SideMove[];
+    };
+
+/** Whether `decide` needs the order's place holder for this move: the store looks it up (and locks it) only then. */
+export function needsPlace(checkout: MachineCheckout, event: MachineEvent): boolean {
+  return event.type !== 'activate' && transitionFor(checkout.state, event) !== undefined && holdsPlace(targetOf(event));
+}
+
+/**
+ * What to write when `event` happens to `checkout`. `holder` is the order's other checkout in its one-per-order place
+ * (ignored when it is the checkout itself), looked up in the same transaction when `needsPlace` says so.
+ */
+export function decide(checkout: MachineCheckout, event: MachineEvent, holder?: PlaceHolder): Plan {
+  const transition = transitionFor(checkout.state, event);
+  if (!transition) return { move: false };
+  const to = targetOf(event);
+  const data: MoveMarks = transition.late ? { late: true } : {};
+  const base = { move: true as const, from: checkout.state, to, data, duplicateOf: checkout.duplicateOf, others: [] as SideMove[] };
+  const other = event.type !== 'activate' && holdsPlace(to) && holder && holder.id !== checkout.id ? holder : undefined;
+  if (!other) return base;
+  // A payment while the order's other code still waits for the payer: the paid one takes the order, the other expires.
+  if (to === COMPLETED && isLive(other.state)) {
+    return { ...base, others: [{ id: other.id, from: other.state, to: EXPIRED, data: { supersededBy: checkout.id } }] };
+  }
+  // Otherwise the place is taken: this checkout is kept as the holder's duplicate (the money is recorded, and the
+  // order shows it was paid twice). A checkout already a duplicate stays the duplicate of what it was.
+  const duplicateOf = checkout.duplicateOf ?? other.id;
+  return { ...base, duplicateOf, data: duplicateOf === other.id ? { ...data, duplicateOf } : data };
+}
+
+/**
+ * Where a provider transaction of ours that no checkout holds goes (a lost create answer, a webhook of a transaction
+ * we never stored). It completes the order's `Creating` reservation when a shopper can pay from it (`resumable`) and
+ * it is of the reservation's method; otherwise it is stored beside: as the place holder's duplicate when the order has
+ * one, in the free place when a shopper can pay from it, or as a duplicate of itself (outside the one-per-order rule,
+ * still followed) when no shopper can.
+ */
+export type Adoption = { kind: 'activate'; reservationId: string } | { kind: 'insert'; duplicateOf: string | 'self' | null };
+
+export function decideAdoption(input: { method: Method; resumable: boolean; holder?: PlaceHolder & { method: Method } }): Adoption {
+  const { holder, resumable, method } = input;
+  if (holder?.state === CREATING && resumable && holder.method === method) return { kind: 'activate', reservationId: holder.id };
+  return { kind: 'insert', duplicateOf: holder ? holder.id : resumable ? null : 'self' };
+}

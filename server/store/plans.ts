@@ -1,0 +1,123 @@
+/**
+ * How a store carries out the checkout state machine (`core/checkout-machine.ts`), written once for both databases.
+ * Each operation is a generator of database steps: SQLite runs the steps synchronously inside its BEGIN IMMEDIATE
+ * transaction, PostgreSQL awaits them on one client inside BEGIN … COMMIT (locking the rows it reads). Neither store
+ * decides anything: the steps read the rows, ask `decide`, and write its plan.
+ */
+import { decide, needsPlace, type MachineEvent, type PlaceHolder, type ProviderCheckoutState } from '../../core/checkout-machine';
+import { EXPIRED } from '../../core/states';
+import type { Activation, Checkout, CheckoutEvent, CheckoutState, EventSource, TransitionChanges, TransitionResult } from './types';
+
+/** One database step of a plan. Reads in PostgreSQL lock the row (`FOR UPDATE`) until the transaction ends. */
+export type Step =
+  { step: 'read'; id: string } | { step: 'holder'; id: string } | { step: 'move'; move: Move } | { step: 'event'; event: CheckoutEvent };
+
+/** One UPDATE of a checkout: state, seq + 1, and the fields given. Guarded by `from`, so it writes nothing otherwise. */
+export interface Move {
+  id: string;
+  from: string;
+  to: string;
+  at: string;
+  /** Merged over the checkout's details. */
+  details: Record<string, unknown>;
+  duplicateOf: string | null;
+  /** Set by an activation only. */
+  transactionId?: string;
+  expiresAt?: string;
+}
+
+/** What each step gives back. */
+export interface StepResults {
+  read: Checkout | undefined;
+  holder: PlaceHolder | undefined;
+  move: Checkout | undefined;
+  event: CheckoutEvent;
+}
+
+type Result = StepResults[Step['step']];
+export type Steps<T> = Generator<Step, T, Result>;
+
+function* read(id: string): Steps<Checkout | undefined> {
+  return (yield { step: 'read', id }) as StepResults['read'];
+}
+function* holderOf(id: string): Steps<PlaceHolder | undefined> {
+  return (yield { step: 'holder', id }) as StepResults['holder'];
+}
+function* write(move: Move): Steps<Checkout> {
+  const moved = (yield { step: 'move', move }) as StepResults['move'];
+  // The rows were read in this transaction (and locked in PostgreSQL), so the guarded update cannot miss.
+  if (!moved) throw new Error(`checkout ${move.id} changed under its own transaction`);
+  return moved;
+}
+function* append(checkout: Checkout, source: EventSource, at: string, data: Record<string, unknown>): Steps<CheckoutEvent> {
+  const event = { checkoutId: checkout.id, seq: checkout.seq, state: checkout.state, source, at, data };
+  return (yield { step: 'event', event }) as StepResults['event'];
+}
+
+/** The machine's event for a move the caller asks for by its target state. */
+const eventFor = (to: CheckoutState): MachineEvent =>
+  to === EXPIRED ? { type: 'expire' } : { type: 'provider', state: to as ProviderCheckoutState };
+
+/** See `Store.transition`. */
+export function* transitionSteps(
+  id: string,
+  from: readonly CheckoutState[],
+  to: CheckoutState,
+  source: EventSource,
+  data: Record<string, unknown>,
+  at: string,
+  changes: TransitionChanges = {},
+): Steps<TransitionResult> {
+  const current = yield* read(id);
+  if (!current) throw new Error(`checkout ${id} does not exist`);
+  if (!from.includes(current.state)) return { changed: false, checkout: current };
+  const event = eventFor(to);
+  const holder = needsPlace(current, event) ? yield* holderOf(id) : undefined;
+  const plan = decide(current, event, holder);
+  if (!plan.move) return { changed: false, checkout: current };
+  let superseded: { checkout: Checkout; event: CheckoutEvent } | undefined;
+  // Side moves first: SQLite checks the one-per-order index at each statement.
+  for (const side of plan.others) {
+    const moved = yield* write({ id: side.id, from: side.from, to: side.to, at, details: {}, duplicateOf: null });
+    superseded = { checkout: moved, event: yield* append(moved, source, at, { ...side.data }) };
+  }
+  const moved = yield* write({ id, from: plan.from, to: plan.to, at, details: changes.details ?? {}, duplicateOf: plan.duplicateOf });
+  const appended = yield* append(moved, source, at, { ...data, ...plan.data });
+  return { changed: true, checkout: moved, event: appended, ...(superseded && { superseded }) };
+}
+
+/** See `Store.activateCheckout`. */
+export function* activationSteps(
+  id: string,
+  fields: Activation & { details: Record<string, unknown> },
+  at: string,
+): Steps<{ checkout: Checkout; event: CheckoutEvent }> {
+  const current = yield* read(id);
+  const plan = current && decide(current, { type: 'activate', state: fields.state as ProviderCheckoutState });
+  if (!current || !plan?.move) throw new Error(`checkout ${id} cannot be activated: it is not Creating`);
+  const checkout = yield* write({
+    id,
+    from: plan.from,
+    to: plan.to,
+    at,
+    details: fields.details,
+    duplicateOf: plan.duplicateOf,
+    transactionId: fields.transactionId,
+    ...(fields.expiresAt && { expiresAt: fields.expiresAt }),
+  });
+  return { checkout, event: yield* append(checkout, 'create', at, { transactionId: fields.transactionId }) };
+}
+
+/** Runs steps synchronously (SQLite, inside its transaction function). */
+export function runSync<T>(steps: Steps<T>, run: (step: Step) => Result): T {
+  let next = steps.next();
+  while (!next.done) next = steps.next(run(next.value));
+  return next.value;
+}
+
+/** Runs steps one after the other on one connection (PostgreSQL, inside BEGIN … COMMIT). */
+export async function runAsync<T>(steps: Steps<T>, run: (step: Step) => Promise<Result>): Promise<T> {
+  let next = steps.next();
+  while (!next.done) next = steps.next(await run(next.value));
+  return next.value;
+}
