@@ -1,7 +1,12 @@
 // Layer rules, checked by `npm run lint` (depcruise core server widget demo bench scripts).
 // Paths are relative to the repository root. Type-only imports count: a layer may not lean on another's types either.
 
-// Colocated unit tests (*.test.ts under core/ and server/) run in Node under Vitest, next to the code they pin.
+// Inside server/, from the inside out: lib/ (no domain) → provider/ and store/ → payments/ (the lifecycle, no HTTP) →
+// bff/ and backoffice/ (the two HTTP APIs) → server.ts, main.ts, doctor.ts (composition roots). sandbox/ (the emulator)
+// stands beside them, on provider/ and lib/. Each folder's README.md says the same in words.
+
+// Colocated unit tests (*.test.ts under core/ and server/) run in Node under Vitest, next to the code they pin. They
+// follow the layer rules of the folder they sit in; only the Node built-in and test/ rules exempt them.
 const UNIT_TEST = '\\.test\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -44,13 +49,73 @@ module.exports = {
       to: { path: '^demo/' },
     },
     {
-      name: 'provider-not-to-checkout-or-sandbox',
+      name: 'provider-not-to-server-layers',
       comment:
         'server/provider/ is the typed client of the partner API, exported on its own (package.json "./provider"): it must not ' +
-        'know the BFF (server/bff/, server/payments/, server/backoffice/) or the emulator (server/sandbox/) that are built on it.',
+        'know the payment lifecycle (server/payments/), the HTTP APIs (server/bff/, server/backoffice/) or the emulator ' +
+        '(server/sandbox/), which are all built on it.',
       severity: 'error',
       from: { path: '^server/provider/' },
       to: { path: '^server/(bff|payments|backoffice|sandbox)/' },
+    },
+    {
+      name: 'payments-not-to-http',
+      comment:
+        'server/payments/ is the payment lifecycle without HTTP (checkout service, recovery, reconciler, cash-out desk, saga): ' +
+        'the BFF and the back office call it, not the other way round. No HTTP framework (hono, @hono/*), nothing from the HTTP ' +
+        'APIs (server/bff/, server/backoffice/), the emulator (server/sandbox/) or the files at the root of server/ (config.ts ' +
+        'and the composition roots server.ts, main.ts, doctor*.ts, ...: settings are passed in). Errors are typed here; the ' +
+        'HTTP layer maps them to responses.',
+      severity: 'error',
+      from: { path: '^server/payments/' },
+      to: {
+        path: ['(^|/)node_modules/(hono|@hono/[^/]+)/', '^server/(bff|backoffice|sandbox)/', '^server/[^/]+\\.ts$'],
+      },
+    },
+    {
+      name: 'store-not-to-upper-layers',
+      comment:
+        'server/store/ is persistence (SQLite and PostgreSQL behind one interface, and the status hub): it executes the plans ' +
+        'of the checkout state machine in core/ and may import core/, server/lib/ and itself. It never imports the lifecycle ' +
+        '(server/payments/), the HTTP APIs (server/bff/, server/backoffice/), the emulator (server/sandbox/) or the files at ' +
+        'the root of server/ (config.ts and the composition roots: settings are passed in) that are built on it.',
+      severity: 'error',
+      from: { path: '^server/store/' },
+      to: {
+        path: ['^server/(payments|bff|backoffice|sandbox)/', '^server/[^/]+\\.ts$'],
+      },
+    },
+    {
+      name: 'bff-not-to-backoffice-or-sandbox',
+      comment:
+        "server/bff/ is the shoppers' HTTP API. It does not know the merchant's API (server/backoffice/) nor the emulator " +
+        '(server/sandbox/): the composition root (server/server.ts) mounts the APIs side by side, and the sandbox is reached ' +
+        'over HTTP through server/provider/ like the real partner.',
+      severity: 'error',
+      from: { path: '^server/bff/' },
+      to: { path: '^server/(backoffice|sandbox)/' },
+    },
+    {
+      name: 'backoffice-not-to-sandbox-or-shopper-api',
+      comment:
+        "server/backoffice/ is the merchant's HTTP API, built on server/payments/ and server/store/. It shares the BFF's HTTP " +
+        'plumbing, named here: request parsing (server/bff/validate.ts) and the guards (server/bff/guards.ts, ' +
+        "server/bff/body-guards.ts), the same checks on both APIs. The rest of server/bff/ (the shoppers' routes, view, order " +
+        'token, status streams) is not for it, and the emulator (server/sandbox/) is reached only through server/provider/.',
+      severity: 'error',
+      from: { path: '^server/backoffice/' },
+      to: { path: ['^server/sandbox/', '^server/bff/'], pathNot: '^server/bff/(validate|guards|body-guards)\\.ts$' },
+    },
+    {
+      name: 'lib-not-to-domain',
+      comment:
+        'server/lib/ holds helpers with no domain (clock, limits, HTTP client, secrets, node-body, WAL checkpointer, QR ' +
+        'encoder): every server folder may use them, so they import none of the server folders (payments, bff, backoffice, ' +
+        'store, provider, sandbox), nor the .ts files at the root of server/ (config, composition roots), nor the shared domain ' +
+        'in core/. A helper that needs one of those belongs in that folder.',
+      severity: 'error',
+      from: { path: '^server/lib/' },
+      to: { path: ['^server/(payments|bff|backoffice|store|provider|sandbox)/', '^server/[^/]+\\.ts$', '^core/'] },
     },
     {
       name: 'not-to-test',

@@ -1,13 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+// Where tests live:
+// - unit tests sit beside the module they pin, named after it (`money.ts` → `money.test.ts`, under core/,
+//   server/ and scripts/), and run in Node in the `server` project below;
+// - integration and end-to-end tests, which drive several modules or a whole server (HTTP, the emulator, a browser),
+//   live under `test/` (`test/server/**` in the `server` project, `test/e2e/**` in the `e2e` project; the element's
+//   browser tests, `test/widget/**`, run under web-test-runner).
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'server',
-          // Unit tests sit next to the code they pin (core/, server/); integration tests stay under test/server.
-          include: ['test/server/**/*.test.ts', 'core/**/*.test.ts', 'server/**/*.test.ts'],
+          // Unit tests beside their module (core/, server/, scripts/) and the integration tests under test/server.
+          include: ['test/server/**/*.test.ts', 'core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           // The SSE leak test measures the heap after a full collection.
           execArgv: ['--expose-gc'],

@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { browserRows } from './browser-rows';
 import { bundleRows, ensureBuilt } from './bundle-rows';
 import { gcExposed, summarize } from './lib/stats';
-import { buildRows, compareRows, histogramPage, printTable, type Results } from './report';
+import { compareRows, histogramPage, printTable, type Results } from './report';
+import { buildRows } from './rows';
 import { serverRows } from './server-rows';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decide, decideAdoption, needsPlace, type MachineEvent, type ProviderCheckoutState } from './checkout-machine';
-import { STORED_STATES, type StoredState } from './states';
+import { canMove, decide, decideAdoption, needsPlace, type MachineEvent, type ProviderCheckoutState } from './checkout-machine';
+import { FINAL_CHECKOUT_STATES, isFinal, STORED_STATES, type StoredState } from './states';
 
 const PROVIDER: ProviderCheckoutState[] = ['Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed'];
 const EVENTS: MachineEvent[] = [
@@ -131,6 +131,62 @@ describe('checkout machine: adopting a transaction no checkout holds', () => {
 
   it('takes a free place only when a shopper can pay from it', () => {
     expect(decideAdoption({ method: 'pix', resumable: true })).toEqual({ kind: 'insert', duplicateOf: null });
-    expect(decideAdoption({ method: 'pix', resumable: false })).toEqual({ kind: 'insert', duplicateOf: 'self' });
+    expect(decideAdoption({ method: 'pix', resumable: false })).toEqual({ kind: 'insert-outside' });
+  });
+});
+
+/** The forward order, written out here rather than read from the module. */
+const EXPECTED_RANK: Record<string, number> = {
+  Creating: 0,
+  Created: 1,
+  Registered: 2,
+  Expired: 3,
+  Completed: 4,
+  Error: 4,
+  Cancelled: 4,
+  Reversed: 4,
+};
+const EXPECTED_FINAL = ['Completed', 'Error', 'Cancelled', 'Reversed'];
+const pairs = STORED_STATES.flatMap((from) => STORED_STATES.map((to) => [from, to] as const));
+
+describe('canMove (every pair of stored states)', () => {
+  it.each(pairs)('%s → %s', (from, to) => {
+    // Forward only, never out of a final state; Creating is left by activation alone, never to Expired.
+    const expected =
+      !EXPECTED_FINAL.includes(from) && EXPECTED_RANK[from]! < EXPECTED_RANK[to]! && !(from === 'Creating' && to === 'Expired');
+    expect(canMove(from, to)).toBe(expected);
+  });
+
+  it('never leaves a final state', () => {
+    for (const [from, to] of pairs) if (isFinal(from)) expect(canMove(from, to), `${from} → ${to}`).toBe(false);
+  });
+
+  it('never goes backwards or sideways, and never stays', () => {
+    for (const [from, to] of pairs) {
+      if (EXPECTED_RANK[to]! <= EXPECTED_RANK[from]!) expect(canMove(from, to), `${from} → ${to}`).toBe(false);
+    }
+    expect(canMove('Registered', 'Created')).toBe(false);
+    expect(canMove('Created', 'Creating')).toBe(false);
+    expect(canMove('Completed', 'Error')).toBe(false);
+    expect(canMove('Expired', 'Registered')).toBe(false);
+    expect(canMove('Expired', 'Created')).toBe(false);
+    expect(canMove('Completed', 'Expired')).toBe(false);
+    expect(canMove('Error', 'Expired')).toBe(false);
+  });
+
+  it("expires only a live checkout, and lets the provider's final word reach an expired one (a late payment)", () => {
+    expect(canMove('Created', 'Expired')).toBe(true);
+    expect(canMove('Registered', 'Expired')).toBe(true);
+    for (const final of FINAL_CHECKOUT_STATES) expect(canMove('Expired', final), final).toBe(true);
+  });
+
+  it('moves forward from every non-final state', () => {
+    expect(canMove('Creating', 'Created')).toBe(true);
+    expect(canMove('Creating', 'Registered')).toBe(true);
+    expect(canMove('Created', 'Registered')).toBe(true);
+    for (const final of FINAL_CHECKOUT_STATES) {
+      expect(canMove('Created', final)).toBe(true);
+      expect(canMove('Registered', final)).toBe(true);
+    }
   });
 });

@@ -11,10 +11,9 @@
  * expires, so no tab goes on offering a code that would charge twice.
  */
 import type { Method } from './methods';
-import { COMPLETED, CREATING, EXPIRED, isLive, RESERVING_STATES, type CheckoutState, type StoredState } from './states';
+import { COMPLETED, CREATING, EXPIRED, isLive, RESERVING_STATES, type ProviderCheckoutState, type StoredState } from './states';
 
-/** The states the provider can put a checkout in (everything but our own `Creating` and `Expired`). */
-export type ProviderCheckoutState = Exclude<CheckoutState, typeof EXPIRED>;
+export type { ProviderCheckoutState } from './states';
 
 /** What can happen to a checkout. */
 export type MachineEvent =
@@ -58,6 +57,9 @@ export function transitionFor(state: StoredState, event: MachineEvent): Transiti
   const to = targetOf(event);
   return TRANSITIONS.find((t) => t.from === state && t.on === event.type && t.to.includes(to));
 }
+
+/** True when some event moves a checkout from `from` to `to` (for checks of a recorded history, such as the soak's). */
+export const canMove = (from: StoredState, to: StoredState): boolean => TRANSITIONS.some((t) => t.from === from && t.to.includes(to));
 
 /** True when a checkout in `state` holds its order's one-per-order place (unless it is a duplicate). */
 export const holdsPlace = (state: StoredState): boolean => (RESERVING_STATES as readonly string[]).includes(state);
@@ -138,10 +140,15 @@ export function decide(checkout: MachineCheckout, event: MachineEvent, holder?: 
  * one, in the free place when a shopper can pay from it, or as a duplicate of itself (outside the one-per-order rule,
  * still followed) when no shopper can.
  */
-export type Adoption = { kind: 'activate'; reservationId: string } | { kind: 'insert'; duplicateOf: string | 'self' | null };
+export type Adoption =
+  | { kind: 'activate'; reservationId: string }
+  | { kind: 'insert'; duplicateOf: string | null }
+  /** Stored as a duplicate of itself: outside the one-per-order rule, still followed. */
+  | { kind: 'insert-outside' };
 
 export function decideAdoption(input: { method: Method; resumable: boolean; holder?: PlaceHolder & { method: Method } }): Adoption {
   const { holder, resumable, method } = input;
   if (holder?.state === CREATING && resumable && holder.method === method) return { kind: 'activate', reservationId: holder.id };
-  return { kind: 'insert', duplicateOf: holder ? holder.id : resumable ? null : 'self' };
+  if (holder) return { kind: 'insert', duplicateOf: holder.id };
+  return resumable ? { kind: 'insert', duplicateOf: null } : { kind: 'insert-outside' };
 }

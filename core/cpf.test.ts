@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCnpj, formatCpf, isValidCnpj, isValidCpf, taxNumberDigits } from './cpf';
+import { formatCnpj, formatCpf, isValidCnpj, isValidCpf, maskCpf, taxNumberDigits } from './cpf';
 
 /**
  * Check digit of the Receita Federal's modulus-11 scheme, written independently of the implementation:
@@ -115,6 +115,32 @@ describe('formatCpf', () => {
         const shown = formatCpf(typed);
         expect(taxNumberDigits(shown)).toBe(taxNumberDigits(typed).slice(0, 11));
         expect(formatCpf(shown)).toBe(shown);
+      }),
+    );
+  });
+});
+
+describe('maskCpf', () => {
+  it.each([
+    ['52998224725', '***.982.247-**'],
+    ['529.982.247-25', '***.982.247-**'],
+    [' 529 982 247 25 ', '***.982.247-**'],
+    // Validity is not its business: any eleven digits are masked the same way.
+    ['12345678900', '***.456.789-**'],
+  ])('%j → %j', (cpf, masked) => {
+    expect(maskCpf(cpf)).toBe(masked);
+  });
+
+  it.each(['', 'abc', '5299822472', '529982247250', '11.222.333/0001-81'])('shows nothing of %j, which is no CPF', (value) => {
+    expect(maskCpf(value)).toBe('***');
+  });
+
+  it('never shows the first three or the two check digits (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 11, maxLength: 11 }), (d) => {
+        const masked = maskCpf(formatCpf(d.join('')));
+        expect(masked).toBe(`***.${d.slice(3, 6).join('')}.${d.slice(6, 9).join('')}-**`);
+        expect(taxNumberDigits(masked)).toBe(d.slice(3, 9).join(''));
       }),
     );
   });

@@ -28,6 +28,15 @@ export function formatCpf(value: string): string {
   return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`;
 }
 
+/**
+ * "***.982.247-**": the middle six digits of an 11-digit CPF, formatted or not, as Brazilian banks and receipts show
+ * a CPF, so one on a screen, a receipt or in the back-office is not one leaked; "***" for anything else.
+ */
+export function maskCpf(value: string): string {
+  const d = taxNumberDigits(value);
+  return d.length === 11 ? `***.${d.slice(3, 6)}.${d.slice(6, 9)}-**` : '***';
+}
+
 /** True for a CNPJ with 14 digits and valid check digits. */
 export function isValidCnpj(value: string): boolean {
   const digits = taxNumberDigits(value);

@@ -7,10 +7,13 @@ import {
   formatDecimal,
   formatMoney,
   formatMoneyCents,
+  MICRO_SCALE,
+  microsOf,
   mulDiv,
   parseCents,
   parseDecimal,
   parseTypedAmount,
+  requireCents,
   rescale,
 } from './money';
 
@@ -92,19 +95,39 @@ describe('parseDecimal / formatDecimal', () => {
 
 describe('parseCents', () => {
   it.each([
-    ['10', 1000n],
-    ['10.5', 1050n],
-    ['10.50', 1050n],
-    ['0.01', 1n],
-    ['0', 0n],
-    ['007.5', 750n],
+    ['10', 1000],
+    ['10.5', 1050],
+    ['10.50', 1050],
+    ['0.01', 1],
+    ['0', 0],
+    ['007.5', 750],
     // Zeros beyond the second decimal are not significant.
-    ['10.500000', 1050n],
-    ['1234.5000', 123450n],
-    [' 10.5 ', 1050n],
-    ['123456789012345678901234567890.99', 12345678901234567890123456789099n],
+    ['10.500000', 1050],
+    ['1234.5000', 123450],
+    [' 10.5 ', 1050],
+    // The largest count of cents a number holds exactly: 2^53 − 1.
+    ['90071992547409.91', Number.MAX_SAFE_INTEGER],
   ])('%j → %s', (text, cents) => {
     expect(parseCents(text)).toBe(cents);
+  });
+
+  it.each([
+    // One cent more than a number holds exactly, where 2^53 + 1 would read as 2^53.
+    '90071992547409.92',
+    '90071992547409.93',
+    '123456789012345678901234567890.99',
+  ])('refuses %j, an exact amount whose cents are beyond a safe integer', (text) => {
+    expect(parseDecimal(text, 2)).toBeDefined();
+    expect(parseCents(text)).toBeUndefined();
+  });
+
+  it('reads back every safe count of cents formatCents writes (property)', () => {
+    fc.assert(
+      fc.property(fc.maxSafeNat(), (cents) => {
+        expect(parseCents(formatCents(cents))).toBe(cents);
+        expect(parseCents(formatAmount6(cents))).toBe(cents);
+      }),
+    );
   });
 
   it.each([
@@ -139,10 +162,43 @@ describe('parseCents', () => {
   });
 
   it('formatCents and formatAmount6 write cents back with two and six decimals', () => {
-    expect(formatCents(1050n)).toBe('10.50');
-    expect(formatCents(1n)).toBe('0.01');
-    expect(formatAmount6(123451n)).toBe('1234.510000');
-    expect(formatAmount6(0n)).toBe('0.000000');
+    expect(formatCents(1050)).toBe('10.50');
+    expect(formatCents(1)).toBe('0.01');
+    expect(formatCents(Number.MAX_SAFE_INTEGER)).toBe('90071992547409.91');
+    expect(formatAmount6(123451)).toBe('1234.510000');
+    expect(formatAmount6(0)).toBe('0.000000');
+  });
+
+  it.each([10.5, 0.1, Number.MAX_SAFE_INTEGER + 1, 2 ** 60, NaN, Infinity])(
+    'formatters of cents throw on %s, which is no safe count of cents',
+    (cents) => {
+      expect(() => formatCents(cents)).toThrow(RangeError);
+      expect(() => formatAmount6(cents)).toThrow(RangeError);
+      expect(() => formatMoneyCents(cents)).toThrow(RangeError);
+      expect(() => microsOf(cents)).toThrow(RangeError);
+    },
+  );
+});
+
+describe('requireCents', () => {
+  it('reads an amount the system wrote itself', () => {
+    expect(requireCents('10.50')).toBe(1050);
+    expect(requireCents('1234.560000')).toBe(123456);
+  });
+
+  it.each(['', 'abc', '1234.505000', '-1.00', '90071992547409.92'])('throws on %j rather than guess', (amount) => {
+    expect(() => requireCents(amount)).toThrow(RangeError);
+  });
+});
+
+describe('microsOf', () => {
+  it('steps cents into the provider precision, where sums beyond 2^53 stay exact', () => {
+    expect(MICRO_SCALE).toBe(6);
+    expect(microsOf(1050)).toBe(10_500_000n);
+    expect(microsOf(0)).toBe(0n);
+    expect(microsOf(-1)).toBe(-10_000n);
+    // The largest safe count of cents is beyond 2^53 in micro-units, and still exact.
+    expect(microsOf(Number.MAX_SAFE_INTEGER)).toBe(BigInt(Number.MAX_SAFE_INTEGER) * 10_000n);
   });
 });
 
@@ -225,14 +281,16 @@ describe('rounding half away from zero', () => {
 
 describe('centsOf', () => {
   it.each([
-    ['1234.505000', 123451n],
-    ['1234.504999', 123450n],
-    ['-1234.505000', -123451n],
-    ['10.50', 1050n],
-    ['10', 1000n],
-    ['0.004999', 0n],
-    ['0.005', 1n],
-    ['-0.005', -1n],
+    ['1234.505000', 123451],
+    ['1234.504999', 123450],
+    ['-1234.505000', -123451],
+    ['10.50', 1050],
+    ['10', 1000],
+    ['0.004999', 0],
+    ['0.005', 1],
+    ['-0.005', -1],
+    ['90071992547409.914999', Number.MAX_SAFE_INTEGER],
+    ['-90071992547409.91', -Number.MAX_SAFE_INTEGER],
   ])('%j → %s', (amount, cents) => {
     expect(centsOf(amount)).toBe(cents);
   });
@@ -240,6 +298,13 @@ describe('centsOf', () => {
   it.each(['', 'abc', '10,50', '1.0000001', '1e2'])('%j is no amount', (amount) => {
     expect(centsOf(amount)).toBeUndefined();
   });
+
+  it.each(['90071992547409.915', '-90071992547409.92', '1000000000000000000.00'])(
+    '%j rounds to cents beyond a safe integer: refused',
+    (amount) => {
+      expect(centsOf(amount)).toBeUndefined();
+    },
+  );
 });
 
 describe('formatMoney', () => {
@@ -250,40 +315,62 @@ describe('formatMoney', () => {
     expect(formatMoney('0.5')).toBe(`R$${NBSP}0,50`);
   });
 
-  it('gives back text that is no amount unchanged', () => {
+  it('gives back text that is no amount unchanged, never a made-up R$ 0,00', () => {
     expect(formatMoney('n/a')).toBe('n/a');
+    expect(formatMoney('')).toBe('');
+    expect(formatMoney('10,50')).toBe('10,50');
+    expect(formatMoney('1.0000001')).toBe('1.0000001');
   });
 
   it('falls back to "<code> <decimal>" when Intl refuses the currency', () => {
-    expect(formatMoneyCents(1050n, { currency: 'not a currency' })).toBe('not a currency 10.50');
+    expect(formatMoneyCents(1050, { currency: 'not a currency' })).toBe('not a currency 10.50');
   });
 
-  it('formats huge amounts exactly, where a float would lose digits', () => {
-    // 10^20 cents = R$ 10^18.
-    const huge = 10n ** 20n;
-    expect(formatMoneyCents(huge)).toBe(`R$${NBSP}1.000.000.000.000.000.000,00`);
-    expect(formatMoneyCents(huge + 1n)).toBe(`R$${NBSP}1.000.000.000.000.000.000,01`);
-    expect(formatMoneyCents(huge + 1n, { locale: 'en' })).toBe('R$1,000,000,000,000,000,000.01');
+  it('formats huge amounts exactly from their decimal string, where a float would lose digits', () => {
+    // 10^20 cents = R$ 10^18, far beyond a safe count of cents: only the text form reaches it.
+    expect(formatMoney('1000000000000000000.00')).toBe(`R$${NBSP}1.000.000.000.000.000.000,00`);
+    expect(formatMoney('1000000000000000000.01')).toBe(`R$${NBSP}1.000.000.000.000.000.000,01`);
+    expect(formatMoney('1000000000000000000.010000', { locale: 'en' })).toBe('R$1,000,000,000,000,000,000.01');
     // A float cannot tell these apart, so a float-based formatter would print the same text for both.
-    expect(Number(huge + 1n)).toBe(Number(huge));
-    expect(formatMoneyCents(12345678901234567891n)).toBe(`R$${NBSP}123.456.789.012.345.678,91`);
+    expect(Number('1000000000000000000.01')).toBe(Number('1000000000000000000.00'));
+    expect(formatMoney('123456789012345678.91')).toBe(`R$${NBSP}123.456.789.012.345.678,91`);
   });
 
-  it('formats integer cents in pt-BR by default', () => {
-    expect(formatMoneyCents(123450n)).toBe(`R$${NBSP}1.234,50`);
-    expect(formatMoneyCents(1n)).toBe(`R$${NBSP}0,01`);
+  it('formats integer cents in pt-BR by default, up to the largest safe count', () => {
+    expect(formatMoneyCents(123450)).toBe(`R$${NBSP}1.234,50`);
+    expect(formatMoneyCents(1)).toBe(`R$${NBSP}0,01`);
+    expect(formatMoneyCents(-5)).toBe(`-R$${NBSP}0,05`);
+    expect(formatMoneyCents(Number.MAX_SAFE_INTEGER)).toBe(`R$${NBSP}90.071.992.547.409,91`);
+  });
+
+  it('gives the same text from cents and from their wire forms (property)', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (cents) => {
+        expect(formatMoney(formatCents(cents))).toBe(formatMoneyCents(cents));
+        expect(formatMoney(formatAmount6(cents), { locale: 'en' })).toBe(formatMoneyCents(cents, { locale: 'en' }));
+      }),
+    );
   });
 });
 
-describe('formatMoneyCents without Intl', () => {
+describe('display without Intl', () => {
+  const decimalOf = (cents: bigint) =>
+    `${cents < 0n ? '-' : ''}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, '0')}`;
+
   it.each(['pt-BR', 'en', 'en-US'])('writes reais in %s exactly as Intl does, for any amount', (locale) => {
     const intl = new Intl.NumberFormat(locale, { style: 'currency', currency: 'BRL', minimumFractionDigits: 2, maximumFractionDigits: 2 });
     fc.assert(
       fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (cents) => {
-        const decimal = `${cents < 0n ? '-' : ''}${(cents < 0n ? -cents : cents) / 100n}.${String((cents < 0n ? -cents : cents) % 100n).padStart(2, '0')}`;
-        expect(formatMoneyCents(cents, { locale })).toBe(intl.format(decimal as unknown as number));
+        const decimal = decimalOf(cents);
+        expect(formatMoney(decimal, { locale })).toBe(intl.format(decimal as unknown as number));
       }),
       { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (cents) => {
+        expect(formatMoneyCents(cents, { locale })).toBe(intl.format(decimalOf(BigInt(cents)) as unknown as number));
+      }),
+      { numRuns: 200 },
     );
   });
 });
@@ -305,7 +392,7 @@ describe('parseTypedAmount', () => {
 
   it('reads back what formatMoneyCents displays, so a pasted amount keeps its value (property)', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 22n }), (cents) => {
+      fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (cents) => {
         expect(parseTypedAmount(formatMoneyCents(cents))).toBe(formatCents(cents));
       }),
     );
@@ -327,6 +414,8 @@ describe('parseTypedAmount', () => {
     'R$ ',
     'abc',
     '1e3',
+    // Exact, but more cents than a number holds exactly.
+    '90.071.992.547.409,92',
   ])('refuses %j', (typed) => {
     expect(parseTypedAmount(typed)).toBeUndefined();
   });

@@ -1,7 +1,11 @@
 /**
- * Exact money, in one place for the BFF, the emulator, the element and the demo. Amounts travel as decimal strings
- * and are held as bigint counts of a fixed fraction (cents: scale 2; the provider's response precision: scale 6).
- * No binary float ever holds an amount.
+ * Exact money, in one place for the BFF, the emulator, the element and the demo. Amounts travel as decimal strings.
+ * Inside, an amount of cents is a `number` that is a safe integer: that is what JSON and the database drivers give,
+ * and every real amount is far below 2^53 cents. It is checked where it enters (`parseCents`, `centsOf` refuse a
+ * count beyond it) and where it is written out (`formatCents` throws on anything but a safe integer). bigint holds
+ * only the arithmetic that can pass 2^53: decimals of any size and scale (`parseDecimal`, `formatDecimal`), the
+ * provider's six-decimal micro-units and the rate math on them (`rescale`, `mulDiv`); `microsOf` is the one step from
+ * cents into them. No binary float ever holds an amount.
  */
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
@@ -44,20 +48,66 @@ export function mulDiv(units: bigint, numerator: bigint, denominator: bigint): b
   return roundHalfAway(units * numerator, denominator);
 }
 
-/** Cents from a non-negative decimal string with at most two decimals ("10.5" → 1050n); undefined otherwise. */
-export const parseCents = (text: string) => parseDecimal(text, 2);
-/** "10.50" from 1050n. */
-export const formatCents = (cents: bigint) => formatDecimal(cents, 2);
-/** "10.500000": the six-decimal form the provider uses in responses. */
-export const formatAmount6 = (cents: bigint) => formatDecimal(rescale(cents, 2, 6), 6);
+/** Decimals of the provider's amounts in its responses, of its charges and of the balance: millionths of a real. */
+export const MICRO_SCALE = 6;
+
+const MAX_CENTS = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The number form of a bigint count of cents; undefined beyond ±(2^53 − 1), where a number would no longer be exact. */
+const safeCents = (cents: bigint): number | undefined => (cents <= MAX_CENTS && cents >= -MAX_CENTS ? Number(cents) : undefined);
+
+/** A count of cents as bigint; throws on a number that is not a safe integer, which is a bug upstream, not an input. */
+function exactCents(cents: number): bigint {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`An amount of cents must be a safe integer, not ${cents}`);
+  return BigInt(cents);
+}
+
+/**
+ * Cents from a non-negative decimal string with at most two significant decimals ("10.5" → 1050); undefined when it
+ * is none, or when its cents are beyond a safe integer, so the caller answers its usual 4xx rather than crash or round.
+ */
+export function parseCents(text: string): number | undefined {
+  const cents = parseDecimal(text, 2);
+  return cents === undefined ? undefined : safeCents(cents);
+}
+
+/**
+ * Cents of an amount this system wrote itself (a stored record, the demo server's answer), with at most two
+ * significant decimals; throws when it is none, since that is corrupt data and an error beats a wrong amount
+ * (or a silent R$ 0,00).
+ */
+export function requireCents(amount: string): number {
+  const cents = parseCents(amount);
+  if (cents === undefined) throw new RangeError(`Not an amount of cents: ${JSON.stringify(amount)}`);
+  return cents;
+}
+
+/** The wire form with two decimals ("10.50" from 1050): our API's amounts, the provider's requests, the CSV export. */
+export const formatCents = (cents: number): string => formatDecimal(exactCents(cents), 2);
+
+/**
+ * Millionths of a real from cents (1050 → 10_500_000n): the one step from cents into the provider's precision, to
+ * add or compare an amount with charges and balances, whose sums may pass 2^53.
+ */
+export const microsOf = (cents: number): bigint => rescale(exactCents(cents), 2, MICRO_SCALE);
+
+/** The provider's wire form in responses, six decimals ("10.500000" from 1050): what the emulator answers. */
+export const formatAmount6 = (cents: number): string => formatDecimal(microsOf(cents), MICRO_SCALE);
+
+/** Cents of a decimal of up to six decimals, possibly negative, rounded half away from zero, of any size. */
+function roundedCents(amount: string): bigint | undefined {
+  const micros = parseDecimal(amount, MICRO_SCALE, { signed: true });
+  return micros === undefined ? undefined : rescale(micros, MICRO_SCALE, 2);
+}
 
 /**
  * Cents of any amount a provider or our API returns, at up to six decimals and possibly negative, rounded half away
- * from zero ("1234.505000" → 123451n); undefined when the text is no decimal number.
+ * from zero ("1234.505000" → 123451); undefined when the text is no decimal number or its cents are beyond a safe
+ * integer.
  */
-export function centsOf(amount: string): bigint | undefined {
-  const micros = parseDecimal(amount, 6, { signed: true });
-  return micros === undefined ? undefined : rescale(micros, 6, 2);
+export function centsOf(amount: string): number | undefined {
+  const cents = roundedCents(amount);
+  return cents === undefined ? undefined : safeCents(cents);
 }
 
 export interface MoneyFormat {
@@ -94,6 +144,15 @@ const BRL_STYLES: Record<string, { prefix: string; group: string; decimal: strin
   'en-US': { prefix: 'R$', group: ',', decimal: '.' },
 };
 
+/** The one implementation of a display amount: exact digits of any size, never a float. */
+function display(cents: bigint, { locale = 'pt-BR', currency = 'BRL' }: MoneyFormat): string {
+  const style = currency === 'BRL' ? BRL_STYLES[locale] : undefined;
+  if (style) return formatBrl(cents, style);
+  const decimal = formatDecimal(cents, 2);
+  // Intl formats a decimal string exactly (ECMA-402 "Intl.NumberFormat v3"); the type still says number | bigint.
+  return formatter(locale, currency)?.format(decimal as unknown as number) ?? `${currency} ${decimal}`;
+}
+
 function formatBrl(cents: bigint, style: { prefix: string; group: string; decimal: string }): string {
   const negative = cents < 0n;
   const digits = (negative ? -cents : cents).toString().padStart(3, '0');
@@ -102,27 +161,26 @@ function formatBrl(cents: bigint, style: { prefix: string; group: string; decima
 }
 
 /**
- * "R$ 1.234,50" (pt-BR) or "R$1,234.50" (en) from integer cents. Reais in pt-BR and en are written directly; any
- * other locale or currency goes to Intl with the exact decimal string, never a float, so the locale decides symbol,
- * grouping and separators and the digits stay exact.
+ * Display for people, from integer cents: "R$ 1.234,50" (pt-BR, the default, with a no-break space) or "R$1,234.50"
+ * (en). Reais in pt-BR and en are written directly; any other locale or currency goes to Intl with the exact decimal
+ * string, never a float, so the locale decides symbol, grouping and separators and the digits stay exact. Throws on
+ * a number that is not a safe integer.
  */
-export function formatMoneyCents(cents: bigint, { locale = 'pt-BR', currency = 'BRL' }: MoneyFormat = {}): string {
-  const style = currency === 'BRL' ? BRL_STYLES[locale] : undefined;
-  if (style) return formatBrl(cents, style);
-  const decimal = formatCents(cents);
-  // Intl formats a decimal string exactly (ECMA-402 "Intl.NumberFormat v3"); the type still says number | bigint.
-  return formatter(locale, currency)?.format(decimal as unknown as number) ?? `${currency} ${decimal}`;
-}
+export const formatMoneyCents = (cents: number, options: MoneyFormat = {}): string => display(exactCents(cents), options);
 
-/** The same display from a decimal string of up to six decimals ("1234.505000" → "R$ 1.234,51"); the text itself when it is no number. */
+/**
+ * The same display from a decimal string of our API or the provider's six-decimal responses, rounded half away from
+ * zero to cents and exact at any size ("1234.505000" → "R$ 1.234,51"). Text that is no decimal number is returned
+ * as it is, so a bad amount shows as what it is and never as a made-up R$ 0,00.
+ */
 export function formatMoney(amount: string, options: MoneyFormat = {}): string {
-  const cents = centsOf(amount);
-  return cents === undefined ? amount : formatMoneyCents(cents, options);
+  const cents = roundedCents(amount);
+  return cents === undefined ? amount : display(cents, options);
 }
 
 /**
  * An amount typed by a person, pt-BR or plain ("R$ 1.234,5", "1234.50"), as the decimal string the API takes
- * ("1234.50"); undefined when it is not a positive amount with at most two decimals.
+ * ("1234.50"); undefined when it is not a positive amount with at most two decimals (and a safe count of cents).
  */
 export function parseTypedAmount(text: string): string | undefined {
   let value = text.trim().replace(/^R\$\s*/, '');
@@ -130,5 +188,5 @@ export function parseTypedAmount(text: string): string | undefined {
   if (value.includes(',')) value = value.replace(/\./g, '').replace(',', '.');
   if (!/^\d+(\.\d{1,2})?$/.test(value)) return undefined;
   const cents = parseCents(value);
-  return cents !== undefined && cents > 0n ? formatCents(cents) : undefined;
+  return cents !== undefined && cents > 0 ? formatCents(cents) : undefined;
 }

@@ -59,32 +59,13 @@ export const isFinal = (state: StoredState): state is FinalCheckoutState => (FIN
 export const isLive = (state: StoredState): state is (typeof LIVE_STATES)[number] => (LIVE_STATES as readonly string[]).includes(state);
 
 /**
- * Forward order: a checkout may only move to a state of a higher rank. `Expired` sits above the live states and
- * below the final ones, which share the top rank: an expired checkout never goes back to waiting, but the
- * provider's final word (a late payment, an error, a cancellation) still applies.
- */
-const RANK: Record<StoredState, number> = {
-  Creating: 0,
-  Created: 1,
-  Registered: 2,
-  Expired: 3,
-  Completed: 4,
-  Error: 4,
-  Cancelled: 4,
-  Reversed: 4,
-};
-
-/** True when a checkout in `from` may move to `to`: never out of a final state, never backwards or sideways. */
-export const canMove = (from: StoredState, to: StoredState): boolean => !isFinal(from) && RANK[from] < RANK[to];
-
-/** The states a checkout may leave to reach `to`: the compare-and-set list of a transition. `Creating` is left only by activation. */
-export const statesBefore = (to: StoredState): StoredState[] => STORED_STATES.filter((state) => state !== CREATING && canMove(state, to));
-
-/**
  * The checkout state a provider transaction state stands for. `Refunded` has no checkout state (a refund is a
  * separate operation of the merchant's) and gives undefined, as does anything unknown; `Expired` is the BFF's own
  * and never comes from the provider.
  */
-export function fromTransactionState(state: string): CheckoutState | undefined {
+export function fromTransactionState(state: string): ProviderCheckoutState | undefined {
   return isCheckoutState(state) && state !== EXPIRED ? state : undefined;
 }
+
+/** The checkout states the provider can report (everything but our own `Creating` and `Expired`). */
+export type ProviderCheckoutState = Exclude<CheckoutState, typeof EXPIRED>;

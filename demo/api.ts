@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
 import { EXPIRED } from '../core/states';
-import { ApiError, errorBody, sendError } from '../server/payments/errors';
+import { sendError } from '../server/bff/respond';
+import { ApiError, errorBody } from '../server/payments/errors';
 import { signOrderToken } from '../server/bff/order-token';
 import type { OrderResolver } from '../server/payments/orders';
 import { parseJson } from '../server/bff/validate';
@@ -73,17 +74,17 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
         if (error instanceof ApiError) return sendError(c, error);
         throw error;
       })
-      .get('/products', (c) =>
-        c.json({ items: PRODUCTS.map(({ priceCents, ...p }) => ({ ...p, price: formatCents(BigInt(priceCents)) })) }),
-      )
+      .get('/products', (c) => c.json({ items: PRODUCTS.map(({ priceCents, ...p }) => ({ ...p, price: formatCents(priceCents) })) }))
       .post('/orders', async (c) => {
         const { items } = await parseJson(c, orderBody);
+        const unknown = items.find(({ sku }) => !PRODUCTS.some((p) => p.sku === sku));
+        // The demo shop's own refusal, outside the BFF's contract.
+        if (unknown) return c.json(errorBody('ApiError', 'unknown_product', `Unknown product ${unknown.sku}.`), 400);
         let amountCents = 0;
         const lines = items.map(({ sku, quantity }) => {
-          const product = PRODUCTS.find((p) => p.sku === sku);
-          if (!product) throw new ApiError(400, 'unknown_product', `Unknown product ${sku}.`);
+          const product = PRODUCTS.find((p) => p.sku === sku)!;
           amountCents += product.priceCents * quantity;
-          return { sku, name: product.name, quantity, unitPrice: formatCents(BigInt(product.priceCents)) };
+          return { sku, name: product.name, quantity, unitPrice: formatCents(product.priceCents) };
         });
         const orderId = `A-${randomBytes(5).toString('hex').toUpperCase()}`;
         const description = lines
@@ -95,15 +96,15 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
         // Only the shopper who placed the order gets its token (never GET /orders/:id, which anyone may call): with it,
         // and only with it, the BFF starts or steers the order's payment.
         const orderToken = signOrderToken(ordersToken, orderId, new Date(now.getTime() + ORDER_TOKEN_TTL_MS));
-        return c.json({ orderId, orderToken, amount: formatCents(BigInt(amountCents)), description, items: lines }, 201);
+        return c.json({ orderId, orderToken, amount: formatCents(amountCents), description, items: lines }, 201);
       })
       .get('/orders/:orderId', async (c) => {
         const order = demo.getOrder(c.req.param('orderId'));
-        if (!order) throw new ApiError(404, 'order_not_found', 'Order not found.');
+        if (!order) throw new ApiError('order_not_found', 'Order not found.');
         const checkouts = await store.findCheckoutsByOrder(order.orderId);
         return c.json({
           orderId: order.orderId,
-          amount: formatCents(BigInt(order.amountCents)),
+          amount: formatCents(order.amountCents),
           description: order.description,
           items: order.items,
           checkouts: checkouts.map((k) => ({ id: k.id, state: k.state, method: k.method, transactionId: k.transactionId })),
@@ -116,7 +117,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           return c.json(errorBody('AuthenticationError', 'orders_unauthorized', 'A valid order-source token is required.'), 401);
         }
         const order = await orders.resolve(c.req.param('orderId'));
-        if (!order) throw new ApiError(404, 'order_not_found', 'Order not found.');
+        if (!order) throw new ApiError('order_not_found', 'Order not found.');
         return c.json(order);
       })
       .get('/webhooks', (c) => {
@@ -126,7 +127,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
       .post('/sandbox/:method/:operation/:transactionId', async (c) => {
         const { method, operation, transactionId } = c.req.param();
         if (!isMethod(method) || !OUTCOMES[method].includes(operation)) {
-          throw new ApiError(404, 'not_found', 'Unknown sandbox operation.');
+          throw new ApiError('not_found', 'Unknown sandbox operation.');
         }
         const operations: Record<Method, Record<string, (id: string) => Promise<unknown>>> = {
           pix: provider.sandbox.pix,
@@ -148,7 +149,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
         const expired = (await store.findCheckoutsByOrder(c.req.param('orderId')))
           .filter((k) => k.state === EXPIRED && k.transactionId)
           .at(-1);
-        if (!expired?.transactionId) throw new ApiError(404, 'checkout_not_found', 'This order has no expired code to pay.');
+        if (!expired?.transactionId) throw new ApiError('checkout_not_found', 'This order has no expired code to pay.');
         const complete = expired.method === 'pix' ? provider.sandbox.pix.complete : provider.sandbox.openFinance.complete;
         try {
           const data = await complete(expired.transactionId);
@@ -177,8 +178,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           const url = new URL(c.req.url);
           const rest = /\/sandbox-admin(\/.*)?$/.exec(url.pathname)?.[1] ?? '';
           const target = new URL(`/admin${rest}${url.search}`, 'http://sandbox.invalid');
-          if (target.pathname !== '/admin' && !target.pathname.startsWith('/admin/'))
-            throw new ApiError(404, 'not_found', 'No such route.');
+          if (target.pathname !== '/admin' && !target.pathname.startsWith('/admin/')) throw new ApiError('not_found', 'No such route.');
           const method = c.req.method;
           const headers: Record<string, string> = { [ADMIN_KEY_HEADER]: sandbox.adminKey };
           for (const name of ['content-type', 'accept']) {

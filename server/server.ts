@@ -1,6 +1,7 @@
 /**
- * The product as one process: the BFF under `/api`, the built element under `/widget`, and `/healthz`. No demo and
- * no emulator: those are composed on top by `demo/`, which reuses `listen` and `createProduct`.
+ * The product as one process: the BFF under `/api` with the back office beside it under `/api/admin`, the built
+ * element under `/widget`, and `/healthz`. No demo and no emulator: those are composed on top by `demo/`, which reuses
+ * `listen` and `createProduct`.
  */
 import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -9,6 +10,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { SHOPPER_ERRORS } from '../core/contract';
+import { backOfficeApi, isInvoiceUpload } from './backoffice';
 import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
 import { errorBody } from './payments/errors';
 import { sendRawStreams } from './bff/stream';
@@ -58,14 +61,15 @@ function requestErrorResponse(log: Pick<Logger, 'error'>) {
       malformed
         ? errorBody('BadRequest', 'bad_request', 'Malformed request.')
         : errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'),
-      { status: malformed ? 400 : 500, headers: BASE_SECURITY_HEADERS },
+      { status: malformed ? SHOPPER_ERRORS.bad_request : SHOPPER_ERRORS.internal_error, headers: BASE_SECURITY_HEADERS },
     );
   };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time.'],
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
+/** Node's parser errors that have a code of their own (core/contract.ts); any other is a 400 `bad_request`. */
+const CLIENT_ERRORS: Record<string, [reason: string, code: keyof typeof SHOPPER_ERRORS, message: string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: ['Request Timeout', 'request_timeout', 'The request did not arrive in time.'],
+  HPE_HEADER_OVERFLOW: ['Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
 };
 
 /**
@@ -78,7 +82,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
     socket.destroy();
     return;
   }
-  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'bad_request', 'Malformed request.'];
+  const [reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? ['Bad Request', 'bad_request', 'Malformed request.'];
+  const status = SHOPPER_ERRORS[code];
   const body = JSON.stringify(errorBody('BadRequest', code, message));
   const headers = {
     'content-type': 'application/json',
@@ -110,7 +115,10 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
   let handler: ((request: Request, env: HttpBindings) => Response | Promise<Response>) | undefined;
   const fetch = (request: Request, env: HttpBindings) =>
     handler?.(request, env) ??
-    Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), { status: 503, headers: BASE_SECURITY_HEADERS });
+    Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), {
+      status: SHOPPER_ERRORS.starting,
+      headers: BASE_SECURITY_HEADERS,
+    });
   const respond = getRequestListener(fetch as Parameters<typeof getRequestListener>[0], {
     hostname: config.host,
     errorHandler: requestErrorResponse(log),
@@ -166,7 +174,11 @@ export interface ProductOptions {
   onWebhook?: CheckoutAppOptions['onWebhook'];
 }
 
-/** The BFF wired from the configuration; `mount` adds `/healthz`, `/api` and `/widget` to a root app. */
+/**
+ * The BFF wired from the configuration, with the back office mounted on its app under `/admin` (when an admin token is
+ * set), so both APIs meet the same middleware and error envelope; `mount` adds `/healthz`, `/api` and `/widget` to a
+ * root app.
+ */
 export function createProduct({ config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook }: ProductOptions) {
   const checkout = createCheckoutApp({
     provider,
@@ -179,7 +191,8 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     webhookSigningKey: config.webhookSigningKey,
     // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
     orderTokenSecret: config.orders?.token ?? keptSecret(config.dataDir, 'orders-token'),
-    adminToken: config.adminToken,
+    // The back office's invoice upload streams its PDF body: the BFF's JSON body guards leave it alone.
+    streamedBody: isInvoiceUpload,
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
     ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
@@ -202,6 +215,10 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       bodyTimeoutMs: config.limits.bodyTimeoutMs,
     },
   });
+  if (config.adminToken) {
+    const backOffice = backOfficeApi({ provider, adminToken: config.adminToken, clock, webhook: checkout.webhook, store, hub });
+    checkout.app.route('/admin', backOffice);
+  }
 
   /** Call it before anything else is added to `app`: its request log then sees every request, the demo's too. */
   function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
@@ -243,7 +260,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const app = new Hono();
   app.use(securityHeaders({ https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'remote' });
-  app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
+  app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), SHOPPER_ERRORS.not_found));
   listener.handle(app);
   if (!options.manualReconcile) product.checkout.reconciler.start();
 

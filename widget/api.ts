@@ -1,48 +1,13 @@
 /** The element's only wire to the merchant's backend-for-frontend (BFF): create, read and look up checkouts. */
+import type { CheckoutWire, ErrorEnvelope, QrMatrix } from '../core/contract.js';
 import { METHODS, isMethod, type Method } from '../core/methods.js';
 import { isCheckoutState, type CheckoutState } from '../core/states.js';
 
 // The element's public names for core's types (re-exported by the package entry).
-export type { Method as CheckoutMethod, CheckoutState };
+export type { Method as CheckoutMethod, CheckoutState, QrMatrix };
 
-/**
- * A QR symbol: `size` modules per side, and the dark modules row by row from the top left, one bit each (most
- * significant first, the last byte padded with zeros), in base64.
- */
-export interface QrMatrix {
-  size: number;
-  modules: string;
-}
-
-/** A checkout as the BFF returns it. */
-export interface Checkout {
-  id: string;
-  orderId: string;
-  method: Method;
-  state: CheckoutState;
-  /** Decimal string, for example "10.50". */
-  amount: string;
-  currency: string;
-  description?: string;
-  transactionId: string;
-  /** The PIX copy-and-paste code (BR Code). */
-  qrCode?: string;
-  /** The QR symbol of `qrCode`, encoded by the BFF; left out of event-stream snapshots (the code never changes). */
-  qrMatrix?: QrMatrix;
-  qrCodeLocation?: string;
-  /** Where OpenFinance payers authorize the payment. */
-  checkoutUrl?: string;
-  createdAt: string;
-  updatedAt: string;
-  /** End of the payment window (ISO 8601). */
-  expiresAt?: string;
-  /** When the payment was confirmed (ISO 8601), once Completed. */
-  paidAt?: string;
-  /** The payer's bank's voucher (an address or an identifier), when the provider knows it. */
-  receiptVoucher?: string;
-  /** The payer's bank, when the provider knows it. */
-  payerBank?: string;
-}
+/** A checkout as the BFF returns it: the contract's wire shape (core/contract.ts), the one the BFF builds. */
+export type Checkout = CheckoutWire;
 
 export interface CreateCheckoutInput {
   orderId: string;
@@ -198,11 +163,12 @@ export class CheckoutClient {
     if (empty && response.status === 204) return undefined;
     const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
-      const code = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+      // The contract's envelope, read as untrusted: a proxy's error page or an older server may answer instead.
+      const error = (body as { error?: Partial<Record<keyof ErrorEnvelope['error'], unknown>> } | undefined)?.error;
       throw new CheckoutApiError(
         response.status,
-        typeof code?.code === 'string' ? code.code : 'http_error',
-        typeof code?.message === 'string' ? code.message : `HTTP ${response.status}`,
+        typeof error?.code === 'string' ? error.code : 'http_error',
+        typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
       );
     }
     if (!isCheckout(body)) throw new CheckoutApiError(response.status, 'invalid_response', 'Unexpected response');

@@ -4,6 +4,7 @@
  */
 import { en } from './i18n/en.js';
 import { ptBR, type Strings } from './i18n/pt-br.js';
+import type { ShopperErrorCode } from '../core/contract.js';
 import { EXPIRED, type CheckoutState } from '../core/states.js';
 
 export type { Strings };
@@ -39,12 +40,25 @@ export function stateTitle(t: Strings, state: CheckoutState): string {
   return titles[state];
 }
 
-/** Every `error.code` the BFF answers (README, "The backend-for-frontend"), and the element's own for failed requests. */
+/**
+ * The element's own codes, for a request that got no usable answer (status 0, or a body it cannot use) and for a
+ * page it cannot start (`CheckoutApiError`, `pix-checkout-error`).
+ */
+export type ElementErrorCode =
+  'offline' | 'network_error' | 'origin_not_allowed' | 'invalid_response' | 'invalid_configuration' | 'unexpected';
+
+/**
+ * The element's words for every `error.code` a shopper can get from the BFF (core/contract.ts, `SHOPPER_ERRORS`) and
+ * for its own: a code of the contract without a text here is a compile error. Several codes share a text; those of a
+ * malformed request or a server still starting read as the generic texts of their status class.
+ */
 export const ERROR_TEXT = {
+  bad_request: 'errClient',
   invalid_json: 'errRequest',
   invalid_request: 'errRequest',
   payload_too_large: 'errRequest',
   unsupported_media_type: 'errRequest',
+  headers_too_large: 'errClient',
   order_not_found: 'errOrderNotFound',
   order_token_required: 'orderTokenRequired',
   order_token_invalid: 'orderTokenInvalid',
@@ -64,6 +78,7 @@ export const ERROR_TEXT = {
   rate_limited: 'errRateLimited',
   too_many_streams: 'errTooManyStreams',
   server_busy: 'errServerBusy',
+  starting: 'errServer',
   body_timeout: 'errTimeout',
   request_timeout: 'errTimeout',
   internal_error: 'errInternal',
@@ -75,7 +90,7 @@ export const ERROR_TEXT = {
   invalid_response: 'errInvalidResponse',
   invalid_configuration: 'missingConfiguration',
   unexpected: 'errInternal',
-} as const satisfies Record<string, keyof Strings>;
+} as const satisfies Record<ShopperErrorCode | ElementErrorCode, keyof Strings>;
 
 export type ErrorCode = keyof typeof ERROR_TEXT;
 

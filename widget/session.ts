@@ -4,55 +4,20 @@
  * (a refused CPF, another method already live, an expired code, a late payment). It holds the state; the element
  * renders it and turns clicks into calls.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import { PAYER_CPF, type Method } from '../core/methods.js';
 import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
-import { checkPayer, typedCpfProblem, type CpfProblem } from './cpf-input.js';
+import { checkPayer, typedCpfProblem } from './cpf-input.js';
 import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
 import { checkoutDetail, emit } from './events.js';
-import { errorMessage, stateTitle, type Strings } from './i18n.js';
+import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
 import { findCheckout } from './resume.js';
+import type { RefusalCode, Screen, SessionHost, SessionState } from './session-state.js';
 import { rememberCheckout, rememberedCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 
 type Payer = NonNullable<CreateCheckoutInput['payer']>;
-export type RefusalCode = 'payer_cpf_invalid' | 'payer_refused';
-
-/** Which screen the element shows; the `checkout` screens depend on the checkout's method and state. */
-export type Screen =
-  | { name: 'idle' }
-  | { name: 'loading' }
-  | { name: 'choose'; methods: readonly Method[] }
-  | { name: 'payer'; method: Method }
-  | { name: 'refused'; method: Method; code: RefusalCode }
-  | { name: 'conflict'; wanted: Method }
-  | { name: 'checkout' }
-  | { name: 'start-failed'; error: CheckoutApiError };
-
-export interface SessionState {
-  screen: Screen;
-  /** The checkout on screen (or last on screen, behind the chooser). */
-  checkout?: Checkout | undefined;
-  /** Id of a live checkout whose window closed by the (server-corrected) clock, before the BFF said so. */
-  expiredLocally?: string | undefined;
-  cpf: string;
-  payerName: string;
-  cpfProblem?: CpfProblem | undefined;
-  /** The polite live region's text. */
-  announcement: string;
-}
-
-/** What the flow reads from its element. */
-export interface SessionHost extends ReactiveControllerHost, HTMLElement {
-  endpoint: string;
-  orderId: string;
-  orderToken: string;
-  methods: string;
-  collectPayer: boolean;
-  returnUrl: string;
-  readonly strings: Strings;
-}
 
 const REFUSALS: readonly string[] = ['payer_cpf_invalid', 'payer_refused'] satisfies RefusalCode[];
 const isRefusal = (code: string): code is RefusalCode => REFUSALS.includes(code);

@@ -14,7 +14,8 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { canMove, CREATING, fromTransactionState, isFinal, LIVE_STATES, type StoredState } from '../../core/states';
+import { canMove } from '../../core/checkout-machine';
+import { CREATING, fromTransactionState, isFinal, LIVE_STATES, type StoredState } from '../../core/states';
 
 interface ProviderTx {
   id: string;

@@ -11,76 +11,28 @@ import type {
   PaymentRequest,
   PaymentRequestDetail,
   PaymentRequestPage,
-  PixKeyType,
   Receiver,
   ReceiverAccount,
   ReceiverPage,
   TransactionList,
-  TransactionRecord,
 } from '../../server/provider/schemas';
-import type { CashOutView } from '../../server/payments/cashouts';
-import type { AdminCheckoutView } from '../../server/backoffice/checkouts';
+import type {
+  CashOutInput,
+  CashOutView,
+  CheckoutDetail,
+  CheckoutFilters,
+  CheckoutPage,
+  LiveChange,
+  NewAccountInput,
+  NewReceiverInput,
+  PageSize,
+  PaymentRequestInput,
+  ProviderRecord,
+  RefundPreview,
+} from './api-types';
 
-export type { AdminCheckoutView, CashOutView };
-
-/** The list's filters, as the BFF takes them (`from`/`to` are instants; `state` a comma-separated list). */
-export interface CheckoutFilters {
-  state?: string;
-  method?: string;
-  from?: string;
-  to?: string;
-  orderId?: string;
-  flag?: string;
-}
-
-export interface CheckoutPage {
-  items: AdminCheckoutView[];
-  nextCursor: string | null;
-}
-
-export interface CheckoutDetail {
-  checkout: AdminCheckoutView;
-  events: { seq: number; state: string; source: string; at: string; data: Record<string, unknown> }[];
-  webhooks: {
-    lastWebhookAt: string | null;
-    lastCheckedAt: string | null;
-    applied: { seq: number; state: string; at: string }[];
-    /** Every webhook received about it (the most recent 50), oldest first. */
-    received: { receivedAt: string; state: string | null; outcome: 'applied' | 'adopted' | 'ignored' }[];
-  };
-  order: Pick<AdminCheckoutView, 'id' | 'state' | 'amount' | 'createdAt' | 'paidAt' | 'duplicateOf' | 'late'>[];
-  refunds: CashOutView[];
-}
-
-export interface RefundPreview {
-  checkoutId: string;
-  recipient: { name: string; cpf: string };
-  key: { type: string; value: string };
-  amount: string;
-  charges: string | null;
-  description: string;
-}
-
-/** The provider's record as the BFF shows it (the webhook's secret masked). */
-export type ProviderRecord = { readAt: string; record: TransactionRecord };
-
-export interface NewReceiverInput {
-  companyFantasyName: string;
-  companyCNPJ: string;
-}
-
-export interface NewAccountInput {
-  bankCode: string;
-  bankName: string;
-  accountAgency: string;
-  accountNumber: string;
-}
-
-/** A change the live stream reported. */
-export interface LiveChange {
-  topic: 'checkout' | 'cashout';
-  id: string;
-}
+/** The wire's shapes, importable from here as from ./api-types. */
+export type * from './api-types';
 
 /** A refused or failed call: the BFF's `error.code` (or `network_error`) with a message fit for the page. */
 export class AdminApiError extends Error {
@@ -92,22 +44,6 @@ export class AdminApiError extends Error {
     super(message);
     this.name = 'AdminApiError';
   }
-}
-
-export type PageSize = 5 | 10 | 20;
-
-export interface CashOutInput {
-  recipient: { name: string; cpf: string };
-  key: { type: PixKeyType; value: string };
-  amount: string;
-  description?: string;
-}
-
-export interface PaymentRequestInput {
-  amount: string;
-  description: string;
-  receiverId: string;
-  accountId: string;
 }
 
 /** pt-BR wording for the codes a merchant meets; anything else keeps the server's own message. */

@@ -3,7 +3,7 @@
  * (formatMoney, parseTypedAmount), the CNPJ (formatCnpj) and which transaction states are final
  * (isFinalTransactionState) come from core/.
  */
-import { formatDecimal, formatMoney, parseDecimal } from '../../core/money';
+import { formatMoney } from '../../core/money';
 import type { TransactionState } from '../../core/states';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
@@ -86,9 +86,8 @@ export const sourceLabel = (source: string) => SOURCES[source] ?? source;
 
 export const methodLabel = (method: string) => (method === 'openfinance' ? 'Open Finance' : method === 'pix' ? 'PIX' : method);
 
-/** "R$ 1,49" from the provider's six-decimal "1.490000", rounded half up to cents; "—" when absent. */
-export function formatMoney6(value: string | null | undefined): string {
-  if (!value) return '—';
-  const micros = parseDecimal(value, 6);
-  return micros === undefined ? value : formatMoney(formatDecimal((micros + 5_000n) / 10_000n, 2));
-}
+/**
+ * An amount that may be absent, such as the provider's six-decimal charges ("1.490000" → "R$ 1,49"): core's
+ * formatMoney (rounded half away from zero to cents; unreadable text shown as it is), or "—" when there is none.
+ */
+export const formatMoney6 = (value: string | null | undefined): string => (value ? formatMoney(value) : '—');

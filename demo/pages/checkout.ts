@@ -4,7 +4,8 @@
  * beside it.
  */
 import { METHODS } from '../../core/methods';
-import { byId, cents, formatAmount, formatCents, h, messageOf, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
+import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
+import { byId, h, messageOf, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
 import { startSandboxPanel } from './sandbox-panel';
 
 function showProblem(text: string): void {
@@ -15,7 +16,7 @@ function showProblem(text: string): void {
 
 function renderSummary(order: ShopOrder): void {
   byId('order-id').textContent = order.orderId;
-  byId('order-amount').textContent = formatAmount(order.amount);
+  byId('order-amount').textContent = formatMoney(order.amount);
   byId('order-lines').replaceChildren(
     ...order.items.map((item) =>
       h(
@@ -23,7 +24,7 @@ function renderSummary(order: ShopOrder): void {
         { class: 'order-line' },
         h('span', { class: 'order-line-quantity' }, `${item.quantity}×`),
         h('span', { class: 'order-line-name' }, item.name),
-        h('span', { class: 'order-line-total' }, formatCents(cents(item.unitPrice) * BigInt(item.quantity))),
+        h('span', { class: 'order-line-total' }, formatMoneyCents(requireCents(item.unitPrice) * item.quantity)),
       ),
     ),
   );

@@ -1,9 +1,9 @@
 /**
- * Helpers shared by the demo pages (shop, checkout, sandbox panel): the shapes the demo server answers with, money
- * display through core/money (bigint cents, never a binary float), JSON calls, and a tiny element builder.
+ * Helpers shared by the demo pages (shop, checkout, sandbox panel): the shapes the demo server answers with, JSON
+ * calls, and a tiny element builder. Money is core/money's: integer cents read with requireCents, shown with
+ * formatMoney or formatMoneyCents, never a binary float.
  */
 import type { Method } from '../../core/methods';
-import { centsOf, formatMoneyCents } from '../../core/money';
 import type { CheckoutState } from '../../core/states';
 
 /**
@@ -81,19 +81,6 @@ export function takeOrderToken(orderId: string): string | undefined {
     return fromFragment || undefined;
   }
 }
-
-/** Integer cents of a decimal string from the demo server ("39.90" → 3990n); throws on anything else. */
-export function cents(decimal: string): bigint {
-  const value = centsOf(decimal);
-  if (value === undefined) throw new Error(`Not an amount: ${decimal}`);
-  return value;
-}
-
-/** "R$ 39,90" from integer cents. */
-export const formatCents = (value: bigint): string => formatMoneyCents(value, { locale: 'pt-BR', currency: 'BRL' });
-
-/** "R$ 39,90" from a decimal string ("39.90"). */
-export const formatAmount = (decimal: string): string => formatCents(cents(decimal));
 
 /** A failed request, with the HTTP status (0 when there was no answer). */
 export class RequestError extends Error {

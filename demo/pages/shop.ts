@@ -1,9 +1,10 @@
 /**
  * The storefront (`index.html`): product grid, a cart kept in localStorage, and "Finalizar compra", which places the
  * order on the server (where it is priced) and moves to the checkout page. The cart's totals are only a preview, in
- * bigint cents; the server prices the order again.
+ * integer cents; the server prices the order again.
  */
-import { byId, checkoutPageUrl, cents, formatAmount, formatCents, h, messageOf, requestJson, type ShopProduct } from './common';
+import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
+import { byId, checkoutPageUrl, h, messageOf, requestJson, type ShopProduct } from './common';
 
 const CART_KEY = 'armazem-cerrado:cart';
 const MAX_QUANTITY = 20; // the demo API refuses more per line
@@ -75,7 +76,7 @@ function renderProducts(): void {
         h(
           'div',
           { class: 'product-buy' },
-          h('p', { class: 'product-price' }, formatAmount(product.price)),
+          h('p', { class: 'product-price' }, formatMoney(product.price)),
           h(
             'button',
             {
@@ -92,8 +93,8 @@ function renderProducts(): void {
   );
 }
 
-/** Price × quantity, exactly, in cents. */
-const lineCents = (product: ShopProduct, quantity: number): bigint => cents(product.price) * BigInt(quantity);
+/** Price × quantity, exactly, in integer cents (formatMoneyCents refuses a total past a safe integer). */
+const lineCents = (product: ShopProduct, quantity: number): number => requireCents(product.price) * quantity;
 
 function cartLine(product: ShopProduct, quantity: number): HTMLLIElement {
   const name = product.name;
@@ -128,7 +129,7 @@ function cartLine(product: ShopProduct, quantity: number): HTMLLIElement {
         '+',
       ),
     ),
-    h('span', { class: 'cart-line-total' }, formatCents(lineCents(product, quantity))),
+    h('span', { class: 'cart-line-total' }, formatMoneyCents(lineCents(product, quantity))),
   );
 }
 
@@ -138,18 +139,18 @@ function renderCart(): void {
     return quantity > 0 ? [[p, quantity] as const] : [];
   });
   const count = lines.reduce((sum, [, quantity]) => sum + quantity, 0);
-  const total = lines.reduce((sum, [p, quantity]) => sum + lineCents(p, quantity), 0n);
+  const total = lines.reduce((sum, [p, quantity]) => sum + lineCents(p, quantity), 0);
   byId('cart-lines').replaceChildren(...lines.map(([p, quantity]) => cartLine(p, quantity)));
   byId('cart-count').textContent = count ? `(${count} ${count === 1 ? 'item' : 'itens'})` : '';
   byId('cart-empty').hidden = lines.length > 0;
   byId('cart-total-row').hidden = lines.length === 0;
   byId('cart-note').hidden = lines.length === 0;
-  byId('cart-total').textContent = formatCents(total);
+  byId('cart-total').textContent = formatMoneyCents(total);
   byId<HTMLButtonElement>('checkout-button').disabled = lines.length === 0;
   cartHasLines = lines.length > 0;
   updateCartJump();
   byId('cart-jump-count').textContent = `Ver carrinho (${count})`;
-  byId('cart-jump-total').textContent = formatCents(total);
+  byId('cart-jump-total').textContent = formatMoneyCents(total);
 }
 
 async function checkout(): Promise<void> {

@@ -5,7 +5,7 @@
  * provider every few seconds, since their webhooks concern no checkout. The event says only what changed, never
  * data: the page reads it through the authenticated API.
  */
-import { ApiError } from '../payments/errors';
+import { tooManyAdminStreams } from '../payments/errors';
 import type { CashOutDesk } from '../payments/cashouts';
 import type { StatusHub } from '../store/types';
 
@@ -58,7 +58,7 @@ export function createAdminStreams({
     openCount: () => open,
     /** A new stream, or 429 when too many are open. */
     stream(): ReadableStream<Uint8Array> {
-      if (open >= maxStreams) throw new ApiError(429, 'too_many_streams', 'Too many back-office live streams are open.');
+      if (open >= maxStreams) throw tooManyAdminStreams();
       open++;
       startFollowing();
       let released = false;

@@ -10,10 +10,10 @@ import { systemClock, type Clock } from '../lib/clock';
 import { createRateLimiter, createStreamLimiter } from '../lib/limits';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
-import { backOfficeRoutes } from '../backoffice/routes';
 import { checkoutRoutes } from './checkouts';
 import { orderRoutes } from './orders-routes';
-import { ApiError, errorBody, sendError } from '../payments/errors';
+import { ApiError, errorBody, internalError, notFound, payloadTooLarge } from '../payments/errors';
+import { sendError } from './respond';
 import { bodyDeadline, jsonOnly } from './body-guards';
 import { rateLimit, safeAddress, securityHeaders, streamLimit } from './guards';
 import type { OrderResolver } from '../payments/orders';
@@ -38,8 +38,11 @@ export interface CheckoutAppOptions {
    * secret it already shares with the BFF (`ORDERS_TOKEN`). Creating a checkout needs a valid token for its order.
    */
   orderTokenSecret: string;
-  /** Bearer token of the back-office routes under `/admin`; without it they are not mounted. */
-  adminToken?: string;
+  /**
+   * Requests whose body their route streams itself (the back office's invoice upload, mounted beside the BFF by
+   * server/server.ts): the JSON-only guard, the body deadline and the JSON size limit leave them alone.
+   */
+  streamedBody?: (c: Context) => boolean;
   /** Storefront origins allowed to call the API from a browser and to be OpenFinance return addresses. */
   allowedOrigins: readonly string[];
   heartbeatMs?: number;
@@ -86,6 +89,11 @@ const bodyRead = (c: Context) =>
 
 export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
 
+/**
+ * The shoppers' API with the middleware every API route meets (security headers, CORS for the storefronts, address and
+ * body guards, JSON size limit, per-client limits) and its error envelope (`notFound`, `onError`). Routes mounted on
+ * the returned `app` afterwards meet the same: server/server.ts mounts the back office under `/admin` that way.
+ */
 export function createCheckoutApp(options: CheckoutAppOptions) {
   if (!options.orderTokenSecret) throw new Error('createCheckoutApp needs orderTokenSecret (the key of the order tokens).');
   const clock = options.clock ?? systemClock;
@@ -114,11 +122,10 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const jsonLimit = bodyLimit({
     maxSize: JSON_BODY_MAX_BYTES,
-    onError: (c) => c.json(errorBody('ApiError', 'payload_too_large', 'Request body too large.'), 413),
+    onError: (c) => sendError(c, payloadTooLarge()),
   });
-  // Invoices are streamed as PDF with their own size limit (admin routes), within Node's request timeout; every
-  // other body is small JSON.
-  const invoiceUpload = (c: Context) => c.req.method === 'PUT' && /\/payment-requests\/[^/]+\/invoice$/.test(c.req.path);
+  // A streamed body (an invoice) has its own size limit, within Node's request timeout; every other body is small JSON.
+  const streamedBody = options.streamedBody ?? (() => false);
   // The provider's contract names no content type for webhooks, and their secret header already proves the sender
   // (a foreign page cannot add it), so their body is read as JSON whatever its declared type.
   const providerWebhook = (c: Context) => c.req.method === 'POST' && c.req.path.endsWith('/webhooks/provider');
@@ -151,14 +158,14 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     c.req.method === 'POST' && (/\/checkouts\/?$/.test(c.req.path) || /\/orders\/[^/]+\/checkout$/.test(c.req.path));
   app.use(
     jsonOnly({
-      except: (c) => invoiceUpload(c) || providerWebhook(c),
+      except: (c) => streamedBody(c) || providerWebhook(c),
       plainTextFrom: (c) => (simpleFromStorefront(c) ? options.allowedOrigins : []),
     }),
   );
-  app.use(bodyDeadline(limits.bodyTimeoutMs, { except: invoiceUpload, maxBytes: JSON_BODY_MAX_BYTES }));
+  app.use(bodyDeadline(limits.bodyTimeoutMs, { except: streamedBody, maxBytes: JSON_BODY_MAX_BYTES }));
   // A request without a body, or one whose body the deadline guard already read (its length within the limit), has
   // nothing for the size limit to look at; touching `c.req.raw.body` would only build a Web stream for it.
-  app.use((c, next) => (invoiceUpload(c) || bodyRead(c) ? next() : jsonLimit(c, next)));
+  app.use((c, next) => (streamedBody(c) || bodyRead(c) ? next() : jsonLimit(c, next)));
   if (limits.checkoutRatePerMinute > 0) {
     app.use('/checkouts', rateLimit(createRateLimiter({ perMinute: limits.checkoutRatePerMinute }), limits.trustProxy));
   }
@@ -199,12 +206,8 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       logger,
     }),
   );
-  if (options.adminToken) {
-    const { provider, adminToken, store, hub } = options;
-    app.route('/admin', backOfficeRoutes({ provider, adminToken, clock, webhook, store, hub }));
-  }
 
-  app.notFound((c) => c.json(errorBody('ApiError', 'not_found', 'No such route.'), 404));
+  app.notFound((c) => sendError(c, notFound()));
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       if (error.status >= 500 && error.cause !== undefined) logger.warn(`checkout api: ${error.code}:`, error.cause);
@@ -214,7 +217,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       return c.json(errorBody('ApiError', 'bad_request', error.message || 'Bad request.'), error.status);
     }
     logger.error('checkout api:', error);
-    return c.json(errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'), 500);
+    return sendError(c, internalError());
   });
 
   return { app, service, reconciler, webhook, streams };

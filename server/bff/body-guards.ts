@@ -4,7 +4,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
-import { ApiError } from '../payments/errors';
+import { bodyTimeout, unsupportedMediaType } from '../payments/errors';
 
 /** `application/json`, with parameters or without. */
 export const isJsonType = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type.trim());
@@ -37,7 +37,7 @@ export function jsonOnly({
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(c.req.method) && !except(c)) {
       const type = c.req.header('content-type');
       if ((type !== undefined || hasBody(c)) && !isJsonType(type) && !plainTextAllowed(c, plainTextFrom(c))) {
-        throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+        throw unsupportedMediaType();
       }
     }
     await next();
@@ -67,7 +67,7 @@ export function bodyDeadline(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = () => {
       expired = true;
-      return new ApiError(408, 'body_timeout', 'The request body did not arrive in time.');
+      return bodyTimeout();
     };
     const incoming = readableIncoming(c, maxBytes);
     if (incoming) {

@@ -10,7 +10,15 @@ import { METHODS } from '../../core/methods';
 import { isLive } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { StatusHub, Store } from '../store/types';
-import { ApiError } from '../payments/errors';
+import {
+  checkoutNotFound,
+  orderTokenExpired,
+  orderTokenInvalid,
+  orderTokenRequired,
+  payerCpfInvalid,
+  payerRequired,
+  returnUrlNotAllowed,
+} from '../payments/errors';
 import { METHOD_ADAPTERS } from '../payments/methods';
 import { verifyOrderToken } from './order-token';
 import type { CheckoutService } from '../payments/service';
@@ -57,9 +65,9 @@ export function requireOrderToken(
 ): void {
   const check = verifyOrderToken(options.orderTokenSecret, orderId, token, options.clock.now());
   if (check.ok) return;
-  if (check.reason === 'missing') throw new ApiError(401, 'order_token_required', 'This order needs the order token from the shop.');
-  if (check.reason === 'expired') throw new ApiError(403, 'order_token_expired', 'The order token has expired. Reload the order page.');
-  throw new ApiError(403, 'order_token_invalid', 'The order token is not valid for this order.');
+  if (check.reason === 'missing') throw orderTokenRequired();
+  if (check.reason === 'expired') throw orderTokenExpired();
+  throw orderTokenInvalid();
 }
 
 export function checkoutRoutes(options: CheckoutRoutesOptions) {
@@ -68,7 +76,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
   /** The checkout as a browser may read it: a reservation reads as not found, a live one past its window expires. */
   const find = async (id: string) => {
     const checkout = await store.getCheckout(id);
-    if (!checkout || checkout.state === 'Creating') throw new ApiError(404, 'checkout_not_found', 'Checkout not found.');
+    if (!checkout || checkout.state === 'Creating') throw checkoutNotFound();
     return service.expireIfDue(checkout, 'read');
   };
 
@@ -79,14 +87,14 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
       requireOrderToken(options, body.orderId, body.orderToken);
       const cpf = body.payer ? taxNumberDigits(body.payer.cpf) : undefined;
       if (cpf !== undefined && !isValidCpf(cpf)) {
-        throw new ApiError(422, 'payer_cpf_invalid', 'This CPF is not valid. Check the digits.');
+        throw payerCpfInvalid();
       }
       const adapter = METHOD_ADAPTERS[body.method];
       if (adapter.payerCpf === 'required' && !cpf) {
-        throw new ApiError(422, 'payer_required', `${adapter.label} needs the payer CPF.`);
+        throw payerRequired(adapter.label);
       }
       if (body.returnUrl && !options.returnOrigins.includes(new URL(body.returnUrl).origin)) {
-        throw new ApiError(400, 'return_url_not_allowed', 'returnUrl must point to the storefront.');
+        throw returnUrlNotAllowed();
       }
       const { created, checkout } = await service.create({
         orderId: body.orderId,

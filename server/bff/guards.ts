@@ -7,7 +7,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { clientAddress, clientKey, type RateLimiter, type StreamLimiter } from '../lib/limits';
-import { ApiError, errorBody } from '../payments/errors';
+import { invalidRequest, rateLimited, serverBusy, tooManyStreams } from '../payments/errors';
+import { sendError } from './respond';
 import { onRawStreamEnd } from './stream';
 
 /** For responses that are not pages (JSON, scripts): nothing may load from them, frame them or submit to them. */
@@ -114,7 +115,7 @@ export function safeAddress(): MiddlewareHandler {
       if (!part.includes('%')) continue;
       const decoded = decodedOrUndefined(part);
       if (decoded === undefined || isUnsafeText(decoded)) {
-        throw new ApiError(400, 'invalid_request', 'The address contains an encoding or character that is not allowed.');
+        throw invalidRequest('The address contains an encoding or character that is not allowed.');
       }
     }
     await next();
@@ -156,9 +157,7 @@ export function streamLimit(limiter: StreamLimiter, trustProxy: number, retryAft
     const slot = limiter.acquire(requestClient(c, trustProxy));
     if ('refused' in slot) {
       c.header('retry-after', String(retryAfterSeconds));
-      return slot.refused === 'client'
-        ? c.json(errorBody('ApiError', 'too_many_streams', 'Too many open status streams from this address.'), 429)
-        : c.json(errorBody('ApiError', 'server_busy', 'Too many open status streams. Try again shortly.'), 503);
+      return sendError(c, slot.refused === 'client' ? tooManyStreams() : serverBusy());
     }
     try {
       await next();
@@ -186,7 +185,7 @@ export function rateLimit(limiter: RateLimiter, trustProxy: number): MiddlewareH
     const verdict = limiter.take(requestClient(c, trustProxy));
     if (!verdict.ok) {
       c.header('retry-after', String(Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))));
-      return c.json(errorBody('ApiError', 'rate_limited', 'Too many checkouts from this address. Try again in a moment.'), 429);
+      return sendError(c, rateLimited());
     }
     await next();
   };

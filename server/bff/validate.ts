@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ApiError } from '../payments/errors';
+import { ApiError, invalidJson, invalidRequest, unsupportedMediaType } from '../payments/errors';
 import { isJsonType, plainTextAllowed } from './body-guards';
 import { isUnsafeText } from './guards';
 
@@ -59,7 +59,7 @@ export interface ReadJsonOptions {
 /** The body as JSON, or a 415 `unsupported_media_type`, a 400 `invalid_json` or a 400 `invalid_request`. */
 export async function readJson(c: Context, { anyContentType = false, plainTextFrom = [] }: ReadJsonOptions = {}): Promise<unknown> {
   if (!anyContentType && !isJsonType(c.req.header('content-type')) && !plainTextAllowed(c, plainTextFrom)) {
-    throw new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    throw unsupportedMediaType();
   }
   let text: string;
   try {
@@ -67,20 +67,20 @@ export async function readJson(c: Context, { anyContentType = false, plainTextFr
   } catch (error) {
     // A deadline or size refusal of the body reader keeps its own status.
     if (error instanceof ApiError) throw error;
-    throw new ApiError(400, 'invalid_json', 'The request body could not be read.');
+    throw invalidJson('The request body could not be read.');
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new ApiError(400, 'invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+    throw invalidJson(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'invalid_json', 'The request body must be JSON.');
+    throw invalidJson('The request body must be JSON.');
   }
   const unsafe = unsafeStringAt(value);
   if (unsafe) {
-    throw new ApiError(400, 'invalid_request', `Invalid request: ${unsafe} contains U+0000 or an unpaired surrogate.`, [
+    throw invalidRequest(`Invalid request: ${unsafe} contains U+0000 or an unpaired surrogate.`, [
       { path: unsafe, message: 'Contains U+0000 or an unpaired surrogate' },
     ]);
   }
@@ -91,7 +91,7 @@ function parsed<T extends z.ZodType>(schema: T, input: unknown, what: string): z
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => ({ path: '/' + issue.path.join('/'), message: issue.message }));
-  throw new ApiError(400, 'invalid_request', `Invalid ${what}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+  throw invalidRequest(`Invalid ${what}: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
 }
 
 export async function parseJson<T extends z.ZodType>(c: Context, schema: T, options?: ReadJsonOptions): Promise<z.output<T>> {

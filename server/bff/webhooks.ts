@@ -5,13 +5,14 @@
  * the transaction is re-read from the provider and only a forward move is applied. Anything already applied,
  * replayed or late still gets a 2xx so the provider stops retrying.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
-import { ApiError, errorBody } from '../payments/errors';
+import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
+import { errorBody } from '../payments/errors';
 import type { CheckoutService, WebhookTarget } from '../payments/service';
 import { readJson } from './validate';
 
@@ -70,13 +71,17 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
         .catch((error: unknown) => logger.error('webhook observer:', error));
     });
   const done = (outcome: string) => ({ statusCode: 'Done' as const, data: { outcome } });
+  /** A refusal for the provider, with its status from the contract (a 5xx makes the provider retry the delivery). */
+  const refusal = (c: Context, name: string, code: WebhookErrorCode, message: string) =>
+    c.json(errorBody(name, code, message), WEBHOOK_ERRORS[code]);
+  const UNCONFIRMED = 'Could not confirm the transaction with the provider.';
 
   return new Hono().post(
     '/provider',
     // Checked before the body is read, so an unauthenticated sender can't make us parse anything.
     async (c, next) => {
       if (!safeEqual(c.req.header(webhook.headerName), webhook.secret)) {
-        return c.json(errorBody('AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.'), 401);
+        return refusal(c, 'AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.');
       }
       await next();
     },
@@ -87,7 +92,7 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
       const refuse = (reason: keyof typeof SIGNATURE_REFUSALS) => {
         const [code, message] = SIGNATURE_REFUSALS[reason];
         logger.error(`webhook refused: ${code}`);
-        return c.json(errorBody('AuthenticationError', code, message), 401);
+        return refusal(c, 'AuthenticationError', code, message);
       };
       const check = verifyWebhookSignature({
         key: signingKey,
@@ -110,7 +115,7 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
       const parsed = webhookEvent.safeParse(payload);
       if (!parsed.success) {
         tell({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });
-        throw new ApiError(400, 'invalid_webhook', 'The webhook payload does not match the expected event.');
+        return refusal(c, 'ApiError', 'invalid_webhook', 'The webhook payload does not match the expected event.');
       }
       const event = parsed.data;
       const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
@@ -118,10 +123,12 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
       if (!checkout) {
         // No checkout holds it. When the provider says it is ours (a create whose answer was lost, or came late),
         // it is adopted, so its payment is never ignored; a transaction the provider does not know is nothing.
+        let unconfirmed = false;
         const adopted = await service.adopt(event.id, 'webhook').catch((error: unknown) => {
-          if (error instanceof ProviderError && error.status === 404) return undefined;
-          throw new ApiError(503, 'provider_unavailable', 'Could not confirm the transaction with the provider.');
+          if (!(error instanceof ProviderError && error.status === 404)) unconfirmed = true;
+          return undefined;
         });
+        if (unconfirmed) return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
         const outcome = adopted ? 'adopted' : 'ignored';
         tell({ ...entry, checkoutId: adopted?.id ?? null, outcome });
         return c.json(done(outcome));
@@ -130,10 +137,9 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
       // marked seen after the re-read (bookkeeping for the reconciler), so a change reaches the streams first.
       const result = await service
         .refresh(checkout, 'webhook')
-        .catch(() => {
-          throw new ApiError(503, 'provider_unavailable', 'Could not confirm the transaction with the provider.');
-        })
+        .catch(() => undefined)
         .finally(() => store.markWebhookSeen(checkout.id, entry.receivedAt));
+      if (!result) return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
       const outcome = result.changed ? 'applied' : 'ignored';
       tell({ ...entry, checkoutId: checkout.id, outcome });
       return c.json(done(outcome));

@@ -1,54 +1,155 @@
 /**
- * Errors the BFF shows to browsers: the provider's envelope shape with a stable `error.code` the element can
- * switch on, and a message safe to display. Provider failures are translated here and nowhere else.
+ * The server's refusals as values, for the browser and the back office: the provider's envelope shape with a stable
+ * `error.code` from the contract (core/contract.ts), which also fixes the HTTP status, and a message safe to display.
+ * Each refusal has a named factory, so no call site picks a status for a code. Provider failures are translated here
+ * and nowhere else. No HTTP framework here: the HTTP layers write these out (server/bff/respond.ts).
  */
-import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { API_ERRORS, PROVIDER_REFUSED, type ApiErrorCode, type ApiErrorStatus, type ErrorEnvelope } from '../../core/contract';
 import { ProviderConfigError, ProviderError, ProviderNetworkError } from '../provider';
 
 /** A refusal the browser may read. `cause` is for the operator's log only and never leaves the server. */
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-    options?: { cause?: unknown },
-  ) {
+  readonly status: ApiErrorStatus;
+  readonly code: string;
+  readonly details: unknown;
+
+  constructor(code: ApiErrorCode, message: string, details?: unknown, options?: { cause?: unknown }) {
     super(message, options);
+    this.status = API_ERRORS[code];
+    this.code = code;
+    this.details = details;
   }
 }
 
-export function errorBody(name: string, code: string, message: string, details?: unknown) {
+/** The envelope every refusal is sent in. */
+export function errorBody(name: string, code: string, message: string, details?: unknown): ErrorEnvelope {
   return { statusCode: 'Error' as const, error: { name, message, code, ...(details === undefined ? {} : { details }) } };
-}
-
-export function sendError(c: Context, error: ApiError) {
-  return c.json(errorBody(error.name, error.code, error.message, error.details), error.status);
 }
 
 /** Turns a provider failure into what the browser may know: a status, a stable code and a plain message. */
 export function fromProviderError(error: unknown): ApiError {
   if (error instanceof ProviderNetworkError) {
     return error.timedOut
-      ? new ApiError(504, 'provider_timeout', 'The payment provider did not answer in time. Please try again.')
-      : new ApiError(502, 'provider_unavailable', 'The payment provider could not be reached. Please try again.');
+      ? new ApiError('provider_timeout', 'The payment provider did not answer in time. Please try again.')
+      : new ApiError('provider_unavailable', 'The payment provider could not be reached. Please try again.');
   }
   if (error instanceof ProviderConfigError) {
-    return new ApiError(503, 'provider_misconfigured', 'Payments are temporarily unavailable.');
+    return new ApiError('provider_misconfigured', 'Payments are temporarily unavailable.');
   }
   if (error instanceof ProviderError) {
     if (error.reason === 'CounterpartyTaxNumberInvalid') {
-      return new ApiError(422, 'payer_cpf_invalid', 'The CPF was refused. Check the number and try again.');
+      return new ApiError('payer_cpf_invalid', 'The CPF was refused. Check the number and try again.');
     }
     if (error.reason === 'CounterpartyServiceError') {
-      return new ApiError(422, 'payer_refused', 'This CPF cannot be used for this payment. Try another payment method.');
+      return new ApiError('payer_refused', 'This CPF cannot be used for this payment. Try another payment method.');
     }
     if (error.status >= 500 || error.status === 429) {
-      return new ApiError(502, 'provider_unavailable', 'The payment provider is unavailable. Please try again.');
+      return new ApiError('provider_unavailable', 'The payment provider is unavailable. Please try again.');
     }
-    return new ApiError(502, 'provider_rejected', 'The payment provider refused the request.');
+    return new ApiError('provider_rejected', 'The payment provider refused the request.');
   }
-  return new ApiError(500, 'internal_error', 'Something went wrong on our side.');
+  return internalError();
 }
+
+/** A provider's refusal in the back office, passed through as it came: its own status and reason (core/contract.ts). */
+class ProviderRefusal extends ApiError {
+  override readonly status: ApiErrorStatus;
+  override readonly code: string;
+  constructor(error: ProviderError) {
+    super('provider_rejected', error.message, error.details);
+    // Not the contract's 502 `provider_rejected`: the provider's own 4xx and reason, outside the table by design.
+    this.status = error.status as ApiErrorStatus;
+    this.code = error.reason ?? error.code ?? PROVIDER_REFUSED;
+  }
+}
+
+/** A provider refusal the merchant can act on (a 4xx): its status, its reason as the code, its message and details. */
+export const providerRefusal = (error: ProviderError): ApiError => new ProviderRefusal(error);
+
+// The request.
+
+/** A state change whose body is not JSON (nor allowed `text/plain`). */
+export const unsupportedMediaType = () => new ApiError('unsupported_media_type', 'Send the body as application/json.');
+/** A body that cannot be read or parsed; `message` says which. */
+export const invalidJson = (message: string) => new ApiError('invalid_json', message);
+/** A body, query or address that breaks the route's rules; `details` lists the fields when there are some. */
+export const invalidRequest = (message: string, details?: unknown) => new ApiError('invalid_request', message, details);
+/** A JSON body over the size limit. */
+export const payloadTooLarge = () => new ApiError('payload_too_large', 'Request body too large.');
+/** A body slower than the deadline. */
+export const bodyTimeout = () => new ApiError('body_timeout', 'The request body did not arrive in time.');
+/** No route at this address. */
+export const notFound = () => new ApiError('not_found', 'No such route.');
+/** Anything unexpected: the details go to the log, never to the browser. */
+export const internalError = () => new ApiError('internal_error', 'Something went wrong on our side.');
+
+// The order and its token.
+
+/** The merchant's order source does not know the order (or it may not be paid). */
+export const orderNotFound = (orderId: string) => new ApiError('order_not_found', `Order ${orderId} was not found.`);
+export const orderTokenRequired = () => new ApiError('order_token_required', 'This order needs the order token from the shop.');
+export const orderTokenExpired = () => new ApiError('order_token_expired', 'The order token has expired. Reload the order page.');
+export const orderTokenInvalid = () => new ApiError('order_token_invalid', 'The order token is not valid for this order.');
+/** The order source failed or answered off its contract; `why` is for the log only. */
+export const ordersUnavailable = (why: string) =>
+  new ApiError('orders_unavailable', 'The shop could not confirm this order right now. Please try again.', undefined, { cause: why });
+export const ordersTimeout = () => new ApiError('orders_timeout', 'The shop took too long to confirm this order. Please try again.');
+
+// The payer.
+
+/** A CPF whose check digits are wrong, refused before the provider is asked. */
+export const payerCpfInvalid = () => new ApiError('payer_cpf_invalid', 'This CPF is not valid. Check the digits.');
+/** A method that needs the payer's CPF (OpenFinance) was asked without one; `method` is its label. */
+export const payerRequired = (method: string) => new ApiError('payer_required', `${method} needs the payer CPF.`);
+export const returnUrlNotAllowed = () => new ApiError('return_url_not_allowed', 'returnUrl must point to the storefront.');
+
+// The checkout.
+
+/** No such checkout, or one still being created; the back office says it in its own words. */
+export const checkoutNotFound = (message = 'Checkout not found.') => new ApiError('checkout_not_found', message);
+/** The order's checkout is still being created elsewhere (another request, another instance). */
+export const checkoutPending = () => new ApiError('checkout_pending', 'The payment is still being prepared. Please try again.');
+/** The provider could not be read for the back office; `cause` is for the log. */
+export const providerReadFailed = (cause: unknown) =>
+  new ApiError('provider_unavailable', 'Could not read the payment at the provider.', undefined, { cause });
+
+// The limits.
+
+export const rateLimited = () => new ApiError('rate_limited', 'Too many checkouts from this address. Try again in a moment.');
+/** Over one client's share of the status streams. */
+export const tooManyStreams = () => new ApiError('too_many_streams', 'Too many open status streams from this address.');
+/** Over the back office's live streams. */
+export const tooManyAdminStreams = () => new ApiError('too_many_streams', 'Too many back-office live streams are open.');
+/** The whole server's status streams are taken. */
+export const serverBusy = () => new ApiError('server_busy', 'Too many open status streams. Try again shortly.');
+
+// The back office: cash-outs, refunds, invoices.
+
+export const invalidCursor = () => new ApiError('invalid_cursor', 'The cursor is not one this list gave.');
+export const idempotencyKeyRequired = () =>
+  new ApiError('idempotency_key_required', 'Send an Idempotency-Key header (a new UUID per cash-out).');
+export const idempotencyKeyInvalid = () =>
+  new ApiError('idempotency_key_invalid', 'The Idempotency-Key must be 8 to 128 letters, digits, or . _ : -');
+/** The key was used for another request (another fingerprint). */
+export const idempotencyKeyReused = () =>
+  new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for another request; use a new key.');
+/** The key's request is still being sent: nothing to answer yet. */
+export const idempotencyKeyInProgress = () =>
+  new ApiError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being sent. Try again shortly.');
+/** The payment has a refund under way or done; `refund` is its view, sent as `details.refund`. */
+export const refundExists = (refund: unknown) =>
+  new ApiError('refund_exists', 'This payment already has a refund under way or done.', { refund });
+export const notADuplicatePayment = () =>
+  new ApiError('not_a_duplicate_payment', 'Only a completed duplicate payment of an order can be refunded here.');
+export const orderNotPaidTwice = () =>
+  new ApiError('order_not_paid_twice', 'The order has no other completed payment: this one is the one that pays it.');
+export const payerNotRefundable = () =>
+  new ApiError('payer_not_refundable', 'The provider names no payer with a CPF for this payment; refund it by hand.');
+export const noTransaction = () => new ApiError('no_transaction', 'This checkout has no provider transaction.');
+export const invalidFileName = () => new ApiError('invalid_file_name', 'X-File-Name must be percent-encoded (encodeURIComponent).');
+export const lengthRequired = () => new ApiError('length_required', 'Send the file with its Content-Length.');
+/** An invoice over `maxBytes`. */
+export const fileTooLarge = (maxBytes: number) =>
+  new ApiError('file_too_large', `The invoice must be at most ${maxBytes / 1024 / 1024} MiB.`);
+export const pdfRequired = () => new ApiError('pdf_required', 'The invoice must be a PDF.');

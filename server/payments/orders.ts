@@ -3,7 +3,7 @@
  * In a library, pass any `OrderResolver`; the standalone BFF uses `httpOrders`, which asks the merchant's backend.
  */
 import { z } from 'zod';
-import { ApiError } from './errors';
+import { ordersTimeout, ordersUnavailable } from './errors';
 
 export interface PricedOrder {
   /** Integer cents, for example 1050 for R$ 10,50. */
@@ -39,10 +39,6 @@ export interface HttpOrdersOptions {
  */
 export function httpOrders({ url, token, timeoutMs = 5_000, fetch: fetchImpl = fetch }: HttpOrdersOptions): OrderResolver {
   const base = url.replace(/\/+$/, '');
-  const unavailable = (why: string) =>
-    new ApiError(502, 'orders_unavailable', 'The shop could not confirm this order right now. Please try again.', undefined, {
-      cause: why,
-    });
   return {
     async resolve(orderId) {
       let response: Response;
@@ -53,9 +49,9 @@ export function httpOrders({ url, token, timeoutMs = 5_000, fetch: fetchImpl = f
         });
       } catch (error) {
         if (error instanceof Error && error.name === 'TimeoutError') {
-          throw new ApiError(504, 'orders_timeout', 'The shop took too long to confirm this order. Please try again.');
+          throw ordersTimeout();
         }
-        throw unavailable(`order source unreachable: ${error instanceof Error ? error.message : String(error)}`);
+        throw ordersUnavailable(`order source unreachable: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (response.status === 404 || response.status === 410) {
         await response.body?.cancel();
@@ -63,11 +59,12 @@ export function httpOrders({ url, token, timeoutMs = 5_000, fetch: fetchImpl = f
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw unavailable(`order source answered HTTP ${response.status}`);
+        throw ordersUnavailable(`order source answered HTTP ${response.status}`);
       }
       const body: unknown = await response.json().catch(() => undefined);
       const parsed = PricedOrderSchema.safeParse(body);
-      if (!parsed.success) throw unavailable(`order source answer off the contract: ${parsed.error.issues[0]?.message ?? 'not JSON'}`);
+      if (!parsed.success)
+        throw ordersUnavailable(`order source answer off the contract: ${parsed.error.issues[0]?.message ?? 'not JSON'}`);
       return parsed.data;
     },
   };

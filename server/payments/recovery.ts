@@ -5,13 +5,15 @@
  * only when the provider has nothing for it, so no order gets a second payable transaction while one can be paid.
  */
 import { centsOf } from '../../core/money';
-import { CREATING, fromTransactionState, RESERVING_STATES } from '../../core/states';
+import { decideAdoption, holdsPlace } from '../../core/checkout-machine';
+import { CREATING, fromTransactionState } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
 import type { ProviderClient, TransactionRecord } from '../provider';
-import type { Activation, Checkout, EventSource, StatusHub, Store } from '../store/types';
+import type { Activation, Checkout, EventSource, Store } from '../store/types';
 import { METHOD_ADAPTERS, methodOfRecord } from './methods';
 import { receiptOf } from './receipt';
+import type { Settlement } from './saga';
 import type { WebhookTarget } from './webhook-target';
 import { windowEnd } from './window';
 
@@ -23,7 +25,6 @@ const MAX_RANGE_MS = 24 * 60 * 60_000 - 1;
 export interface RecoveryOptions {
   provider: ProviderClient;
   store: Store;
-  hub: StatusHub;
   clock: Clock;
   webhook: WebhookTarget;
   newId: () => string;
@@ -31,15 +32,9 @@ export interface RecoveryOptions {
   checkoutTtlMs: number;
 }
 
-export type Settlement =
-  | { outcome: 'adopted'; checkout: Checkout }
-  | { outcome: 'released' }
-  /** Another request or instance settled or activated it first. */
-  | { outcome: 'moved'; checkout: Checkout | undefined };
-
 export type Recovery = ReturnType<typeof createRecovery>;
 
-export function createRecovery({ provider, store, hub, clock, webhook, newId, checkoutTtlMs }: RecoveryOptions) {
+export function createRecovery({ provider, store, clock, webhook, newId, checkoutTtlMs }: RecoveryOptions) {
   const now = () => clock.now().toISOString();
 
   /**
@@ -93,7 +88,7 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId, ch
     const { transaction } = record;
     const method = methodOfRecord(record);
     const cents = centsOf(transaction.amount);
-    if (!method || !transaction.orderId || cents === undefined || cents <= 0n) return undefined;
+    if (!method || !transaction.orderId || cents === undefined || cents <= 0) return undefined;
     const resumable = answered ?? METHOD_ADAPTERS[method].resumable(record);
     const activation = activationOf(record, resumable ?? {});
     if (!activation) return undefined;
@@ -101,7 +96,7 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId, ch
       id: newId(),
       orderId: transaction.orderId,
       method,
-      amountCents: Number(cents),
+      amountCents: cents,
       description: transaction.orderDescription ?? null,
       payerCpf: record.payment.payer?.cpf ?? null,
       payerName: record.payment.payer?.name ?? null,
@@ -111,23 +106,16 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId, ch
     for (let attempt = 0; attempt < 3; attempt++) {
       const known = await store.findCheckoutByTransaction(transaction.id);
       if (known) return known;
-      const holder = (await store.findCheckoutsByOrder(transaction.orderId)).find(
-        (c) => !c.duplicateOf && (RESERVING_STATES as readonly string[]).includes(c.state),
-      );
-      if (holder?.state === CREATING && resumable && holder.method === method) {
-        const activated = await store.activateCheckout(holder.id, activation, now()).catch(() => undefined);
-        if (activated) {
-          hub.publish(activated.checkout.id, activated.event.seq);
-          return activated.checkout;
-        }
+      const holder = (await store.findCheckoutsByOrder(transaction.orderId)).find((c) => !c.duplicateOf && holdsPlace(c.state));
+      const adoption = decideAdoption({ method, resumable: resumable !== undefined, ...(holder && { holder }) });
+      if (adoption.kind === 'activate') {
+        const activated = await store.activateCheckout(adoption.reservationId, activation, now()).catch(() => undefined);
+        if (activated) return activated.checkout;
         continue;
       }
-      const duplicateOf = holder ? holder.id : resumable ? null : draft.id;
+      const duplicateOf = adoption.kind === 'insert' ? adoption.duplicateOf : draft.id;
       const inserted = await store.insertActive(draft, activation, source, duplicateOf, now());
-      if (inserted) {
-        hub.publish(inserted.checkout.id, inserted.event.seq);
-        return inserted.checkout;
-      }
+      if (inserted) return inserted.checkout;
     }
     return store.findCheckoutByTransaction(transaction.id);
   }
@@ -152,17 +140,16 @@ export function createRecovery({ provider, store, hub, clock, webhook, newId, ch
      * the provider after the lookup. Rejects when the provider cannot be asked; the reservation then stays, and
      * nothing new is created for the order.
      */
-    async settle(reservation: Checkout, source: EventSource, { release = true } = {}): Promise<Settlement> {
+    async settle(reservation: Checkout, source: EventSource, { release = true } = {}): Promise<Settlement<Checkout>> {
       const found = await unheld(reservation.orderId, reservation.createdAt);
       let adopted: Checkout | undefined;
       for (const record of found) {
         const checkout = await adoptRecord(record, source);
         if (checkout?.id === reservation.id) adopted = checkout;
       }
-      if (adopted) return { outcome: 'adopted', checkout: adopted };
+      if (adopted) return { outcome: 'adopted', record: adopted };
       const current = await store.getCheckout(reservation.id);
-      if (current?.state !== CREATING) return { outcome: 'moved', checkout: current };
-      if (!release) return { outcome: 'moved', checkout: current };
+      if (current?.state !== CREATING || !release) return { outcome: 'moved', record: current };
       await store.discardCheckout(reservation.id);
       return { outcome: 'released' };
     },

@@ -2,8 +2,10 @@
  * The simulated bank page of OpenFinance: server-rendered HTML in Portuguese with no script at all, so it works
  * under the strictest CSP. The payer approves or refuses with two submit buttons of one form.
  */
+import { maskCpf } from '../../core/cpf';
+import { formatMoney } from '../../core/money';
 import type { StoredTransaction } from './model';
-import { escapeHtml as e, formatBrl, maskCpf } from './format';
+import { escapeHtml as e } from './format';
 import { MERCHANT, SANDBOX_BANK } from './defaults';
 
 const layout = (title: string, body: string) => `<!doctype html>
@@ -31,7 +33,7 @@ export function approvalPage(tx: StoredTransaction): string {
 <p>${e(MERCHANT.name)} pede um pagamento via Open Finance a partir da sua conta.</p>
 <dl>
 <dt>Recebedor</dt><dd>${e(t.customerName ?? MERCHANT.name)}</dd>
-<dt>Valor</dt><dd class="amount">${e(formatBrl(t.amount))}</dd>
+<dt>Valor</dt><dd class="amount">${e(formatMoney(t.amount))}</dd>
 <dt>CPF do pagador</dt><dd>${e(maskCpf(tx.record.payment.payer?.cpf ?? ''))}</dd>
 ${description}
 </dl>

@@ -1,15 +1,21 @@
 /** Request rules the shared zod schemas cannot express: amount precision and range, webhook address and custom header. */
-import { parseCents } from '../../core/money';
+import { parseCents, parseDecimal } from '../../core/money';
 import type { WebhookConfig } from '../provider/schemas';
 import { MAX_AMOUNT_CENTS } from './defaults';
 import { formatError } from './request';
 
+const tooLarge = (path: string) => formatError(path, 'must be at most 1000000.00', 'maximum', { limit: '1000000.00' });
+
 /** Cents of an amount given as text; PIX moves whole cents, so "10.505" is refused rather than rounded. */
-export function checkAmount(text: string, path: string): bigint {
+export function checkAmount(text: string, path: string): number {
   const cents = parseCents(text);
-  if (cents === undefined) throw formatError(path, 'must have at most 2 significant decimal places', 'format', { format: 'amount' });
-  if (cents <= 0n) throw formatError(path, 'must be greater than 0', 'minimum', { limit: '0.01' });
-  if (cents > MAX_AMOUNT_CENTS) throw formatError(path, 'must be at most 1000000.00', 'maximum', { limit: '1000000.00' });
+  if (cents === undefined) {
+    // Exact, but with more cents than a number holds: far above the maximum, and reported as such.
+    if (parseDecimal(text, 2) !== undefined) throw tooLarge(path);
+    throw formatError(path, 'must have at most 2 significant decimal places', 'format', { format: 'amount' });
+  }
+  if (cents <= 0) throw formatError(path, 'must be greater than 0', 'minimum', { limit: '0.01' });
+  if (cents > MAX_AMOUNT_CENTS) throw tooLarge(path);
   return cents;
 }
 

@@ -16,7 +16,7 @@ export interface SandboxContext {
   addresses: Addresses;
   chargesOf: ChargesOf;
   /** Money the sandbox account starts with, in cents, before any transaction. */
-  openingBalanceCents: bigint;
+  openingBalanceCents: number;
   webhooks: WebhookDispatcher;
   company: CompanyPayments;
 }

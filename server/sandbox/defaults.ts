@@ -63,7 +63,7 @@ export const OPERATOR = { name: 'Operadora Sandbox de Pagamentos', taxNumber: '9
 export const DEFAULT_ANONYMOUS_PAYER = { name: 'Pagador Sandbox', taxNumber: '52998224725' } as const;
 
 /** Limits of the emulator where the provider publishes none. */
-export const MAX_AMOUNT_CENTS = 100_000_000n; // R$ 1.000.000,00
+export const MAX_AMOUNT_CENTS = 100_000_000; // R$ 1.000.000,00
 
 /** The sandbox account starts funded so cash-outs work before any cash-in; the balance adds transactions to it. */
 export const DEFAULT_OPENING_BALANCE = '100000.00';

@@ -1,18 +1,7 @@
-/** Text for people (the bank page, the receipt): Brazilian money format, masked CPF, HTML escaping. */
-import { parseCents } from '../../core/money';
-
-/** "R$ 1.234,50" from "1234.500000", without passing through a binary float. */
-export function formatBrl(amount: string): string {
-  const cents = parseCents(amount) ?? 0n;
-  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `R$ ${whole},${(cents % 100n).toString().padStart(2, '0')}`;
-}
-
-/** "***.456.789-**": the masking Brazilian banks show, so a CPF on screen is not a CPF leaked. */
-export function maskCpf(cpf: string): string {
-  const d = cpf.replace(/\D/g, '');
-  return d.length === 11 ? `***.${d.slice(3, 6)}.${d.slice(6, 9)}-**` : '***';
-}
+/**
+ * Text for people (the bank page, the receipt) that core/ does not cover: HTML escaping and Brasília dates. Money
+ * (formatMoney) and the masked CPF (maskCpf) come from core/, as for the element and the back-office.
+ */
 
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);

@@ -90,7 +90,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   if (adminKey.length < defaults.MIN_ADMIN_KEY_LENGTH)
     throw new Error(`adminKey must be at least ${defaults.MIN_ADMIN_KEY_LENGTH} characters`);
   const openingBalanceCents = parseCents(options.openingBalance ?? defaults.DEFAULT_OPENING_BALANCE);
-  if (openingBalanceCents === undefined) throw new Error('openingBalance must be a decimal string with at most 2 decimals');
+  if (openingBalanceCents === undefined)
+    throw new Error('openingBalance must be a non-negative decimal string with at most 2 decimals and a safe count of cents');
   if (options.companyWebhook) {
     try {
       webhookConfig.parse(options.companyWebhook);

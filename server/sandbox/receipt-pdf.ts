@@ -2,8 +2,10 @@
  * A one-page PDF receipt written by hand: the format is simple enough for a handful of text lines, and a PDF
  * library would be a dependency for one sandbox page.
  */
+import { maskCpf } from '../../core/cpf';
+import { formatMoney } from '../../core/money';
 import type { TransactionRecord } from '../provider/schemas';
-import { formatBrl, formatDateBr, maskCpf } from './format';
+import { formatDateBr } from './format';
 
 /** PDF string literal in WinAnsi (Latin-1) with the three special characters escaped. */
 const pdfText = (text: string) => `(${text.replace(/[^\x20-\xff]/g, '?').replace(/[\\()]/g, (ch) => `\\${ch}`)})`;
@@ -15,7 +17,7 @@ export function receiptLines(record: TransactionRecord): string[] {
   return [
     'Comprovante de transferência PIX',
     '',
-    `Valor: ${formatBrl(t.receiptAmount ?? t.amount)}`,
+    `Valor: ${formatMoney(t.receiptAmount ?? t.amount)}`,
     `Data: ${t.receiptDate ? formatDateBr(t.receiptDate) : '-'} (horário de Brasília)`,
     `Pagador: ${party(t.payer)}`,
     `Recebedor: ${party(t.recipient)}`,

@@ -21,7 +21,7 @@ export interface NewTransaction {
   kind: TransactionKind;
   now: Date;
   state: 'Created' | 'Registered';
-  amountCents: bigint;
+  amountCents: number;
   orderId?: string | undefined;
   orderDescription?: string | undefined;
   webhook: WebhookConfig;
@@ -81,7 +81,7 @@ export function newTransaction(input: NewTransaction, chargesOf: ChargesOf): Sto
 export interface Settlement {
   counterparty: { name: string; taxNumber: string };
   /** Effective amount of an editable cash-in. */
-  amountCents?: bigint;
+  amountCents?: number;
 }
 
 const participant = (who: { name: string; taxNumber: string }): Participant => ({ ...SANDBOX_BANK, ...who });

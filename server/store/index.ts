@@ -1,9 +1,11 @@
 /**
  * Opens the configured persistence: PostgreSQL with a LISTEN/NOTIFY hub when a database URL is given (several BFF
- * instances may share it), else a SQLite file in the data directory with an in-process hub (one process).
+ * instances may share it), else a SQLite file in the data directory with an in-process hub (one process). The store
+ * returned tells the hub of every change it commits (`./feed`).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { publishingCommits } from './feed';
 import { createLocalHub, createPostgresHub } from './hub';
 import { openPostgresStore } from './postgres';
 import { openSqliteStore } from './sqlite';
@@ -23,12 +25,14 @@ export async function openStore({ dataDir, databaseUrl }: StoreOptions): Promise
       await store.close();
       throw error;
     });
-    return { store, hub };
+    return { store: publishingCommits(store, hub), hub };
   }
   mkdirSync(dataDir, { recursive: true });
-  return { store: openSqliteStore({ file: join(dataDir, 'checkout.sqlite') }), hub: createLocalHub() };
+  const hub = createLocalHub();
+  return { store: publishingCommits(openSqliteStore({ file: join(dataDir, 'checkout.sqlite') }), hub), hub };
 }
 
+export { cashOutTopic, publishingCommits } from './feed';
 export { createLocalHub, createPostgresHub } from './hub';
 export { openPostgresStore } from './postgres';
 export { openSqliteStore } from './sqlite';

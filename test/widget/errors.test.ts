@@ -2,6 +2,7 @@
 // (a server message is never shown), unknown codes get a generic one by status class, an unreachable service and a
 // refused origin are told apart, and a refused CPF has a way out.
 import { expect, waitUntil } from '@open-wc/testing';
+import { SHOPPER_ERRORS } from '../../core/contract.js';
 import { ERROR_TEXT, errorMessage, stringsFor } from '../../widget/i18n.js';
 import type { PixCheckout } from '../../widget/index.js';
 import {
@@ -18,36 +19,8 @@ import {
   waitForText,
 } from './helpers.js';
 
-/** The BFF's codes (README, "The backend-for-frontend") with the status each is answered with. */
-const BFF_CODES: [code: string, status: number][] = [
-  ['invalid_json', 400],
-  ['invalid_request', 400],
-  ['payload_too_large', 413],
-  ['unsupported_media_type', 415],
-  ['order_not_found', 404],
-  ['order_token_required', 401],
-  ['order_token_invalid', 403],
-  ['order_token_expired', 403],
-  ['payer_required', 422],
-  ['payer_cpf_invalid', 422],
-  ['payer_refused', 422],
-  ['return_url_not_allowed', 400],
-  ['checkout_not_found', 404],
-  ['checkout_pending', 503],
-  ['provider_unavailable', 502],
-  ['provider_timeout', 504],
-  ['provider_rejected', 502],
-  ['provider_misconfigured', 503],
-  ['orders_unavailable', 502],
-  ['orders_timeout', 504],
-  ['rate_limited', 429],
-  ['too_many_streams', 429],
-  ['server_busy', 503],
-  ['body_timeout', 408],
-  ['request_timeout', 408],
-  ['internal_error', 500],
-  ['not_found', 404],
-];
+/** Every code a shopper can get from the BFF, with the status it is answered with: the contract's list. */
+const BFF_CODES = Object.entries(SHOPPER_ERRORS) as [code: string, status: number][];
 /** Codes whose screen is not "could not start": the payer form or the refused-CPF screen. */
 const PAYER_CODES = ['payer_required', 'payer_cpf_invalid', 'payer_refused'];
 

@@ -1,4 +1,4 @@
-// Intent-named helpers shared by the widget tests; the backend is the fake BFF (fake-bff.mjs) on the runner's server.
+// Intent-named helpers shared by the widget tests; the backend is the fake BFF (fake-bff.ts) on the runner's server.
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import '../../widget/index.js';
 import type { CheckoutState } from '../../widget/api.js';
@@ -6,13 +6,13 @@ import type { PixCheckout } from '../../widget/index.js';
 
 let counter = 0;
 
-/** A fresh order id for each test; the prefix picks the fake BFF scenario (see fake-bff.mjs). */
+/** A fresh order id for each test; the prefix picks the fake BFF scenario (see fake-bff.ts). */
 export function newOrderId(scenario = 'order'): string {
   counter += 1;
   return `${scenario}-${Date.now().toString(36)}-${counter}`;
 }
 
-/** The order token the fake BFF accepts for an order (a real merchant server signs it; see fake-bff.mjs). */
+/** The order token the fake BFF accepts for an order (a real merchant server signs it; see fake-bff.ts). */
 export function orderTokenFor(orderId: string): string {
   return `token:${orderId}`;
 }

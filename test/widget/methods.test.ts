@@ -24,6 +24,7 @@ const checkoutOf = (method: Method): Checkout => ({
   state: 'Registered',
   amount: '10.50',
   currency: 'BRL',
+  description: null,
   transactionId: 't1',
   qrCode: '00020126580014br.gov.bcb.pix',
   checkoutUrl: 'https://bank.example/authorize',

@@ -52,7 +52,7 @@ describe('<pix-checkout> status updates', () => {
     const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, lang: 'en' });
     await waitForSelector(el, 'svg[part="qr"]');
     await setBackendState(events[0]!.detail.checkoutId, 'Completed');
-    // Poll 1 (at ~2 s) hangs 2.5 s then answers 503; poll 2 loses its connection; poll 3 sees Completed.
+    // Poll 1 (at ~2 s) hangs 2.5 s then answers 502; poll 2 loses its connection; poll 3 sees Completed.
     for (let waited = 0; waited < 5000; waited += 250) {
       await sleep(250);
       expect(visibleText(el)).to.contain('Waiting for your payment');

@@ -47,7 +47,7 @@ export function renderSummary(ctx: ViewContext, checkout: Checkout, remainingMs:
  */
 export function renderCountdown({ t, locale }: ViewContext, checkout: Checkout, remainingMs: number): TemplateResult {
   if (isLongWindow(remainingMs)) {
-    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(checkout.expiresAt!));
+    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(checkout.expiresAt));
     return html`<p part="countdown" class="countdown">${fill(t.countdownUntil, { date })}</p>`;
   }
   const urgent = remainingMs <= 60_000;

@@ -3,7 +3,7 @@ import { nothing, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { errorMessage } from '../i18n.js';
-import type { Screen } from '../session.js';
+import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { renderLoading, type ViewContext } from './common.js';
 import { renderExpired, renderFailure, renderReceipt, type OutcomeView } from './outcome.js';

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCpf, isValidCpf } from '../../../core/cpf';
-import { formatDecimal, formatMoney, parseCents, parseDecimal, parseTypedAmount } from '../../../core/money';
+import { formatDecimal, formatMoney, MICRO_SCALE, microsOf, parseDecimal, parseTypedAmount, requireCents } from '../../../core/money';
 import type { PixKeyType } from '../../../server/provider/schemas';
 import type { AdminApi, CashOutInput } from '../api';
 import { emit, notify } from '../events';
@@ -156,9 +156,10 @@ export class BoCashoutForm extends LitElement {
   }
 
   private renderConfirm(p: Pending) {
-    const cents = parseCents(p.input.amount) ?? 0n;
-    const chargesMicros = p.charges ? parseDecimal(p.charges, 6) : undefined;
-    const total = chargesMicros === undefined ? undefined : formatDecimal(cents * 10_000n + chargesMicros, 6);
+    // The amount (ours, from parseTypedAmount) plus the quoted charges, exact at the provider's six decimals.
+    const chargesMicros = p.charges ? parseDecimal(p.charges, MICRO_SCALE) : undefined;
+    const total =
+      chargesMicros === undefined ? undefined : formatDecimal(microsOf(requireCents(p.input.amount)) + chargesMicros, MICRO_SCALE);
     return html`<section class="confirm" aria-labelledby="co-confirm-title">
       <h3 id="co-confirm-title" tabindex="-1">Confirme a transferência</h3>
       <dl data-testid="cashout-confirmation">

@@ -1,10 +1,12 @@
-import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../../core/money';
 import type { AdminApi, CheckoutDetail, ProviderRecord, RefundPreview } from '../api';
 import { emit, notify } from '../events';
-import { cashOutLabel, checkoutLabel, executionLabel, formatDate, formatMoney6, methodLabel, sourceLabel, toneOf } from '../format';
+import { cashOutLabel, checkoutLabel, formatDate, formatMoney6, methodLabel, sourceLabel, toneOf } from '../format';
 import shared from '../shared.styles';
+import styles from './bo-checkout-detail.styles';
+import { providerRecordView } from './provider-record';
 
 /** What the BFF made of a webhook, in the merchant's words. */
 const WEBHOOK_OUTCOMES = {
@@ -23,59 +25,7 @@ const WEBHOOK_OUTCOMES = {
  */
 @customElement('bo-checkout-detail')
 export class BoCheckoutDetail extends LitElement {
-  static override styles = [
-    shared,
-    css`
-      dl {
-        display: grid;
-        grid-template-columns: max-content 1fr;
-        gap: 0.3rem 0.9rem;
-        margin: 0 0 0.5rem;
-      }
-      dt {
-        font-weight: 600;
-      }
-      dd {
-        margin: 0;
-        overflow-wrap: anywhere;
-      }
-      ol.timeline {
-        list-style: none;
-        margin: 0;
-        padding: 0 0 0 1rem;
-        border-left: 3px solid var(--bo-color-border, #d5dbe3);
-      }
-      ol.timeline li {
-        margin: 0 0 0.6rem;
-      }
-      .confirm {
-        border: 2px solid var(--bo-color-danger, #b42318);
-        border-radius: 10px;
-        padding: 0.75rem 1rem;
-        margin-top: 0.5rem;
-      }
-      .confirm h3 {
-        margin: 0 0 0.5rem;
-        font-size: 1rem;
-      }
-      .actions {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem;
-      }
-      pre {
-        max-height: 20rem;
-        overflow: auto;
-        font-size: 0.8rem;
-        background: #f5f7fa;
-        padding: 0.5rem;
-        border-radius: 6px;
-      }
-      .head button {
-        flex: none;
-      }
-    `,
-  ];
+  static override styles = [shared, styles];
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -220,30 +170,6 @@ export class BoCheckoutDetail extends LitElement {
     `;
   }
 
-  private renderRecord(r: ProviderRecord) {
-    const t = r.record.transaction;
-    return html`<dl data-testid="provider-record">
-        <dt>Lido em</dt>
-        <dd>${formatDate(r.readAt)}</dd>
-        <dt>Situação no provedor</dt>
-        <dd>${executionLabel(t.state)}</dd>
-        <dt>Valor</dt>
-        <dd>${formatMoney6(t.amount)}</dd>
-        <dt>Tarifa</dt>
-        <dd>${formatMoney6(t.charges)}</dd>
-        <dt>Concluída em</dt>
-        <dd>${formatDate(t.stateCompletedDate)}</dd>
-        <dt>Pagador</dt>
-        <dd>${t.payer?.name ?? '—'}${t.payer?.bankName ? ` · ${t.payer.bankName}` : ''}</dd>
-        <dt>Webhook</dt>
-        <dd>${r.record.webhook.deliveryStatus ?? '—'} · ${formatDate(r.record.webhook.deliveryTime)}</dd>
-      </dl>
-      <details>
-        <summary>Registro completo (JSON)</summary>
-        <pre>${JSON.stringify(r.record, null, 2)}</pre>
-      </details>`;
-  }
-
   override render() {
     const d = this.detail;
     const c = d?.checkout;
@@ -317,7 +243,7 @@ export class BoCheckoutDetail extends LitElement {
                 <button class="secondary" type="button" ?disabled=${this.reading || !c.transactionId} @click=${this.readProvider}>
                   ${this.reading ? 'Relendo…' : 'Reler no provedor'}
                 </button>
-                ${this.record ? this.renderRecord(this.record) : nothing}
+                ${this.record ? providerRecordView(this.record) : nothing}
               `
             : html`<p class="muted">Carregando…</p>`
         }

@@ -3,7 +3,7 @@
  * approves or rejects. Approving creates the Debit transaction that pays the receiver and starts its execution.
  */
 import type { Clock } from '../../lib/clock';
-import { formatAmount6, formatCents, parseCents, parseDecimal, rescale } from '../../../core/money';
+import { formatAmount6, formatCents, MICRO_SCALE, microsOf, parseDecimal, requireCents } from '../../../core/money';
 import type { CreatePaymentRequest } from '../../provider/schemas';
 import type { ChargesOf } from '../billing';
 import { checkAmount } from '../checks';
@@ -121,7 +121,7 @@ export function createPaymentRequests(options: RequestsOptions) {
       if (r.status !== 'Pending') throw stateInvalid(r, `Payment request ${id} is ${r.status}, not Pending`);
       requireApprovedReceiver(r.receiverId);
       const account = company.account(r.accountId)!.account;
-      const amountCents = parseCents(r.amount)!;
+      const amountCents = requireCents(r.amount);
       const webhook = options.webhook.get();
       const tx = newTransaction(
         {
@@ -150,7 +150,7 @@ export function createPaymentRequests(options: RequestsOptions) {
       // Its Created event is owed at once (the integrator did not create it), so a restart delivers it too.
       tx.record.webhook.deliveryStatus = 'Pending';
       delete tx.internal.noEventYet;
-      const needed = rescale(amountCents, 2, 6) + (parseDecimal(t.charges ?? '0', 6) ?? 0n);
+      const needed = microsOf(amountCents) + (parseDecimal(t.charges ?? '0', MICRO_SCALE) ?? 0n);
       if (needed > options.availableMicros())
         throw operationError(
           'InsufficientBalance',

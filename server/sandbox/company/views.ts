@@ -1,5 +1,5 @@
 /** The partner API's shapes of a payment request, built from the stored request and its transaction. */
-import { formatAmount6, parseCents } from '../../../core/money';
+import { formatAmount6, requireCents } from '../../../core/money';
 import type { PaymentRequest, PaymentRequestDetail } from '../../provider/schemas';
 import type { TransactionStore } from '../store';
 import type { CompanyStore, StoredRequest } from './store';
@@ -8,7 +8,7 @@ import type { CompanyStore, StoredRequest } from './store';
 export function requestView(r: StoredRequest): PaymentRequest {
   return {
     id: r.id,
-    amount: formatAmount6(parseCents(r.amount) ?? 0n),
+    amount: formatAmount6(requireCents(r.amount)),
     status: r.status,
     pixKey: r.pixKey,
     pixKeyType: 'CNPJ',

@@ -4,13 +4,12 @@
  * completed debits − charges of completed transactions. The sandbox merchant has one account, `MERCHANT.accountUid`.
  */
 import { Hono } from 'hono';
-import { formatDecimal, parseDecimal, rescale } from '../../../core/money';
+import { formatDecimal, MICRO_SCALE as SCALE, microsOf, parseDecimal } from '../../../core/money';
 import type { SandboxContext } from '../context';
 import { MERCHANT } from '../defaults';
 import { methodNotAllowed, notFound } from '../errors';
 import { parseInstant } from '../request';
 
-const SCALE = 6;
 const micros = (text: string | null | undefined) => parseDecimal(text ?? '0', SCALE) ?? 0n;
 const DAY_MS = 86_400_000;
 
@@ -26,7 +25,7 @@ export function balanceParts(ctx: SandboxContext, until?: string) {
     else debits += micros(t.amount);
     charges += micros(t.charges);
   }
-  const balance = rescale(ctx.openingBalanceCents, 2, SCALE) + credits - debits - charges;
+  const balance = microsOf(ctx.openingBalanceCents) + credits - debits - charges;
   return { balance, credits, debits, charges };
 }
 

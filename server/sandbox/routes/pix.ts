@@ -1,7 +1,7 @@
 /** PIX cash-in (QR code, starts Registered) and cash-out (to a PIX key, starts Created). */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { formatAmount6, formatCents, parseDecimal, rescale } from '../../../core/money';
+import { formatAmount6, formatCents, MICRO_SCALE, microsOf, parseDecimal } from '../../../core/money';
 import { cashInRequest, cashOutRequest } from '../../provider/schemas';
 import { encodeBrCode } from '../brcode';
 import { checkAmount, checkWebhook, urlsAsSent } from '../checks';
@@ -101,7 +101,7 @@ export function pixRoutes(ctx: SandboxContext) {
         },
         ctx.chargesOf,
       );
-      const needed = rescale(amountCents, 2, 6) + (parseDecimal(tx.record.transaction.charges ?? '0', 6) ?? 0n);
+      const needed = microsOf(amountCents) + (parseDecimal(tx.record.transaction.charges ?? '0', MICRO_SCALE) ?? 0n);
       if (needed > availableMicros(ctx))
         throw operationError('InsufficientBalance', 'The account balance does not cover the amount and its charges');
       ctx.store.insert(tx);

@@ -4,7 +4,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { taxNumberDigits, isValidCnpj, isValidCpf } from '../../../core/cpf';
-import { parseCents } from '../../../core/money';
+import { requireCents } from '../../../core/money';
 import { decimalString, sandboxCompleteRequest, type TransactionState } from '../../provider/schemas';
 import { checkAmount } from '../checks';
 import type { SandboxContext } from '../context';
@@ -22,11 +22,11 @@ const PIX: readonly TransactionKind[] = ['pix-cashin', 'pix-cashout'];
 const OPENFINANCE: readonly TransactionKind[] = ['openfinance'];
 
 /** Who paid and how much, from the transaction and the optional complete body. */
-function settlementFor(body: CompleteBody, amountCents: bigint | undefined) {
+function settlementFor(body: CompleteBody, amountCents: number | undefined) {
   return (tx: StoredTransaction): Settlement => {
     const { payment } = tx.record;
     if (tx.kind === 'pix-cashout') return { counterparty: { name: payment.receiver?.name ?? '*', taxNumber: payment.receiver?.cpf ?? '' } };
-    if (amountCents !== undefined && !tx.internal.editable && amountCents !== parseCents(tx.record.transaction.amount))
+    if (amountCents !== undefined && !tx.internal.editable && amountCents !== requireCents(tx.record.transaction.amount))
       throw operationError('AmountNotEditable', 'Only an editable-value cash-in can be paid with another amount');
     return {
       counterparty: {

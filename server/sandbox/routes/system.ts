@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono';
 import QRCode from 'qrcode';
-import { formatCents, parseCents } from '../../../core/money';
+import { formatCents, requireCents } from '../../../core/money';
 import type { SandboxContext } from '../context';
 import { methodNotAllowed, notFound } from '../errors';
 import { receiptPdf } from '../receipt-pdf';
@@ -39,7 +39,7 @@ export function systemRoutes(ctx: SandboxContext) {
           txid: t.id,
           status: COB_STATUS[t.state] ?? 'REMOVIDA_PELO_PSP',
           calendario: { criacao: t.date },
-          valor: { original: formatCents(parseCents(t.amount) ?? 0n), modalidadeAlteracao: tx.internal.editable ? 1 : 0 },
+          valor: { original: formatCents(requireCents(t.amount)), modalidadeAlteracao: tx.internal.editable ? 1 : 0 },
           solicitacaoPagador: t.orderDescription ?? undefined,
         });
       })

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
-import { csvCell } from '../../../server/backoffice/checkouts';
+import { csvCell } from '../../../server/backoffice/checkouts-export';
 import { sha256 } from '../../../server/payments/cashouts';
 import { ManualClock } from '../../../server/lib/clock';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';

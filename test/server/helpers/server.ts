@@ -85,7 +85,7 @@ export async function startTestBff(options: { env: Record<string, string>; start
   const order = async (amountCents = 7_980) => {
     const orderId = `T-${randomUUID()}`;
     orders.set(orderId, { amountCents, description: 'Test order' });
-    return { orderId, orderToken: orderTokenFor(orderId), amount: formatCents(BigInt(amountCents)) };
+    return { orderId, orderToken: orderTokenFor(orderId), amount: formatCents(amountCents) };
   };
 
   return { ...running, dataDir, config, json: jsonClient(running.url), order, orderTokenKey, orderTokenFor };

@@ -51,7 +51,8 @@ describe('QR image and receipt', () => {
     const text = Buffer.from(await pdf.arrayBuffer()).toString('latin1');
     expect(text.startsWith('%PDF-1.4')).toBe(true);
     expect(text.trimEnd().endsWith('%%EOF')).toBe(true);
-    expect(text).toContain('R$ 10,50');
+    // core/money's pt-BR display: a no-break space (Latin-1 0xA0, a space in WinAnsi) after the symbol.
+    expect(text).toContain('R$\u00a010,50');
     expect(text).toContain(rec.receiptVoucher);
     const xref = Number(/startxref\n(\d+)/.exec(text)![1]);
     expect(text.slice(xref, xref + 4)).toBe('xref');
@@ -72,7 +73,7 @@ describe('OpenFinance bank page', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('<html lang="pt-BR">');
     expect(page.text).toContain('Loja Sandbox');
-    expect(page.text).toContain('R$ 1.234,56');
+    expect(page.text).toContain('R$\u00a01.234,56');
     expect(page.text).toContain('***.982.247-**');
     expect(page.text).not.toContain('52998224725');
     expect(page.text).toMatch(/<form method="post">[\s\S]*>Aprovar pagamento<\/button>[\s\S]*>Recusar pagamento<\/button>/);

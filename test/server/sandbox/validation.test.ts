@@ -70,6 +70,9 @@ describe('other malformed values', () => {
     ['three significant decimals', { payment: { value: { original: '10.505' } } }, '/payment/value/original', 'format'],
     ['a zero amount', { payment: { value: { original: '0.00' } } }, '/payment/value/original', 'minimum'],
     ['an amount over the limit', { payment: { value: { original: '1000000.01' } } }, '/payment/value/original', 'maximum'],
+    // Exact, but more cents than a number holds exactly (2^53): over the limit all the same, never a crash or a rounding.
+    ['an amount of 2^53 cents', { payment: { value: { original: '90071992547409.92' } } }, '/payment/value/original', 'maximum'],
+    ['an amount of thirty digits', { payment: { value: { original: `1${'0'.repeat(29)}.00` } } }, '/payment/value/original', 'maximum'],
     ['editable as text', { payment: { value: { original: '1.00', editable: 'yes' } } }, '/payment/value/editable', 'type'],
   ])('cash-in with %s → 400 %s', async (_name, override, path, code) => {
     const base = cashIn(HOOK);

@@ -5,8 +5,8 @@
 import { createRequire } from 'node:module';
 import QRCode, { type BitMatrix, type QRCodeErrorCorrectionLevel, type QRCodeMaskPattern } from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { bestMask, maskPenalties, remask } from '../../../server/lib/qr/mask';
-import { qrMatrixOf } from '../../../server/lib/qr/matrix';
+import { bestMask, maskPenalties, remask } from './mask';
+import { qrMatrixOf } from './matrix';
 
 /** qrcode's scoring (CommonJS, no types of its own). */
 const qrcodePenalty = createRequire(import.meta.url)('qrcode/lib/core/mask-pattern.js') as Record<

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minifyTemplates } from '../../scripts/minify-templates';
+import { minifyTemplates } from './minify-templates';
 
 describe("the element build's template minifier", () => {
   it('collapses CSS whitespace but keeps descendant combinators and quoted content', () => {

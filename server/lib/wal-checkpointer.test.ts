@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { checkpointInBackground, checkpointWorker } from '../../../server/lib/wal-checkpointer';
+import { checkpointInBackground, checkpointWorker } from './wal-checkpointer';
 
 const dir = mkdtempSync(join(tmpdir(), 'wal-checkpointer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

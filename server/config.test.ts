@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { tempDir } from './helpers/server';
+import { loadConfig } from './config';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'pix-config-'));
 
 describe('loadConfig', () => {
   it('defaults to the embedded emulator and generates secrets once, kept in the data directory', () => {

@@ -1,0 +1,59 @@
+/**
+ * The invoices of payment requests, for the back office: `PUT /payment-requests/:id/invoice` streams a PDF straight
+ * through to the provider's upload address (the server never holds the file), `GET /payment-requests/:id/documents`
+ * lists them, `DELETE /documents/:id` removes one. The upload is the one body that is neither JSON nor small:
+ * `isInvoiceUpload` tells the API's body guards to leave it alone.
+ */
+import { Hono, type Context } from 'hono';
+import type { ProviderClient } from '../provider';
+import { fileTooLarge, invalidFileName, lengthRequired, pdfRequired } from '../payments/errors';
+import { callProvider } from './provider-call';
+
+/** Largest invoice the BFF streams to the provider. */
+export const MAX_INVOICE_BYTES = 10 * 1024 * 1024;
+
+/** Whether the request is an invoice upload, whose body its route streams (see server/bff/app.ts, `streamedBody`). */
+export const isInvoiceUpload = (c: Context) => c.req.method === 'PUT' && /\/payment-requests\/[^/]+\/invoice$/.test(c.req.path);
+
+/** The uploaded file's name as the client percent-encoded it, or a 400 when that encoding is broken. */
+function invoiceFileName(header: string | undefined): string {
+  let name: string;
+  try {
+    name = decodeURIComponent(header ?? 'invoice.pdf');
+  } catch {
+    throw invalidFileName();
+  }
+  return name.replace(/[^\w.\- ]/g, '_').slice(0, 120) || 'invoice.pdf';
+}
+
+export function invoiceRoutes({ provider }: { provider: ProviderClient }) {
+  return new Hono()
+    .put('/payment-requests/:id/invoice', async (c) => {
+      const id = c.req.param('id');
+      const size = Number(c.req.header('content-length'));
+      if (!Number.isSafeInteger(size) || size <= 0) throw lengthRequired();
+      if (size > MAX_INVOICE_BYTES) throw fileTooLarge(MAX_INVOICE_BYTES);
+      const contentType = c.req.header('content-type') ?? 'application/octet-stream';
+      if (contentType !== 'application/pdf') throw pdfRequired();
+      const fileName = invoiceFileName(c.req.header('x-file-name'));
+      const address = await callProvider(
+        provider.documents.createUploadAddress({
+          properties: { name: fileName },
+          ownerType: 'Transaction',
+          owner: id,
+          type: 'Invoice',
+          fileName,
+        }),
+      );
+      // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
+      const document = await callProvider(provider.documents.upload(address, c.req.raw.body!, { contentType, size }));
+      return c.json({ statusCode: 'Done', data: document ?? null }, 201);
+    })
+    .get('/payment-requests/:id/documents', async (c) =>
+      c.json(await callProvider(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }))),
+    )
+    .delete('/documents/:id', async (c) => {
+      await callProvider(provider.documents.delete(c.req.param('id')));
+      return c.json({ statusCode: 'Done' });
+    });
+}
