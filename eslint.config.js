@@ -6,6 +6,11 @@ import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const ELEMENTS = ['widget/**/*.ts', 'demo/backoffice/**/*.ts'];
+/** The element's tests, in the browser under mocha: its unit tests beside its modules, its component tests under test/. */
+const WIDGET_TESTS = ['widget/**/*.test.ts', 'test/widget/**/*.ts'];
+/** The runner's Node middleware for the element tests (the fake BFF), not page code. */
+const FAKE_BFF = ['test/widget/fake-bff.mjs', 'test/widget/fake-bff.ts'];
 const BROWSER = ['widget/**', 'demo/backoffice/**', 'demo/pages/**', 'demo/public/**', 'test/widget/**'];
 const NODE = [
   'server/**',
@@ -14,12 +19,11 @@ const NODE = [
   'test/server/**',
   'test/e2e/**',
   'demo/*.ts',
-  'test/widget/fake-bff.mjs',
+  ...FAKE_BFF,
   'core/**/*.test.ts',
   // The config files at the root.
   '*.{js,mjs,cjs,ts}',
 ];
-const ELEMENTS = ['widget/**/*.ts', 'demo/backoffice/**/*.ts'];
 const TESTS = ['test/**', '**/*.test.ts'];
 
 export default defineConfig([
@@ -49,10 +53,9 @@ export default defineConfig([
 
   // core/ runs in the browser and in Node: only the globals both have.
   { files: ['core/**'], languageOptions: { globals: globals['shared-node-browser'] } },
-  // (test/widget/fake-bff.mjs is the runner's Node middleware, not page code.)
-  { files: BROWSER, ignores: ['test/widget/fake-bff.mjs'], languageOptions: { globals: globals.browser } },
+  { files: BROWSER, ignores: FAKE_BFF, languageOptions: { globals: globals.browser } },
   { files: NODE, languageOptions: { globals: globals.node } },
-  { files: ['test/widget/**/*.ts'], languageOptions: { globals: globals.mocha } },
+  { files: WIDGET_TESTS, ignores: FAKE_BFF, languageOptions: { globals: globals.mocha } },
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   // The callbacks given to Playwright's page.evaluate run in the page.
   { files: ['scripts/screenshot.mjs'], languageOptions: { globals: globals.browser } },
@@ -75,7 +78,7 @@ export default defineConfig([
     },
   },
   {
-    files: ['test/widget/**/*.ts'],
+    files: WIDGET_TESTS,
     rules: {
       // @open-wc/semantic-dom-diff types chai's `equal` as returning a Promise; `expect(x).to.equal(y)` is synchronous.
       '@typescript-eslint/no-floating-promises': [
@@ -87,7 +90,7 @@ export default defineConfig([
 
   // The Lit elements (and the templates the widget tests render): template and custom-element rules.
   {
-    files: [...ELEMENTS, 'test/widget/**/*.ts'],
+    files: [...ELEMENTS, ...WIDGET_TESTS],
     extends: [lit.configs['flat/recommended'], wc.configs['flat/recommended']],
   },
   {

@@ -12,7 +12,8 @@ if (!executablePath) {
 }
 
 export default {
-  files: ['test/widget/**/*.test.ts'],
+  // The element's unit tests sit beside its modules (widget/*.test.ts); its component tests, against the fake BFF, under test/widget.
+  files: ['widget/**/*.test.ts', 'test/widget/**/*.test.ts'],
   nodeResolve: { browser: true },
   // One browser page at a time: the machines have two cores, and the polling tests measure real seconds.
   concurrency: 1,

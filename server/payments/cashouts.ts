@@ -10,11 +10,11 @@ import { createHash } from 'node:crypto';
 import { maskCpf } from '../../core/cpf';
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, mulDiv, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
-import { ProviderError, type PixKeyType, type ProviderClient } from '../provider';
+import type { PixKeyType, ProviderClient } from '../provider';
 import { CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from '../store/back-office';
 import type { Store } from '../store/types';
-import { fromProviderError, idempotencyKeyInProgress, idempotencyKeyReused, providerRefusal, refundExists } from './errors';
-import { createSaga, isRefusal } from './saga';
+import { idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, refundExists } from './errors';
+import { createSaga } from './saga';
 import type { WebhookTarget } from './webhook-target';
 
 export { cashOutTopic } from '../store/feed';
@@ -97,14 +97,6 @@ interface KeyedRequest {
   request: CashOutRequest;
   fingerprint: string;
   orderId: string;
-}
-
-/** The provider's refusal of a cash-out, as the back-office shows it (the provider's reason is the code). */
-function refusal(error: unknown) {
-  if (!(error instanceof ProviderError) || !isRefusal(error) || error.status === 401 || error.status === 429) {
-    return fromProviderError(error);
-  }
-  return providerRefusal(error);
 }
 
 export function createCashOutDesk({
@@ -206,7 +198,7 @@ export function createCashOutDesk({
         logger.warn(`cash-out ${cashOut.orderId}: no clear answer from the provider; its key waits for a look-up`);
       },
       pending: idempotencyKeyInProgress,
-      failure: refusal,
+      failure: merchantRefusal,
     },
     { clock, settleAfterMs: staleMs, waitMs, pollMs: 150 },
   );

@@ -2,7 +2,7 @@
  * The server's refusals as values, for the browser and the back office: the provider's envelope shape with a stable
  * `error.code` from the contract (core/contract.ts), which also fixes the HTTP status, and a message safe to display.
  * Each refusal has a named factory, so no call site picks a status for a code. Provider failures are translated here
- * and nowhere else. No HTTP framework here: the HTTP layers write these out (server/bff/respond.ts).
+ * and nowhere else (`fromProviderError`, `merchantRefusal`). No HTTP framework here: the HTTP layers write these out (server/bff/respond.ts).
  */
 import { API_ERRORS, PROVIDER_REFUSED, type ApiErrorCode, type ApiErrorStatus, type ErrorEnvelope } from '../../core/contract';
 import { ProviderConfigError, ProviderError, ProviderNetworkError } from '../provider';
@@ -66,6 +66,16 @@ class ProviderRefusal extends ApiError {
 
 /** A provider refusal the merchant can act on (a 4xx): its status, its reason as the code, its message and details. */
 export const providerRefusal = (error: ProviderError): ApiError => new ProviderRefusal(error);
+
+/**
+ * The merchant's refusal for a failed provider call of the back office (a cash-out, a refund, a receiver, a payment
+ * request): a refusal the merchant can act on (a 4xx other than 401, the key pair, and 429, a pause) is passed
+ * through with the provider's status and reason; anything else is translated as for the shoppers.
+ */
+export function merchantRefusal(error: unknown): ApiError {
+  const actionable = error instanceof ProviderError && error.status >= 400 && error.status < 500 && ![401, 429].includes(error.status);
+  return actionable ? providerRefusal(error) : fromProviderError(error);
+}
 
 // The request.
 

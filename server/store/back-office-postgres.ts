@@ -1,22 +1,10 @@
 /** The back-office part of the PostgreSQL store (see `back-office.ts`), with the same behaviour as the SQLite one. */
 import type pg from 'pg';
-import { CREATING, FINAL_TRANSACTION_STATES } from '../../core/states';
-import {
-  CASH_OUT_SENDING,
-  CheckoutFilterSchema,
-  CheckoutWebhookSchema,
-  HOLDING_REFUND_STATES,
-  NewCashOutSchema,
-  UNSETTLED_CASH_OUT_STATES,
-  type BackOfficeStore,
-} from './back-office';
-import { sqlList } from './migrations';
+import { FINAL_TRANSACTION_STATES } from '../../core/states';
+import { CASH_OUT_SENDING, CheckoutWebhookSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
+import { checkoutListQuery, HOLDING, UNSETTLED } from './back-office-sql';
 import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
-import type { CheckoutState } from './types';
 
-const COMPLETED: CheckoutState = 'Completed';
-const HOLDING = sqlList(HOLDING_REFUND_STATES);
-const UNSETTLED = sqlList(UNSETTLED_CASH_OUT_STATES);
 /** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
@@ -40,29 +28,15 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       );
       return rows.map(webhookFromRow);
     },
-    async listCheckouts(input, limit) {
-      const filter = CheckoutFilterSchema.parse(input);
+    async listCheckouts(filter, limit) {
       const values: unknown[] = [];
       const param = (value: unknown) => `$${values.push(value)}`;
-      const where = [`state <> '${CREATING}'`];
-      const late = `(state = '${COMPLETED}' AND (details->>'paidAt') > to_char(expires_at AT TIME ZONE 'UTC', ${ISO}))`;
-      if (filter.states?.length) where.push(`state = ANY(${param(filter.states)}::text[])`);
-      if (filter.method) where.push(`method = ${param(filter.method)}`);
-      if (filter.from) where.push(`created_at >= ${param(filter.from)}`);
-      if (filter.to) where.push(`created_at < ${param(filter.to)}`);
-      if (filter.orderId) where.push(`order_id = ${param(filter.orderId)}`);
-      if (filter.flag === 'duplicate') where.push('duplicate_of IS NOT NULL');
-      if (filter.flag === 'late') where.push(late);
-      if (filter.flag === 'flagged') where.push(`(duplicate_of IS NOT NULL OR ${late})`);
-      if (filter.after) {
-        const at = param(filter.after.createdAt);
-        where.push(`(created_at < ${at} OR (created_at = ${at} AND id < ${param(filter.after.id)}))`);
-      }
-      const rows = await all(
-        `SELECT * FROM checkouts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit)}`,
-        values,
-      );
-      return rows.map((row) => checkoutFromRow(row, 'parsed'));
+      const query = checkoutListQuery(filter, limit, {
+        param,
+        inList: (column, list) => `${column} = ANY(${param(list)}::text[])`,
+        paidAfterWindow: `(details->>'paidAt') > to_char(expires_at AT TIME ZONE 'UTC', ${ISO})`,
+      });
+      return (await all(query, values)).map((row) => checkoutFromRow(row, 'parsed'));
     },
     async reserveCashOut(input) {
       const d = NewCashOutSchema.parse(input);

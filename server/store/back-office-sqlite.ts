@@ -1,22 +1,9 @@
 /** The back-office part of the SQLite store (see `back-office.ts`); writes run in BEGIN IMMEDIATE transactions. */
 import type Database from 'better-sqlite3';
-import { CREATING, FINAL_TRANSACTION_STATES } from '../../core/states';
-import {
-  CASH_OUT_SENDING,
-  CheckoutFilterSchema,
-  CheckoutWebhookSchema,
-  HOLDING_REFUND_STATES,
-  NewCashOutSchema,
-  UNSETTLED_CASH_OUT_STATES,
-  type BackOfficeStore,
-} from './back-office';
-import { sqlList } from './migrations';
-import type { CheckoutState } from './types';
+import { FINAL_TRANSACTION_STATES } from '../../core/states';
+import { CASH_OUT_SENDING, CheckoutWebhookSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
+import { checkoutListQuery, HOLDING, UNSETTLED } from './back-office-sql';
 import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
-
-const COMPLETED: CheckoutState = 'Completed';
-const HOLDING = sqlList(HOLDING_REFUND_STATES);
-const UNSETTLED = sqlList(UNSETTLED_CASH_OUT_STATES);
 
 export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   const sql = {
@@ -70,43 +57,19 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
     async webhooksOf(checkoutId, limit) {
       return all(sql.webhooksOf, checkoutId, limit).map(webhookFromRow);
     },
-    async listCheckouts(input, limit) {
-      const filter = CheckoutFilterSchema.parse(input);
-      const where = [`state <> '${CREATING}'`];
-      const params: Record<string, unknown> = { limit };
-      const late = `(state = '${COMPLETED}' AND json_extract(details, '$.paidAt') > expires_at)`;
-      if (filter.states?.length) {
-        where.push('state IN (SELECT value FROM json_each(@states))');
-        params.states = JSON.stringify(filter.states);
-      }
-      if (filter.method) {
-        where.push('method = @method');
-        params.method = filter.method;
-      }
-      if (filter.from) {
-        where.push('created_at >= @from');
-        params.from = filter.from;
-      }
-      if (filter.to) {
-        where.push('created_at < @to');
-        params.to = filter.to;
-      }
-      if (filter.orderId) {
-        where.push('order_id = @orderId');
-        params.orderId = filter.orderId;
-      }
-      if (filter.flag === 'duplicate') where.push('duplicate_of IS NOT NULL');
-      if (filter.flag === 'late') where.push(late);
-      if (filter.flag === 'flagged') where.push(`(duplicate_of IS NOT NULL OR ${late})`);
-      if (filter.after) {
-        where.push('(created_at < @afterAt OR (created_at = @afterAt AND id < @afterId))');
-        params.afterAt = filter.after.createdAt;
-        params.afterId = filter.after.id;
-      }
-      const rows = db
-        .prepare(`SELECT * FROM checkouts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`)
-        .all(params) as Row[];
-      return rows.map((row) => checkoutFromRow(row, 'text'));
+    async listCheckouts(filter, limit) {
+      const params: Record<string, unknown> = {};
+      const param = (value: unknown) => {
+        const name = `p${Object.keys(params).length}`;
+        params[name] = value;
+        return `@${name}`;
+      };
+      const query = checkoutListQuery(filter, limit, {
+        param,
+        inList: (column, values) => `${column} IN (SELECT value FROM json_each(${param(JSON.stringify(values))}))`,
+        paidAfterWindow: `json_extract(details, '$.paidAt') > expires_at`,
+      });
+      return (db.prepare(query).all(params) as Row[]).map((row) => checkoutFromRow(row, 'text'));
     },
     async reserveCashOut(input) {
       return reserve.immediate(NewCashOutSchema.parse(input));

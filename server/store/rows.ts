@@ -9,7 +9,8 @@ import { CheckoutEventSchema, CheckoutSchema, type Checkout, type CheckoutEvent 
 export type Row = Record<string, unknown>;
 
 const date = (value: unknown) => (value instanceof Date ? value.toISOString() : value);
-const bigint = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
+/** A PostgreSQL bigint arrives as a string: as a number, which the schema then checks is a safe integer of cents. */
+const integer = (value: unknown) => (typeof value === 'string' ? Number(value) : value);
 
 /** Stored text is JSON in SQLite; `pg` already parsed jsonb, where a JSON string comes back as a JS string. */
 export type JsonColumns = 'text' | 'parsed';
@@ -24,7 +25,7 @@ export function checkoutFromRow(row: Row, columns: JsonColumns): Checkout {
     orderId: row.order_id,
     method: row.method,
     state: row.state,
-    amountCents: bigint(row.amount_cents),
+    amountCents: integer(row.amount_cents),
     currency: row.currency,
     description: row.description,
     transactionId: row.transaction_id,
@@ -59,7 +60,7 @@ export function cashOutFromRow(row: Row): CashOut {
     orderId: row.order_id,
     transactionId: row.transaction_id ?? null,
     state: row.state,
-    amountCents: bigint(row.amount_cents),
+    amountCents: integer(row.amount_cents),
     recipientName: row.recipient_name,
     recipientCpf: row.recipient_cpf,
     keyType: row.key_type,

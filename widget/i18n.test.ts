@@ -1,0 +1,47 @@
+import { expect } from '@open-wc/testing';
+import { formatMoney } from '../core/money.js';
+import { stringsFor, toLocale } from './i18n.js';
+
+describe('i18n', () => {
+  // The element shows amounts through core's formatMoney; this checks it in the browser's own Intl.
+  describe('formatMoney in the browser', () => {
+    const cases: [string, string, string][] = [
+      ['10.50', 'pt-BR', 'R$\u00a010,50'],
+      ['10.5', 'en', 'R$10.50'],
+      ['0.10', 'pt-BR', 'R$\u00a00,10'],
+      ['1234567.89', 'pt-BR', 'R$\u00a01.234.567,89'],
+      ['1234.500000', 'en', 'R$1,234.50'],
+      // Beyond 2^53 cents: a float would already have lost the last digit.
+      ['90071992547409.93', 'en', 'R$90,071,992,547,409.93'],
+    ];
+    for (const [amount, locale, shown] of cases) {
+      it(`shows ${amount} in ${locale} as ${shown}`, () => {
+        expect(formatMoney(amount, { locale, currency: 'BRL' })).to.equal(shown);
+      });
+    }
+
+    it('shows an amount it cannot parse as given', () => {
+      expect(formatMoney('abc', { locale: 'pt-BR', currency: 'BRL' })).to.equal('abc');
+    });
+  });
+
+  it('picks English only for en-* languages', () => {
+    expect(['en', 'en-US', 'EN', 'pt-BR', 'pt', 'es', '', undefined].map(toLocale)).to.deep.equal([
+      'en',
+      'en',
+      'en',
+      'pt-BR',
+      'pt-BR',
+      'pt-BR',
+      'pt-BR',
+      'pt-BR',
+    ]);
+  });
+
+  it('has every string in both languages', () => {
+    const pt = stringsFor('pt-BR');
+    const en = stringsFor('en');
+    expect(Object.keys(en).sort()).to.deep.equal(Object.keys(pt).sort());
+    for (const value of [...Object.values(pt), ...Object.values(en)]) expect(value).to.be.a('string').and.not.empty;
+  });
+});
