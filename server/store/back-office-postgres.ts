@@ -1,8 +1,7 @@
 /** The back-office part of the PostgreSQL store (see `back-office.ts`), with the same behaviour as the SQLite one. */
 import type pg from 'pg';
-import { FINAL_TRANSACTION_STATES } from '../../core/states';
 import { CASH_OUT_SENDING, CheckoutWebhookSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
-import { checkoutListQuery, HOLDING, UNSETTLED } from './back-office-sql';
+import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
 import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
 
 /** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
@@ -76,22 +75,22 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       return maybe(
         await one(
           `UPDATE cashouts SET transaction_id = $2, state = $3, updated_at = $4
-           WHERE idempotency_key = $1 AND state = '${CASH_OUT_SENDING}'
+           WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})
            RETURNING *`,
           [key, transactionId, state, new Date(at).toISOString()],
         ),
       );
     },
     async discardCashOut(key) {
-      await pool.query(`DELETE FROM cashouts WHERE idempotency_key = $1 AND state = '${CASH_OUT_SENDING}'`, [key]);
+      await pool.query(`DELETE FROM cashouts WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})`, [key]);
     },
     async updateCashOut(key, fields, at) {
       const row = await one(
         `UPDATE cashouts SET state = $2, charges = COALESCE($3, charges), updated_at = $4
-         WHERE idempotency_key = $1 AND state <> ALL($5::text[]) AND state <> '${CASH_OUT_SENDING}'
+         WHERE idempotency_key = $1 AND state IN (${FOLLOWED})
            AND (state <> $2 OR COALESCE(charges, '') <> COALESCE($3, charges, ''))
          RETURNING *`,
-        [key, fields.state, fields.charges ?? null, new Date(at).toISOString(), FINAL_TRANSACTION_STATES],
+        [key, fields.state, fields.charges ?? null, new Date(at).toISOString()],
       );
       if (row) return { changed: true, cashOut: cashOutFromRow(row) };
       return { changed: false, cashOut: maybe(await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key])) };

@@ -4,6 +4,7 @@
  * gives its dialect: how a value becomes a parameter, how a column is compared with a list, and how a late payment is
  * told (paid after its window).
  */
+import { cashOutMovesFrom } from '../../core/cashout-machine';
 import { COMPLETED, CREATING } from '../../core/states';
 import { CheckoutFilterSchema, HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES, type CheckoutFilter } from './back-office';
 import { sqlList } from './migrations';
@@ -12,6 +13,10 @@ import { sqlList } from './migrations';
 export const HOLDING = sqlList(HOLDING_REFUND_STATES);
 /** Cash-out states still moving at the provider, as an SQL list. */
 export const UNSETTLED = sqlList(UNSETTLED_CASH_OUT_STATES);
+/** The states in which the cash-out machine (core/cashout-machine.ts) takes the provider's answer: the key may also be freed. */
+export const AWAITING_ANSWER = sqlList(cashOutMovesFrom('answer'));
+/** The states in which the cash-out machine follows the provider's state. */
+export const FOLLOWED = sqlList(cashOutMovesFrom('provider'));
 
 export interface SqlDialect {
   /** Adds `value` to the query's parameters and returns its placeholder. */

@@ -1,8 +1,7 @@
 /** The back-office part of the SQLite store (see `back-office.ts`); writes run in BEGIN IMMEDIATE transactions. */
 import type Database from 'better-sqlite3';
-import { FINAL_TRANSACTION_STATES } from '../../core/states';
 import { CASH_OUT_SENDING, CheckoutWebhookSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
-import { checkoutListQuery, HOLDING, UNSETTLED } from './back-office-sql';
+import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
 import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
 
 export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
@@ -18,12 +17,12 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
     holdingRefund: db.prepare(`SELECT * FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
     activate: db.prepare(`
       UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
-      WHERE idempotency_key = @key AND state = '${CASH_OUT_SENDING}'
+      WHERE idempotency_key = @key AND state IN (${AWAITING_ANSWER})
       RETURNING *`),
-    discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state = '${CASH_OUT_SENDING}'`),
+    discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER})`),
     update: db.prepare(`
       UPDATE cashouts SET state = @state, charges = coalesce(@charges, charges), updated_at = @at
-      WHERE idempotency_key = @key AND state NOT IN (SELECT value FROM json_each(@final)) AND state <> '${CASH_OUT_SENDING}'
+      WHERE idempotency_key = @key AND state IN (${FOLLOWED})
         AND (state <> @state OR coalesce(charges, '') <> coalesce(@charges, charges, ''))
       RETURNING *`),
     recent: db.prepare(`SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT ?`),
@@ -86,7 +85,6 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
         state: fields.state,
         charges: fields.charges ?? null,
         at: new Date(at).toISOString(),
-        final: JSON.stringify(FINAL_TRANSACTION_STATES),
       });
       if (row) return { changed: true, cashOut: cashOutFromRow(row) };
       return { changed: false, cashOut: maybe(one(sql.byKey, key)) };

@@ -6,6 +6,7 @@
  * `back-office-postgres.ts`, with the same behaviour (the store contract tests run on both).
  */
 import { z } from 'zod';
+import { CASH_OUT_SENDING } from '../../core/cashout-machine';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, FINAL_TRANSACTION_STATES, TRANSACTION_STATES } from '../../core/states';
 import type { Checkout } from './types';
@@ -13,7 +14,7 @@ import type { Checkout } from './types';
 const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
 /** A cash-out whose provider call has not answered yet: the key is taken, the transaction not known. */
-export const CASH_OUT_SENDING = 'Sending';
+export { CASH_OUT_SENDING };
 export const CashOutStateSchema = z.enum([CASH_OUT_SENDING, ...TRANSACTION_STATES]);
 export type CashOutState = z.infer<typeof CashOutStateSchema>;
 
