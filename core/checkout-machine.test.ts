@@ -88,6 +88,18 @@ describe('checkout machine: the order’s one-per-order place', () => {
     });
   });
 
+  it('a duplicate paid while the holder still waits takes the order (a code whose create reached the provider late)', () => {
+    const late = { id: 'co_late', state: 'Created' as const, duplicateOf: 'co_shown' };
+    expect(decide(late, paid, { id: 'co_shown', state: 'Registered' })).toEqual({
+      move: true,
+      from: 'Created',
+      to: 'Completed',
+      duplicateOf: null,
+      data: {},
+      others: [{ id: 'co_shown', from: 'Registered', to: 'Expired', data: { supersededBy: 'co_late' } }],
+    });
+  });
+
   it('a checkout already a duplicate stays the duplicate of what it was, and says nothing new', () => {
     const duplicate = { id: 'co_dup', state: 'Created' as const, duplicateOf: 'co_first' };
     expect(decide(duplicate, { type: 'provider', state: 'Registered' }, { id: 'co_other', state: 'Completed' })).toEqual({
@@ -114,24 +126,46 @@ describe('checkout machine: adopting a transaction no checkout holds', () => {
   const reservation = { id: 'co_r', state: 'Creating' as const, method: 'pix' as const };
 
   it('completes the order’s reservation when a shopper can pay from it and it is of the same method', () => {
-    expect(decideAdoption({ method: 'pix', resumable: true, holder: reservation })).toEqual({ kind: 'activate', reservationId: 'co_r' });
+    expect(decideAdoption({ method: 'pix', state: 'Registered', resumable: true, holder: reservation })).toEqual({
+      kind: 'activate',
+      reservationId: 'co_r',
+    });
   });
 
   it('keeps it beside the reservation as a duplicate otherwise', () => {
-    expect(decideAdoption({ method: 'openfinance', resumable: true, holder: reservation })).toEqual({
+    expect(decideAdoption({ method: 'openfinance', state: 'Registered', resumable: true, holder: reservation })).toEqual({
       kind: 'insert',
       duplicateOf: 'co_r',
     });
-    expect(decideAdoption({ method: 'pix', resumable: false, holder: reservation })).toEqual({ kind: 'insert', duplicateOf: 'co_r' });
-    expect(decideAdoption({ method: 'pix', resumable: true, holder: { ...reservation, state: 'Registered' } })).toEqual({
+    expect(decideAdoption({ method: 'pix', state: 'Registered', resumable: false, holder: reservation })).toEqual({
+      kind: 'insert',
+      duplicateOf: 'co_r',
+    });
+    expect(
+      decideAdoption({ method: 'pix', state: 'Registered', resumable: true, holder: { ...reservation, state: 'Registered' } }),
+    ).toEqual({
+      kind: 'insert',
+      duplicateOf: 'co_r',
+    });
+  });
+
+  it('takes the order from a holder still waiting when it is paid already, and expires the holder', () => {
+    for (const state of ['Created', 'Registered'] as const) {
+      expect(decideAdoption({ method: 'pix', state: 'Completed', resumable: true, holder: { ...reservation, state } })).toEqual({
+        kind: 'supersede',
+        holderId: 'co_r',
+      });
+    }
+    // A paid holder keeps the order: a second payment is a duplicate.
+    expect(decideAdoption({ method: 'pix', state: 'Completed', resumable: true, holder: { ...reservation, state: 'Completed' } })).toEqual({
       kind: 'insert',
       duplicateOf: 'co_r',
     });
   });
 
   it('takes a free place only when a shopper can pay from it', () => {
-    expect(decideAdoption({ method: 'pix', resumable: true })).toEqual({ kind: 'insert', duplicateOf: null });
-    expect(decideAdoption({ method: 'pix', resumable: false })).toEqual({ kind: 'insert-outside' });
+    expect(decideAdoption({ method: 'pix', state: 'Registered', resumable: true })).toEqual({ kind: 'insert', duplicateOf: null });
+    expect(decideAdoption({ method: 'pix', state: 'Registered', resumable: false })).toEqual({ kind: 'insert-outside' });
   });
 });
 

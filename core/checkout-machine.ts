@@ -106,6 +106,14 @@ export type Plan =
       others: SideMove[];
     };
 
+/**
+ * The move that expires the order's place holder when another checkout of the order is paid while the holder still
+ * waits for the payer; undefined when the holder is not waiting (then the paid one is a duplicate).
+ */
+export function supersede(holder: PlaceHolder, paidId: string): SideMove | undefined {
+  return isLive(holder.state) ? { id: holder.id, from: holder.state, to: EXPIRED, data: { supersededBy: paidId } } : undefined;
+}
+
 /** Whether `decide` needs the order's place holder for this move: the store looks it up (and locks it) only then. */
 export function needsPlace(checkout: MachineCheckout, event: MachineEvent): boolean {
   return event.type !== 'activate' && transitionFor(checkout.state, event) !== undefined && holdsPlace(targetOf(event));
@@ -123,10 +131,10 @@ export function decide(checkout: MachineCheckout, event: MachineEvent, holder?: 
   const base = { move: true as const, from: checkout.state, to, data, duplicateOf: checkout.duplicateOf, others: [] as SideMove[] };
   const other = event.type !== 'activate' && holdsPlace(to) && holder && holder.id !== checkout.id ? holder : undefined;
   if (!other) return base;
-  // A payment while the order's other code still waits for the payer: the paid one takes the order, the other expires.
-  if (to === COMPLETED && isLive(other.state)) {
-    return { ...base, others: [{ id: other.id, from: other.state, to: EXPIRED, data: { supersededBy: checkout.id } }] };
-  }
+  // A payment while the order's other code still waits for the payer: the paid one takes the order (a duplicate
+  // too: a code whose create reached the provider late), the other expires.
+  const superseded = to === COMPLETED ? supersede(other, checkout.id) : undefined;
+  if (superseded) return { ...base, duplicateOf: null, others: [superseded] };
   // Otherwise the place is taken: this checkout is kept as the holder's duplicate (the money is recorded, and the
   // order shows it was paid twice). A checkout already a duplicate stays the duplicate of what it was.
   const duplicateOf = checkout.duplicateOf ?? other.id;
@@ -136,19 +144,30 @@ export function decide(checkout: MachineCheckout, event: MachineEvent, holder?: 
 /**
  * Where a provider transaction of ours that no checkout holds goes (a lost create answer, a webhook of a transaction
  * we never stored). It completes the order's `Creating` reservation when a shopper can pay from it (`resumable`) and
- * it is of the reservation's method; otherwise it is stored beside: as the place holder's duplicate when the order has
- * one, in the free place when a shopper can pay from it, or as a duplicate of itself (outside the one-per-order rule,
- * still followed) when no shopper can.
+ * it is of the reservation's method. Already paid while the order's place holder still waits for the payer (a create
+ * that reached the provider after its reservation was released, say), it takes the order and the holder expires, as a
+ * late payment does. Otherwise it is stored beside: as the place holder's duplicate when the order has one, in the
+ * free place when a shopper can pay from it, or as a duplicate of itself (outside the one-per-order rule, still
+ * followed) when no shopper can.
  */
 export type Adoption =
   | { kind: 'activate'; reservationId: string }
+  /** Already paid while the order's place holder still waits for the payer: it takes the place, the holder expires. */
+  | { kind: 'supersede'; holderId: string }
   | { kind: 'insert'; duplicateOf: string | null }
   /** Stored as a duplicate of itself: outside the one-per-order rule, still followed. */
   | { kind: 'insert-outside' };
 
-export function decideAdoption(input: { method: Method; resumable: boolean; holder?: PlaceHolder & { method: Method } }): Adoption {
+export function decideAdoption(input: {
+  method: Method;
+  /** The transaction's state, as a checkout state. */
+  state: ProviderCheckoutState;
+  resumable: boolean;
+  holder?: PlaceHolder & { method: Method };
+}): Adoption {
   const { holder, resumable, method } = input;
   if (holder?.state === CREATING && resumable && holder.method === method) return { kind: 'activate', reservationId: holder.id };
+  if (holder && input.state === COMPLETED && isLive(holder.state)) return { kind: 'supersede', holderId: holder.id };
   if (holder) return { kind: 'insert', duplicateOf: holder.id };
   return resumable ? { kind: 'insert', duplicateOf: null } : { kind: 'insert-outside' };
 }

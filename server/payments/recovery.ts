@@ -6,7 +6,7 @@
  */
 import { centsOf } from '../../core/money';
 import { decideAdoption, holdsPlace } from '../../core/checkout-machine';
-import { CREATING, fromTransactionState } from '../../core/states';
+import { CREATING, fromTransactionState, type ProviderCheckoutState } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
 import type { ProviderClient, TransactionRecord } from '../provider';
@@ -14,6 +14,7 @@ import type { Activation, Checkout, EventSource, Store } from '../store/types';
 import { METHOD_ADAPTERS, methodOfRecord } from './methods';
 import { receiptOf } from './receipt';
 import type { Settlement } from './saga';
+import type { OrderResolver } from './orders';
 import type { WebhookTarget } from './webhook-target';
 import { windowEnd } from './window';
 
@@ -27,6 +28,8 @@ export interface RecoveryOptions {
   store: Store;
   clock: Clock;
   webhook: WebhookTarget;
+  /** The order's price, for a transaction adopted from a webhook (no reservation to compare with). */
+  orders: OrderResolver;
   newId: () => string;
   /** The payment window of an adopted transaction, from its date at the provider. */
   checkoutTtlMs: number;
@@ -34,18 +37,45 @@ export interface RecoveryOptions {
 
 export type Recovery = ReturnType<typeof createRecovery>;
 
-export function createRecovery({ provider, store, clock, webhook, newId, checkoutTtlMs }: RecoveryOptions) {
+export function createRecovery({ provider, store, clock, webhook, orders, newId, checkoutTtlMs }: RecoveryOptions) {
   const now = () => clock.now().toISOString();
 
-  /**
-   * Made by this deployment: the provider's record echoes the webhook we gave. The secret header value is shared by
-   * every instance (each one's address may differ), so it decides; the address alone decides when the record omits it.
-   */
-  const ours = (record: TransactionRecord) =>
-    record.webhook.customHeaderValue ? safeEqual(record.webhook.customHeaderValue, webhook.secret) : record.webhook.url === webhook.url;
+  const ourPath = new URL(webhook.url).pathname;
 
-  /** The full records of the order's credit transactions since `since` that no checkout of ours holds. */
-  async function unheld(orderId: string, since: string): Promise<TransactionRecord[]> {
+  /**
+   * Why a transaction of one of our orders is not provably ours, or undefined when it is: the provider's record must
+   * echo our secret header value (shared by every instance) and our webhook receiver's path (each instance's host may
+   * differ), and charge exactly `expectedCents`, the order's amount. Anything else someone else made, and it is
+   * recorded as foreign, never adopted: a shopper must never be shown a code that charges another amount.
+   */
+  function foreignReason(record: TransactionRecord, expectedCents: number | undefined): string | undefined {
+    const hook = record.webhook;
+    if (!hook.customHeaderValue || !safeEqual(hook.customHeaderValue, webhook.secret)) return 'secret';
+    if (!hook.url || pathOf(hook.url) !== ourPath) return 'webhook_url';
+    if (expectedCents === undefined) return 'unknown_order';
+    if (centsOf(record.transaction.amount) !== expectedCents) return 'amount';
+    return undefined;
+  }
+
+  /** True when the record is ours and of the order's amount; otherwise it is kept as foreign for the merchant. */
+  async function provablyOurs(record: TransactionRecord, expectedCents: number | undefined): Promise<boolean> {
+    const reason = foreignReason(record, expectedCents);
+    if (!reason) return true;
+    const { transaction } = record;
+    await store.recordForeignTransaction({
+      transactionId: transaction.id,
+      orderId: transaction.orderId ?? '',
+      method: methodOfRecord(record) ?? null,
+      amount: transaction.amount,
+      state: transaction.state,
+      reason,
+      seenAt: now(),
+    });
+    return false;
+  }
+
+  /** The full records of the order's credit transactions since `since` that no checkout holds and that are ours. */
+  async function unheld(orderId: string, since: string, expectedCents: number): Promise<TransactionRecord[]> {
     const end = clock.now().getTime() + CLOCK_SKEW_MS;
     const start = Math.max(Date.parse(since) - CLOCK_SKEW_MS, end - MAX_RANGE_MS);
     const found: TransactionRecord[] = [];
@@ -60,13 +90,16 @@ export function createRecovery({ provider, store, clock, webhook, newId, checkou
       for (const { transaction } of page.items) {
         if (transaction.type !== 'Credit' || (await store.findCheckoutByTransaction(transaction.id))) continue;
         const record = await provider.transactions.retrieve(transaction.id);
-        if (ours(record)) found.push(record);
+        if (await provablyOurs(record, expectedCents)) found.push(record);
       }
       if (page.items.length < 20 || offset + 20 >= page.total) return found;
     }
   }
 
-  function activationOf(record: TransactionRecord, details: Record<string, unknown>): Activation | undefined {
+  function activationOf(
+    record: TransactionRecord,
+    details: Record<string, unknown>,
+  ): (Activation & { state: ProviderCheckoutState }) | undefined {
     // Refunded has no checkout state; a transaction that is already refunded owes nobody anything.
     const state = fromTransactionState(record.transaction.state);
     // A transaction found already paid keeps its receipt, as a payment seen by a webhook does.
@@ -107,10 +140,16 @@ export function createRecovery({ provider, store, clock, webhook, newId, checkou
       const known = await store.findCheckoutByTransaction(transaction.id);
       if (known) return known;
       const holder = (await store.findCheckoutsByOrder(transaction.orderId)).find((c) => !c.duplicateOf && holdsPlace(c.state));
-      const adoption = decideAdoption({ method, resumable: resumable !== undefined, ...(holder && { holder }) });
+      const adoption = decideAdoption({ method, state: activation.state, resumable: resumable !== undefined, ...(holder && { holder }) });
       if (adoption.kind === 'activate') {
         const activated = await store.activateCheckout(adoption.reservationId, activation, now()).catch(() => undefined);
         if (activated) return activated.checkout;
+        continue;
+      }
+      if (adoption.kind === 'supersede') {
+        // Stored meanwhile by another request (it rolls back): the next attempt finds it.
+        const taken = await store.insertSuperseding(draft, activation, source, adoption.holderId, now()).catch(() => undefined);
+        if (taken) return taken.checkout;
         continue;
       }
       const duplicateOf = adoption.kind === 'insert' ? adoption.duplicateOf : draft.id;
@@ -121,16 +160,21 @@ export function createRecovery({ provider, store, clock, webhook, newId, checkou
   }
 
   return {
-    /** Adopts a transaction by id when it is one of ours; undefined when it is not (or has no checkout state). */
+    /**
+     * Adopts a transaction by id (a webhook of a transaction no checkout holds) when it is provably ours and of its
+     * order's current price; undefined when it is not (it is then kept as foreign) or has no checkout state.
+     */
     async adopt(transactionId: string, source: EventSource): Promise<Checkout | undefined> {
       const record = await provider.transactions.retrieve(transactionId);
-      return ours(record) ? adoptRecord(record, source) : undefined;
+      const orderId = record.transaction.orderId;
+      const order = orderId ? await orders.resolve(orderId) : undefined;
+      return (await provablyOurs(record, order?.amountCents)) ? adoptRecord(record, source) : undefined;
     },
 
-    /** Stores a create answer whose reservation was settled meanwhile (another request or instance released it). */
-    async adoptAnswer(activation: Activation, source: EventSource): Promise<Checkout | undefined> {
+    /** Stores our create's answer whose reservation was settled meanwhile (another request or instance released it). */
+    async adoptAnswer(reservation: Checkout, activation: Activation, source: EventSource): Promise<Checkout | undefined> {
       const record = await provider.transactions.retrieve(activation.transactionId);
-      return adoptRecord(record, source, activation.details);
+      return (await provablyOurs(record, reservation.amountCents)) ? adoptRecord(record, source, activation.details) : undefined;
     },
 
     /**
@@ -141,7 +185,7 @@ export function createRecovery({ provider, store, clock, webhook, newId, checkou
      * nothing new is created for the order.
      */
     async settle(reservation: Checkout, source: EventSource, { release = true } = {}): Promise<Settlement<Checkout>> {
-      const found = await unheld(reservation.orderId, reservation.createdAt);
+      const found = await unheld(reservation.orderId, reservation.createdAt, reservation.amountCents);
       let adopted: Checkout | undefined;
       for (const record of found) {
         const checkout = await adoptRecord(record, source);
@@ -154,4 +198,13 @@ export function createRecovery({ provider, store, clock, webhook, newId, checkou
       return { outcome: 'released' };
     },
   };
+}
+
+/** The path of a webhook address; undefined when it is no URL. */
+function pathOf(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
 }

@@ -70,7 +70,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   const { provider, store, orders, clock, webhook } = options;
   const now = () => clock.now().toISOString();
   const ttlMs = options.checkoutTtlMs ?? DEFAULT_CHECKOUT_TTL_SECONDS * 1000;
-  const recovery = createRecovery({ provider, store, clock, webhook, newId: newCheckoutId, checkoutTtlMs: ttlMs });
+  const recovery = createRecovery({ provider, store, clock, webhook, orders, newId: newCheckoutId, checkoutTtlMs: ttlMs });
 
   /** What each step of the money-moving saga (./saga) means for a checkout: the order is the key. */
   const saga = createSaga<PricedRequest, Checkout, Activation>(
@@ -101,8 +101,8 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
           value: { original: formatCents(order.amountCents) },
         }),
       activate: async (reservation, activation) => (await store.activateCheckout(reservation.id, activation, now())).checkout,
-      async adoptAnswer(_reservation, activation) {
-        const adopted = await recovery.adoptAnswer(activation, 'create');
+      async adoptAnswer(reservation, activation) {
+        const adopted = await recovery.adoptAnswer(reservation, activation, 'create');
         return adopted && ((adopted.duplicateOf && (await store.getCheckout(adopted.duplicateOf))) || adopted);
       },
       settle: (reservation, { release, reason }) => recovery.settle(reservation, reason, { release }),

@@ -1,8 +1,8 @@
 /** The back-office part of the PostgreSQL store (see `back-office.ts`), with the same behaviour as the SQLite one. */
 import type pg from 'pg';
-import { CASH_OUT_SENDING, CheckoutWebhookSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
+import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
 import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
-import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
+import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
 
 /** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -13,6 +13,18 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
 
   return {
+    async recordForeignTransaction(input) {
+      const t = ForeignTransactionSchema.parse(input);
+      const inserted = await pool.query(
+        `INSERT INTO foreign_transactions (transaction_id, order_id, method, amount, state, reason, seen_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [t.transactionId, t.orderId, t.method, t.amount, t.state, t.reason, t.seenAt],
+      );
+      return inserted.rowCount === 1;
+    },
+    async listForeignTransactions(limit) {
+      return (await all('SELECT * FROM foreign_transactions ORDER BY seen_at DESC, transaction_id LIMIT $1', [limit])).map(foreignFromRow);
+    },
     async recordWebhook(input) {
       const webhook = CheckoutWebhookSchema.parse(input);
       await pool.query(

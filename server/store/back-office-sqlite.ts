@@ -1,8 +1,8 @@
 /** The back-office part of the SQLite store (see `back-office.ts`); writes run in BEGIN IMMEDIATE transactions. */
 import type Database from 'better-sqlite3';
-import { CASH_OUT_SENDING, CheckoutWebhookSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
+import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
 import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
-import { cashOutFromRow, checkoutFromRow, webhookFromRow, type Row } from './rows';
+import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
 
 export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   const sql = {
@@ -49,7 +49,21 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
     throw new Error(`cash-out ${draft.idempotencyKey} conflicted with nothing that holds its place`);
   });
 
+  const foreign = {
+    insert: db.prepare(`
+      INSERT INTO foreign_transactions (transaction_id, order_id, method, amount, state, reason, seen_at)
+      VALUES (@transactionId, @orderId, @method, @amount, @state, @reason, @seenAt)
+      ON CONFLICT DO NOTHING`),
+    recent: db.prepare(`SELECT * FROM foreign_transactions ORDER BY seen_at DESC, transaction_id LIMIT ?`),
+  };
+
   return {
+    async recordForeignTransaction(input) {
+      return foreign.insert.run(ForeignTransactionSchema.parse(input)).changes === 1;
+    },
+    async listForeignTransactions(limit) {
+      return all(foreign.recent, limit).map(foreignFromRow);
+    },
     async recordWebhook(input) {
       sql.recordWebhook.run(CheckoutWebhookSchema.parse(input));
     },

@@ -90,7 +90,28 @@ export const CheckoutWebhookSchema = z.object({
 });
 export type CheckoutWebhook = z.infer<typeof CheckoutWebhookSchema>;
 
+/**
+ * A provider transaction of one of our orders that is not provably ours (our secret and webhook address echoed, the
+ * order's amount): never adopted, never shown to a shopper, listed for the merchant.
+ */
+export const ForeignTransactionSchema = z.object({
+  transactionId: z.string().min(1),
+  orderId: z.string().min(1),
+  method: z.string().nullable(),
+  /** As the provider gave it. */
+  amount: z.string(),
+  state: z.string(),
+  /** What failed: `secret`, `webhook_url`, `amount`, `unknown_order`. */
+  reason: z.string().min(1),
+  seenAt: InstantSchema,
+});
+export type ForeignTransaction = z.infer<typeof ForeignTransactionSchema>;
+
 export interface BackOfficeStore {
+  /** Keeps a foreign transaction once (the first sighting wins); true when it was new. */
+  recordForeignTransaction(transaction: z.input<typeof ForeignTransactionSchema>): Promise<boolean>;
+  /** The foreign transactions, most recently seen first. */
+  listForeignTransactions(limit: number): Promise<ForeignTransaction[]>;
   /** Keeps one webhook a checkout received; written after the webhook is answered, so it never delays it. */
   recordWebhook(webhook: z.input<typeof CheckoutWebhookSchema>): Promise<void>;
   /** The checkout's webhooks, oldest first, at most `limit` (the most recent ones when there are more). */

@@ -38,6 +38,14 @@ export function publishingCommits(store: Store, hub: StatusHub): Store {
       if (inserted) checkoutMoved(inserted);
       return inserted;
     },
+    async insertSuperseding(...args) {
+      const inserted = await store.insertSuperseding(...args);
+      if (inserted) {
+        checkoutMoved(inserted);
+        checkoutMoved(inserted.superseded);
+      }
+      return inserted;
+    },
     async activateCashOut(...args) {
       const activated = await store.activateCashOut(...args);
       if (activated) cashOutMoved(activated);

@@ -4,13 +4,41 @@
  * transaction, PostgreSQL awaits them on one client inside BEGIN … COMMIT (locking the rows it reads). Neither store
  * decides anything: the steps read the rows, ask `decide`, and write its plan.
  */
-import { decide, needsPlace, type MachineEvent, type PlaceHolder, type ProviderCheckoutState } from '../../core/checkout-machine';
+import {
+  decide,
+  needsPlace,
+  supersede,
+  type MachineEvent,
+  type PlaceHolder,
+  type ProviderCheckoutState,
+} from '../../core/checkout-machine';
 import { EXPIRED } from '../../core/states';
-import type { Activation, Checkout, CheckoutEvent, CheckoutState, EventSource, TransitionChanges, TransitionResult } from './types';
+import type {
+  Activation,
+  Checkout,
+  CheckoutEvent,
+  CheckoutState,
+  EventSource,
+  NewCheckoutSchema,
+  TransitionChanges,
+  TransitionResult,
+} from './types';
 
 /** One database step of a plan. Reads in PostgreSQL lock the row (`FOR UPDATE`) until the transaction ends. */
 export type Step =
-  { step: 'read'; id: string } | { step: 'holder'; id: string } | { step: 'move'; move: Move } | { step: 'event'; event: CheckoutEvent };
+  | { step: 'read'; id: string }
+  | { step: 'holder'; id: string }
+  | { step: 'move'; move: Move }
+  | { step: 'insert'; insert: Insert }
+  | { step: 'event'; event: CheckoutEvent };
+
+/** One INSERT of a provider transaction no checkout holds, already in its state; writes nothing when it conflicts. */
+export interface Insert {
+  draft: ReturnType<typeof NewCheckoutSchema.parse>;
+  fields: Activation & { details: Record<string, unknown> };
+  duplicateOf: string | null;
+  at: string;
+}
 
 /** One UPDATE of a checkout: state, seq + 1, and the fields given. Guarded by `from`, so it writes nothing otherwise. */
 export interface Move {
@@ -31,6 +59,7 @@ export interface StepResults {
   read: Checkout | undefined;
   holder: PlaceHolder | undefined;
   move: Checkout | undefined;
+  insert: Checkout | undefined;
   event: CheckoutEvent;
 }
 
@@ -48,6 +77,9 @@ function* write(move: Move): Steps<Checkout> {
   // The rows were read in this transaction (and locked in PostgreSQL), so the guarded update cannot miss.
   if (!moved) throw new Error(`checkout ${move.id} changed under its own transaction`);
   return moved;
+}
+function* insertRow(insert: Insert): Steps<Checkout | undefined> {
+  return (yield { step: 'insert', insert }) as StepResults['insert'];
 }
 function* append(checkout: Checkout, source: EventSource, at: string, data: Record<string, unknown>): Steps<CheckoutEvent> {
   const event = { checkoutId: checkout.id, seq: checkout.seq, state: checkout.state, source, at, data };
@@ -106,6 +138,46 @@ export function* activationSteps(
     ...(fields.expiresAt && { expiresAt: fields.expiresAt }),
   });
   return { checkout, event: yield* append(checkout, 'create', at, { transactionId: fields.transactionId }) };
+}
+
+/** See `Store.insertActive`. */
+export function* insertSteps(
+  draft: Insert['draft'],
+  fields: Insert['fields'],
+  source: EventSource,
+  duplicateOf: string | null,
+  at: string,
+): Steps<{ checkout: Checkout; event: CheckoutEvent } | undefined> {
+  const checkout = yield* insertRow({ draft, fields, duplicateOf, at });
+  if (!checkout) return undefined;
+  const data = { transactionId: fields.transactionId, ...(duplicateOf ? { duplicateOf } : {}) };
+  return { checkout, event: yield* append(checkout, source, at, data) };
+}
+
+/** See `Store.insertSuperseding`. */
+export function* supersedingInsertSteps(
+  draft: Insert['draft'],
+  fields: Insert['fields'],
+  source: EventSource,
+  holderId: string,
+  at: string,
+): Steps<{ checkout: Checkout; event: CheckoutEvent; superseded: { checkout: Checkout; event: CheckoutEvent } } | undefined> {
+  const holder = yield* read(holderId);
+  const side = holder && !holder.duplicateOf ? supersede(holder, draft.id) : undefined;
+  if (!side) return undefined;
+  const expired = yield* write({ id: side.id, from: side.from, to: side.to, at, details: {}, duplicateOf: null });
+  const superseded = { checkout: expired, event: yield* append(expired, source, at, { ...side.data }) };
+  const inserted = yield* insertSteps(draft, fields, source, null, at);
+  // Stored already (by another request or instance): the whole transaction, the expiry with it, is rolled back.
+  if (!inserted) throw new AlreadyStored(fields.transactionId);
+  return { ...inserted, superseded };
+}
+
+/** Thrown inside a transaction to roll it back when the transaction it would store is stored already. */
+export class AlreadyStored extends Error {
+  constructor(transactionId: string) {
+    super(`transaction ${transactionId} is stored already`);
+  }
 }
 
 /** Runs steps synchronously (SQLite, inside its transaction function). */

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficePostgres } from './back-office-postgres';
 import { migrations, sqlList } from './migrations';
-import { activationSteps, runAsync, transitionSteps, type Step, type StepResults } from './plans';
+import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
 
@@ -82,6 +82,36 @@ export async function openPostgresStore({
               move.duplicateOf,
               move.transactionId ?? null,
               move.expiresAt ?? null,
+            ],
+            client,
+          );
+          return row && checkoutFromRow(row);
+        }
+        case 'insert': {
+          // No conflict target: a stored transaction id and a taken one-per-order place both make it insert nothing.
+          const { draft, fields, duplicateOf, at } = step.insert;
+          const row = await one(
+            `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
+               payer_name, details, transaction_id, duplicate_of, seq, created_at, updated_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, 1, $13, $14, $15)
+             ON CONFLICT DO NOTHING
+             RETURNING *`,
+            [
+              draft.id,
+              draft.orderId,
+              draft.method,
+              fields.state,
+              draft.amountCents,
+              draft.currency,
+              draft.description,
+              draft.payerCpf,
+              draft.payerName,
+              toJson({ ...draft.details, ...fields.details }),
+              fields.transactionId,
+              duplicateOf,
+              draft.createdAt,
+              at,
+              fields.expiresAt ?? draft.expiresAt,
             ],
             client,
           );
@@ -192,43 +222,22 @@ export async function openPostgresStore({
       return rows.map(checkoutFromRow);
     },
     async insertActive(input, fieldsInput, sourceInput, duplicateOf, atInput) {
-      const draft = NewCheckoutSchema.parse(input);
-      const fields = ActivationSchema.parse(fieldsInput);
-      const source = EventSourceSchema.parse(sourceInput);
-      const at = InstantSchema.parse(atInput);
-      return inTransaction(pool, async (client) => {
-        // No conflict target: a stored transaction id and a taken one-per-order place both make it insert nothing.
-        const row = await one(
-          `INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, description, payer_cpf,
-             payer_name, details, transaction_id, duplicate_of, seq, created_at, updated_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12, 1, $13, $14, $15)
-           ON CONFLICT DO NOTHING
-           RETURNING *`,
-          [
-            draft.id,
-            draft.orderId,
-            draft.method,
-            fields.state,
-            draft.amountCents,
-            draft.currency,
-            draft.description,
-            draft.payerCpf,
-            draft.payerName,
-            toJson({ ...draft.details, ...fields.details }),
-            fields.transactionId,
-            duplicateOf,
-            draft.createdAt,
-            at,
-            fields.expiresAt ?? draft.expiresAt,
-          ],
-          client,
-        );
-        if (!row) return undefined;
-        const checkout = checkoutFromRow(row);
-        const data = toJson({ transactionId: fields.transactionId, ...(duplicateOf ? { duplicateOf } : {}) });
-        const event = await one(insertEvent, [checkout.id, 1, checkout.state, source, at, data], client);
-        return { checkout, event: eventFromRow(event!, 'parsed') };
-      });
+      const [draft, fields, source, at] = [
+        NewCheckoutSchema.parse(input),
+        ActivationSchema.parse(fieldsInput),
+        EventSourceSchema.parse(sourceInput),
+        InstantSchema.parse(atInput),
+      ];
+      return inTransaction(pool, (client) => runAsync(insertSteps(draft, fields, source, duplicateOf, at), stepsOn(client)));
+    },
+    async insertSuperseding(input, fieldsInput, sourceInput, holderId, atInput) {
+      const [draft, fields, source, at] = [
+        NewCheckoutSchema.parse(input),
+        ActivationSchema.parse(fieldsInput),
+        EventSourceSchema.parse(sourceInput),
+        InstantSchema.parse(atInput),
+      ];
+      return inTransaction(pool, (client) => runAsync(supersedingInsertSteps(draft, fields, source, holderId, at), stepsOn(client)));
     },
     async listStaleCheckouts(before, limit, expiredSince) {
       const rows = await all(

@@ -3,7 +3,14 @@
  * dates as text, `pg` gives jsonb already parsed, timestamptz as Date and bigint as string. Everything is
  * normalised here and then validated by the zod schemas, so both stores return exactly the same shapes.
  */
-import { CashOutSchema, CheckoutWebhookSchema, type CashOut, type CheckoutWebhook } from './back-office';
+import {
+  CashOutSchema,
+  CheckoutWebhookSchema,
+  ForeignTransactionSchema,
+  type CashOut,
+  type CheckoutWebhook,
+  type ForeignTransaction,
+} from './back-office';
 import { CheckoutEventSchema, CheckoutSchema, type Checkout, type CheckoutEvent } from './types';
 
 export type Row = Record<string, unknown>;
@@ -80,5 +87,17 @@ export function webhookFromRow(row: Row): CheckoutWebhook {
     state: row.state ?? null,
     outcome: row.outcome,
     receivedAt: date(row.received_at),
+  });
+}
+
+export function foreignFromRow(row: Row): ForeignTransaction {
+  return ForeignTransactionSchema.parse({
+    transactionId: row.transaction_id,
+    orderId: row.order_id,
+    method: row.method ?? null,
+    amount: row.amount,
+    state: row.state,
+    reason: row.reason,
+    seenAt: date(row.seen_at),
   });
 }

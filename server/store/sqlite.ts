@@ -8,7 +8,16 @@ import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { migrations, sqlList } from './migrations';
-import { activationSteps, runSync, transitionSteps, type Step, type StepResults } from './plans';
+import {
+  activationSteps,
+  insertSteps,
+  runSync,
+  supersedingInsertSteps,
+  transitionSteps,
+  type Insert,
+  type Step,
+  type StepResults,
+} from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
@@ -129,6 +138,19 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         });
         return row && checkoutFromRow(row);
       }
+      case 'insert': {
+        const { draft, fields, duplicateOf, at } = step.insert;
+        const row = one(sql.insertActive, {
+          ...draft,
+          state: fields.state,
+          transactionId: fields.transactionId,
+          details: toJson({ ...draft.details, ...fields.details }),
+          duplicateOf,
+          expiresAt: fields.expiresAt ?? draft.expiresAt,
+          at,
+        });
+        return row && checkoutFromRow(row);
+      }
       case 'event':
         return eventFromRow(one(sql.insertEvent, { ...step.event, data: toJson(step.event.data) })!, 'text');
     }
@@ -149,28 +171,12 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   );
 
   const insertActive = db.transaction(
-    (
-      draft: ReturnType<typeof NewCheckoutSchema.parse>,
-      fields: ReturnType<typeof ActivationSchema.parse>,
-      source: string,
-      duplicateOf: string | null,
-      at: string,
-    ) => {
-      const row = one(sql.insertActive, {
-        ...draft,
-        state: fields.state,
-        transactionId: fields.transactionId,
-        details: toJson({ ...draft.details, ...fields.details }),
-        duplicateOf,
-        expiresAt: fields.expiresAt ?? draft.expiresAt,
-        at,
-      });
-      if (!row) return undefined;
-      const checkout = checkoutFromRow(row);
-      const data = toJson({ transactionId: fields.transactionId, ...(duplicateOf ? { duplicateOf } : {}) });
-      const event = one(sql.insertEvent, { checkoutId: checkout.id, seq: 1, state: checkout.state, source, at, data });
-      return { checkout, event: eventFromRow(event!, 'text') };
-    },
+    (draft: Insert['draft'], fields: Insert['fields'], source: EventSource, duplicateOf: string | null, at: string) =>
+      runSync(insertSteps(draft, fields, source, duplicateOf, at), runStep),
+  );
+  const insertSuperseding = db.transaction(
+    (draft: Insert['draft'], fields: Insert['fields'], source: EventSource, holderId: string, at: string) =>
+      runSync(supersedingInsertSteps(draft, fields, source, holderId, at), runStep),
   );
 
   return {
@@ -232,6 +238,15 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         ActivationSchema.parse(fields),
         EventSourceSchema.parse(source),
         duplicateOf,
+        InstantSchema.parse(at),
+      );
+    },
+    async insertSuperseding(draft, fields, source, holderId, at) {
+      return insertSuperseding.immediate(
+        NewCheckoutSchema.parse(draft),
+        ActivationSchema.parse(fields),
+        EventSourceSchema.parse(source),
+        holderId,
         InstantSchema.parse(at),
       );
     },

@@ -194,6 +194,19 @@ export interface Store extends BackOfficeStore {
     at: string,
   ): Promise<{ checkout: Checkout; event: CheckoutEvent } | undefined>;
   /**
+   * Stores a provider transaction that no checkout holds and that is paid already while the order's place holder
+   * `holderId` still waits for the payer (`decideAdoption`'s `supersede`): in one transaction the holder expires, with
+   * `supersededBy` in its event, and the transaction takes the order's place. Undefined, storing nothing, when the
+   * holder no longer waits; rejects when the transaction is stored already.
+   */
+  insertSuperseding(
+    draft: NewCheckout,
+    fields: Activation,
+    source: EventSource,
+    holderId: string,
+    at: string,
+  ): Promise<{ checkout: Checkout; event: CheckoutEvent; superseded: { checkout: Checkout; event: CheckoutEvent } } | undefined>;
+  /**
    * `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than
    * `before`; never-checked first. With `expiredSince`, also `Expired` ones that expired at or after it (their code
    * may still be paid late), on the same terms, after every live one: a day of abandoned codes never starves the

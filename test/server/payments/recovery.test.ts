@@ -220,8 +220,9 @@ describe('several instances', () => {
 describe('webhooks for transactions no checkout holds', () => {
   it('adopts and applies a transaction of ours, and ignores one the provider does not know', async () => {
     const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url);
-    const made = await cashInAtProvider(bff, 'ORPHAN-1');
-    expect(await bff.store.findCheckoutsByOrder('ORPHAN-1')).toEqual([]);
+    const { orderId } = await bff.order();
+    const made = await cashInAtProvider(bff, orderId);
+    expect(await bff.store.findCheckoutsByOrder(orderId)).toEqual([]);
     // Its first webhook is its payment.
     await emulator.provider.sandbox.pix.complete(made.transaction.id);
     await vi.waitFor(async () =>
@@ -249,5 +250,76 @@ describe('webhooks for transactions no checkout holds', () => {
     );
     await vi.waitFor(async () => expect(await bff.store.getCheckout(first.id)).toMatchObject({ state: 'Completed', duplicateOf: null }));
     expect((await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body.id).toBe(first.id);
+  });
+});
+
+describe('a transaction of our order that is not provably ours', () => {
+  const reservedAt = () => new Date(Date.now() - 60_000).toISOString();
+  const cashIn = (orderId: string, value: string, webhook: { url: string; customHeaderName?: string; customHeaderValue?: string }) =>
+    emulator.provider.pix.createCashIn({ payment: { value: { original: value } }, transaction: { orderId }, webhook });
+
+  it('is never adopted into a reservation (no secret echoed, or another amount), and is kept as foreign for the merchant', async () => {
+    const adminToken = 'a'.repeat(40);
+    const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url, { ADMIN_TOKEN: adminToken });
+    const ours = { url: bff.checkout.webhook.url, customHeaderName: WEBHOOK_HEADER, customHeaderValue: bff.config.webhookSecret };
+    for (const orderId of ['NO-SECRET', 'CHEAPER']) {
+      await bff.store.reserveCheckout({ id: `co_${orderId}`, orderId, method: 'pix', amountCents: 5_490, createdAt: reservedAt() });
+    }
+    const noSecret = await cashIn('NO-SECRET', '0.01', { url: bff.checkout.webhook.url });
+    const cheaper = await cashIn('CHEAPER', '0.01', ours);
+    await bff.checkout.reconciler.runOnce();
+    // Neither shows a shopper a code that charges 0.01 for a 54.90 order: the reservations are released.
+    expect(await bff.store.getCheckout('co_NO-SECRET')).toBeUndefined();
+    expect(await bff.store.getCheckout('co_CHEAPER')).toBeUndefined();
+    expect(await bff.store.findCheckoutByTransaction(noSecret.transaction.id)).toBeUndefined();
+    const foreign = await bff.store.listForeignTransactions(10);
+    expect(foreign.map(({ transactionId, reason, amount }) => ({ transactionId, reason, amount }))).toEqual(
+      expect.arrayContaining([
+        { transactionId: noSecret.transaction.id, reason: 'secret', amount: expect.stringMatching(/^0\.01/) },
+        { transactionId: cheaper.transaction.id, reason: 'amount', amount: expect.stringMatching(/^0\.01/) },
+      ]),
+    ); // The merchant sees them in the back-office.
+    const listed = await bff.json('GET', '/api/admin/foreign-transactions', undefined, { authorization: `Bearer ${adminToken}` });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((t: { transactionId: string }) => t.transactionId).sort()).toEqual(
+      [noSecret.transaction.id, cheaper.transaction.id].sort(),
+    );
+  });
+
+  it('is not adopted from its webhook when its amount is not the order’s', async () => {
+    const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url);
+    const { orderId } = await bff.order(5_490);
+    const made = await cashIn(orderId, '0.01', {
+      url: bff.checkout.webhook.url,
+      customHeaderName: WEBHOOK_HEADER,
+      customHeaderValue: bff.config.webhookSecret,
+    });
+    await emulator.provider.sandbox.pix.complete(made.transaction.id);
+    await vi.waitFor(async () =>
+      expect((await bff.store.listForeignTransactions(10)).map((t) => t.transactionId)).toContain(made.transaction.id),
+    );
+    expect(await bff.store.findCheckoutsByOrder(orderId)).toEqual([]);
+  });
+});
+
+describe('a create that reached the provider after its reservation was released', () => {
+  it('takes the order when it is paid while the shown code still waits: the shown one expires, superseded', async () => {
+    const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url);
+    const { orderId, orderToken } = await bff.order();
+    const shown = (await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body;
+    // The first attempt's create, released meanwhile, lands at the provider now; the payer pays that code.
+    const late = await cashInAtProvider(bff, orderId);
+    await emulator.provider.sandbox.pix.complete(late.transaction.id);
+    await vi.waitFor(async () =>
+      expect(await bff.store.findCheckoutByTransaction(late.transaction.id)).toMatchObject({ state: 'Completed', duplicateOf: null }),
+    );
+    const paid = (await bff.store.findCheckoutByTransaction(late.transaction.id))!;
+    expect(await bff.store.getCheckout(shown.id)).toMatchObject({ state: 'Expired' });
+    expect((await bff.store.eventsAfter(shown.id, 0)).at(-1)).toMatchObject({ state: 'Expired', data: { supersededBy: paid.id } });
+    // The order is paid: every tab is shown the receipt, nobody is asked to pay again.
+    expect((await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body).toMatchObject({
+      id: paid.id,
+      state: 'Completed',
+    });
   });
 });

@@ -267,6 +267,34 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect((await store.reserveCheckout(draftFor('F-3'))).checkout.id).toBe(holder.id);
         expect((await store.findCheckoutsByOrder('F-3')).map((c) => c.duplicateOf)).toEqual([null, holder.id]);
       });
+      it('a paid transaction takes the order from a holder still waiting, which expires in the same transaction', async () => {
+        const holder = await checkoutIn('Registered', 'F-4');
+        const draft = draftFor('F-4', { createdAt: at(2) });
+        const taken = await store.insertSuperseding(draft, { state: 'Completed', transactionId: 'tx-paid' }, 'webhook', holder.id, at(3));
+        expect(taken!.checkout).toMatchObject({ id: draft.id, state: 'Completed', duplicateOf: null, seq: 1 });
+        expect(taken!.superseded.checkout).toMatchObject({ id: holder.id, state: 'Expired', seq: holder.seq + 1 });
+        expect(taken!.superseded.event).toMatchObject({ state: 'Expired', source: 'webhook', data: { supersededBy: draft.id } });
+        expect((await store.reserveCheckout(draftFor('F-4'))).checkout.id).toBe(draft.id);
+      });
+
+      it('takes nothing from a holder no longer waiting, and rolls the expiry back when the transaction is stored', async () => {
+        const paid = await checkoutIn('Completed', 'F-5');
+        expect(
+          await store.insertSuperseding(draftFor('F-5'), { state: 'Completed', transactionId: 'tx-5' }, 'webhook', paid.id, at(3)),
+        ).toBeUndefined();
+        const waiting = await checkoutIn('Registered', 'F-6');
+        await expect(
+          store.insertSuperseding(
+            draftFor('F-6'),
+            { state: 'Completed', transactionId: paid.transactionId! },
+            'webhook',
+            waiting.id,
+            at(3),
+          ),
+        ).rejects.toThrow(/stored already/);
+        expect(await store.getCheckout(waiting.id)).toMatchObject({ state: 'Registered', seq: waiting.seq });
+        expect(await store.findCheckoutsByOrder('F-5')).toHaveLength(1);
+      });
     });
 
     describe('payment window', () => {
