@@ -36,6 +36,8 @@ export interface Tuning {
   reconcileIntervalMs?: number;
   staleAfterMs?: number;
   settleAfterMs?: number;
+  /** The longest a create keeps the shopper waiting (default 15 s). */
+  createDeadlineMs?: number;
   webhookRetryDelaysMs?: number[];
   /** The payment window in milliseconds, overriding CHECKOUT_TTL_SECONDS (tests use a tiny one). */
   checkoutTtlMs?: number;
@@ -196,6 +198,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
     ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
+    ...(tuning?.createDeadlineMs ? { createDeadlineMs: tuning.createDeadlineMs } : {}),
     checkoutTtlMs: tuning?.checkoutTtlMs ?? config.checkoutTtlSeconds * 1000,
     reconcile: {
       ...(tuning?.staleAfterMs ? { staleAfterMs: tuning.staleAfterMs } : {}),

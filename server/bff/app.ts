@@ -50,6 +50,8 @@ export interface CheckoutAppOptions {
   creationWaitMs?: number;
   /** A reservation older than this is settled with the provider; see `CheckoutServiceOptions.settleAfterMs`. */
   settleAfterMs?: number;
+  /** The longest a create keeps the shopper waiting; see `CheckoutServiceOptions.createDeadlineMs`. Default 15 s. */
+  createDeadlineMs?: number;
   /** The payment window of a new checkout (`CHECKOUT_TTL_SECONDS`), unless the provider gives one. Default 30 min. */
   checkoutTtlMs?: number;
   reconcile?: { staleAfterMs?: number; intervalMs?: number; followExpiredMs?: number };

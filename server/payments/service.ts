@@ -39,6 +39,11 @@ export interface CheckoutServiceOptions {
   settleAfterMs?: number;
   /** The payment window of a new checkout, unless the provider gives one (`CHECKOUT_TTL_SECONDS`). Default 30 min. */
   checkoutTtlMs?: number;
+  /**
+   * The longest a create keeps the shopper waiting, provider calls and recovery included: past it the answer is
+   * `checkout_pending` (the element says it is still confirming and asks again) while the saga goes on. Default 15 s.
+   */
+  createDeadlineMs?: number;
 }
 
 export interface CreateCheckoutInput {
@@ -64,6 +69,22 @@ interface PricedRequest {
   input: CreateCheckoutInput;
   order: PricedOrder;
   adapter: MethodAdapter;
+}
+
+/**
+ * `work`, or `checkout_pending` once `ms` have passed; the work goes on either way (a reservation it leaves is
+ * answered to the next request for the order, or settled by the reconciler), and its late failure is not lost
+ * to an unhandled rejection.
+ */
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(checkoutPending()), ms)));
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function createCheckoutService(options: CheckoutServiceOptions) {
@@ -132,7 +153,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     const adapter = METHOD_ADAPTERS[input.method];
     const order = await orders.resolve(input.orderId);
     if (!order) throw orderNotFound(input.orderId);
-    const { created, record } = await saga.run({ input, order, adapter });
+    const { created, record } = await withinDeadline(saga.run({ input, order, adapter }), options.createDeadlineMs ?? 15_000);
     return { created, checkout: record };
   }
 

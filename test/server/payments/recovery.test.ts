@@ -6,6 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
+import type { Tuning } from '../../../server/server';
 import { freePort, startRecordingServer, type RecordedRequest } from '../helpers/http';
 import { startTestBff, startTestServer, tempDir, type TestServer } from '../helpers/server';
 
@@ -63,7 +64,7 @@ async function faultyProvider(mode: { current: Mode }) {
   return proxy;
 }
 
-async function bffBehind(proxyUrl: string, env: Record<string, string> = {}) {
+async function bffBehind(proxyUrl: string, env: Record<string, string> = {}, tuning: Tuning = {}) {
   const bff = await startTestBff({
     env: {
       PROVIDER_BASE_URL: `${proxyUrl}/v1`,
@@ -71,7 +72,7 @@ async function bffBehind(proxyUrl: string, env: Record<string, string> = {}) {
       PROVIDER_SECRET: 'sandbox-secret',
       ...env,
     },
-    start: { tuning: { providerTimeoutMs: 300, settleAfterMs: 400 } },
+    start: { tuning: { providerTimeoutMs: 300, settleAfterMs: 400, ...tuning } },
   });
   open.push(bff);
   return bff;
@@ -321,5 +322,19 @@ describe('a create that reached the provider after its reservation was released'
       id: paid.id,
       state: 'Completed',
     });
+  });
+});
+
+describe('a slow provider', () => {
+  it('keeps the shopper waiting no longer than the create deadline, then answers the checkout the saga went on to make', async () => {
+    const bff = await bffBehind((await faultyProvider({ current: 'slow-create' })).url, {}, { createDeadlineMs: 100 });
+    const { orderId, orderToken } = await bff.order();
+    // Without the deadline this create would wait out the provider and its look-up, and answer 201.
+    const first = await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
+    expect(first).toMatchObject({ status: 503, body: { error: { code: 'checkout_pending' } } });
+    await vi.waitFor(async () => expect((await bff.store.findCheckoutsByOrder(orderId))[0]).toMatchObject({ state: 'Registered' }));
+    const again = await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
+    expect(again).toMatchObject({ status: 200, body: { orderId, state: 'Registered' } });
+    expect(await atProvider(orderId)).toHaveLength(1);
   });
 });
