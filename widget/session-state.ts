@@ -13,7 +13,8 @@ export type RefusalCode = 'payer_cpf_invalid' | 'payer_refused';
 /** Which screen the element shows; the `checkout` screens depend on the checkout's method and state. */
 export type Screen =
   | { name: 'idle' }
-  | { name: 'loading' }
+  /** `confirming`: the BFF said the payment is still being prepared; the element asks again by itself. */
+  | { name: 'loading'; confirming?: boolean }
   | { name: 'choose'; methods: readonly Method[] }
   | { name: 'payer'; method: Method }
   | { name: 'refused'; method: Method; code: RefusalCode }

@@ -21,6 +21,8 @@ type Payer = NonNullable<CreateCheckoutInput['payer']>;
 
 const REFUSALS: readonly string[] = ['payer_cpf_invalid', 'payer_refused'] satisfies RefusalCode[];
 const isRefusal = (code: string): code is RefusalCode => REFUSALS.includes(code);
+/** A create the BFF is still preparing (it bounds each wait) is asked again this often, this many times. */
+const [PENDING_RETRY_MS, PENDING_RETRIES] = [1_500, 4];
 
 export class CheckoutSession implements ReactiveController {
   state: SessionState = { screen: { name: 'idle' }, cpf: '', payerName: '', announcement: '' };
@@ -179,9 +181,9 @@ export class CheckoutSession implements ReactiveController {
     if (this.state.screen.name === 'checkout') this.announce(this.host.strings.expiredTitle);
   }
 
-  private async start(method: Method, payer?: Payer): Promise<void> {
+  private async start(method: Method, payer?: Payer, confirmations = 0): Promise<void> {
     const run = this.run;
-    this.set({ screen: { name: 'loading' } });
+    this.set({ screen: { name: 'loading', confirming: confirmations > 0 } });
     this.retryAction = () => void this.start(method, payer);
     const input: CreateCheckoutInput = { orderId: this.host.orderId, orderToken: this.host.orderToken, method };
     if (payer) input.payer = payer;
@@ -206,6 +208,10 @@ export class CheckoutSession implements ReactiveController {
         this.set({ screen: { name: 'refused', method, code: error.code } });
         this.announce(`${this.host.strings.refusedTitle}. ${errorMessage(this.host.strings, error)}`);
         this.emitError(error);
+      } else if (error instanceof CheckoutApiError && error.code === 'checkout_pending' && confirmations < PENDING_RETRIES) {
+        if (confirmations === 0) this.announce(this.host.strings.confirming);
+        setTimeout(() => run === this.run && void this.start(method, payer, confirmations + 1), PENDING_RETRY_MS);
+        this.set({ screen: { name: 'loading', confirming: true } });
       } else if (error instanceof CheckoutApiError && error.code === 'payer_required') {
         this.set({ screen: { name: 'payer', method }, cpfProblem: 'cpfRequired' });
       } else {

@@ -21,8 +21,11 @@ import {
 
 /** Every code a shopper can get from the BFF, with the status it is answered with: the contract's list. */
 const BFF_CODES = Object.entries(SHOPPER_ERRORS) as [code: string, status: number][];
-/** Codes whose screen is not "could not start": the payer form or the refused-CPF screen. */
-const PAYER_CODES = ['payer_required', 'payer_cpf_invalid', 'payer_refused'];
+/**
+ * Codes whose screen is not "could not start" at once: the payer form or the refused-CPF screen, and a payment still
+ * being prepared (asked again first; see its own test).
+ */
+const PAYER_CODES = ['payer_required', 'payer_cpf_invalid', 'payer_refused', 'checkout_pending'];
 
 const VALID_CPF = '52998224725';
 const REFUSED_CPF = '90000000175';
@@ -77,6 +80,25 @@ describe('<pix-checkout> error messages', () => {
       }
     });
   }
+
+  it('tells the shopper a payment still being prepared is being confirmed, asks again by itself, then shows the code', async () => {
+    const orderId = newOrderId('preparing');
+    const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+    const t = stringsFor('pt-BR');
+    await waitForText(el, t.confirming);
+    await waitForSelector(el, '#pix-code', 'the code once the BFF has the checkout');
+    expect((await backendLog(orderId)).posts).to.equal(3);
+    expect(visibleText(el)).not.to.contain(t.startFailedTitle);
+  });
+
+  it('gives up asking after a few answers that the payment is still being prepared, with a way to try again', async () => {
+    const orderId = newOrderId('err-503-checkout_pending');
+    const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
+    const t = stringsFor('pt-BR');
+    await waitForText(el, t.startFailedTitle, 15_000);
+    expect(visibleText(el)).to.contain(t.errCheckoutPending);
+    expect((await backendLog(orderId)).posts).to.be.greaterThan(1);
+  });
 
   it('is accessible on the could-not-start screen', async () => {
     const { el } = await mountCheckout({ endpoint: '/api', 'order-id': newOrderId('err-503-server_busy') });

@@ -204,6 +204,10 @@ async function handleCreate(ctx: Context) {
     case 'flaky':
       if (log.posts === 1) return refuse(ctx, 'provider_unavailable', 'Provedor de pagamentos indisponível');
       break;
+    case 'preparing':
+      // The real BFF answers this once a create outlasts its deadline, and goes on making the checkout.
+      if (log.posts <= 2) return refuse(ctx, 'checkout_pending', 'The payment is still being prepared.');
+      break;
     case 'slow':
       await sleep(1000);
   }

@@ -23,6 +23,7 @@ export const en: Strings = {
   submitOpenFinance: 'Continue at my bank',
   back: 'Back',
   loading: 'Preparing your payment…',
+  confirming: 'Still confirming your payment with the bank. One moment…',
   refusedTitle: 'This CPF could not be used',
   refusedInvalid: 'The CPF you entered was not accepted for this payment. Check the number or use another CPF.',
   refusedPayer: 'This CPF cannot be used for this payment. Use another CPF or another way to pay.',

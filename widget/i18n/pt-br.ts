@@ -21,6 +21,7 @@ export const ptBR = {
   submitOpenFinance: 'Continuar no meu banco',
   back: 'Voltar',
   loading: 'Preparando o pagamento…',
+  confirming: 'Ainda estamos confirmando seu pagamento com o banco. Só um instante…',
   refusedTitle: 'Não foi possível usar este CPF',
   refusedInvalid: 'O CPF informado não foi aceito para este pagamento. Confira o número ou use outro CPF.',
   refusedPayer: 'Este CPF não pode ser usado neste pagamento. Use outro CPF ou outra forma de pagamento.',

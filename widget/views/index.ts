@@ -5,7 +5,7 @@ import type { Checkout } from '../api.js';
 import { errorMessage } from '../i18n.js';
 import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
-import { renderLoading, type ViewContext } from './common.js';
+import { renderLoading, renderSpinnerLine, type ViewContext } from './common.js';
 import { renderExpired, renderFailure, renderReceipt, type OutcomeView } from './outcome.js';
 import { renderPending, type PixUi } from './pending.js';
 import { renderChooser, renderConflict, renderPayerForm, renderRefused, renderStartFailed, type PayerFormView } from './start.js';
@@ -51,7 +51,7 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
     case 'payer':
       return renderPayerForm(ctx.t, { ...view.payer, method: screen.method });
     case 'loading':
-      return renderLoading(ctx.t);
+      return screen.confirming ? renderSpinnerLine(ctx.t.confirming) : renderLoading(ctx.t);
     case 'refused':
       return renderRefused(ctx, {
         method: screen.method,
