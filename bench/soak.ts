@@ -314,9 +314,12 @@ async function main() {
   async function act(view: View, action: 'complete' | 'error' | 'cancel') {
     const area = view.method === 'openfinance' ? 'payment-initiation' : 'transactions';
     for (let attempt = 0; attempt < 8; attempt++) {
+      // An anonymous PIX is completed with its payer named, as the contract wants.
+      const named = view.method === 'pix' && action === 'complete';
       const response = await fetch(`${emulator.url}/sandbox/v1/partners-int/sandbox/${area}/${action}/${view.transactionId}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${sandboxToken}` },
+        headers: { authorization: `Bearer ${sandboxToken}`, ...(named && { 'content-type': 'application/json' }) },
+        ...(named && { body: JSON.stringify({ name: 'Pagador Soak', taxNumber: '52998224725' }) }),
       });
       await response.body?.cancel();
       if (response.ok) return bump(stats.actions, action);

@@ -72,7 +72,7 @@ export interface ErrorEnvelope {
 }
 
 /** The statuses the tables below use. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 411 | 413 | 415 | 422 | 429 | 431 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 411 | 413 | 415 | 422 | 429 | 431 | 500 | 502 | 503 | 504;
 
 /**
  * What a shopper's page can get from the shopper API (`/api/checkouts…`, `/api/orders…`), with its status: the route
@@ -135,6 +135,7 @@ export const BACK_OFFICE_ERRORS = {
   length_required: 411,
   file_too_large: 413,
   pdf_required: 415,
+  method_not_allowed: 405,
 } as const satisfies Record<string, ErrorStatus>;
 
 /** The code of a passed-through provider refusal that names neither a reason nor a code (see BACK_OFFICE_ERRORS). */

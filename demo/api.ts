@@ -4,21 +4,21 @@
  * emulator, read the webhook log). Mounted only when the embedded emulator is the provider.
  */
 import { randomBytes } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
 import { EXPIRED } from '../core/states';
 import { sendError } from '../server/bff/respond';
-import { ApiError, errorBody } from '../server/payments/errors';
+import { ApiError, errorBody, invalidRequest, methodNotAllowed } from '../server/payments/errors';
 import { signOrderToken } from '../server/bff/order-token';
 import type { OrderResolver } from '../server/payments/orders';
 import { parseJson } from '../server/bff/validate';
 import type { Clock } from '../server/lib/clock';
 import { safeEqual } from '../server/lib/secrets';
 import type { ProviderClient } from '../server/provider';
-import { ADMIN_KEY_HEADER, type Sandbox } from '../server/sandbox';
+import { ADMIN_KEY_HEADER, SANDBOX_PAYER, type Sandbox } from '../server/sandbox';
 import type { Store } from '../server/store/types';
 import { PRODUCTS } from './catalog';
 import type { DemoStore } from './store';
@@ -41,6 +41,19 @@ const OUTCOMES: Record<Method, readonly string[]> = {
   pix: ['complete', 'error', 'cancel', 'reverse'],
   openfinance: ['complete', 'error'],
 };
+
+/** What the emulator's admin routes take, so what the proxy forwards (fetch's Request refuses TRACE and the like). */
+const PROXIED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
+
+/**
+ * The order id of the address, or a 400 for one no order has (the demo's are `A-` and hex digits; the BFF's rule is
+ * letters, digits and `. _ : -`): U+0000 or another control character never reaches a query.
+ */
+function orderIdParam(c: Context): string {
+  const orderId = c.req.param('orderId') ?? '';
+  if (!/^[\w.:-]{1,64}$/.test(orderId)) throw invalidRequest('Not an order id.');
+  return orderId;
+}
 
 /** The demo shop's pricing for the BFF: the amount was computed on the server when the order was placed. */
 export function demoOrders(demo: DemoStore): OrderResolver {
@@ -67,6 +80,17 @@ export interface DemoApiOptions {
 }
 
 export function demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken, sandbox }: DemoApiOptions) {
+  /**
+   * The payer pays a PIX code at the emulator. The contract wants the payer named when the code was anonymous: the
+   * checkout's own payer when the shopper gave one, else the sandbox's.
+   */
+  const payPix = async (transactionId: string) => {
+    const checkout = await store.findCheckoutByTransaction(transactionId);
+    return provider.sandbox.pix.complete(transactionId, {
+      name: checkout?.payerName ?? SANDBOX_PAYER.name,
+      taxNumber: checkout?.payerCpf ?? SANDBOX_PAYER.taxNumber,
+    });
+  };
   return (
     new Hono()
       // Mounted outside the BFF, so its error handler does not apply here: without this an unknown order is a 500.
@@ -130,7 +154,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           throw new ApiError('not_found', 'Unknown sandbox operation.');
         }
         const operations: Record<Method, Record<string, (id: string) => Promise<unknown>>> = {
-          pix: provider.sandbox.pix,
+          pix: { ...provider.sandbox.pix, complete: payPix },
           openfinance: provider.sandbox.openFinance,
         };
         const run = operations[method][operation]!;
@@ -146,11 +170,9 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
       // and paid after the window. The BFF hears it through the webhook like any payment, completes that checkout
       // (late), and keeps it as the duplicate of the order's new checkout when there is one.
       .post('/orders/:orderId/pay-expired', async (c) => {
-        const expired = (await store.findCheckoutsByOrder(c.req.param('orderId')))
-          .filter((k) => k.state === EXPIRED && k.transactionId)
-          .at(-1);
+        const expired = (await store.findCheckoutsByOrder(orderIdParam(c))).filter((k) => k.state === EXPIRED && k.transactionId).at(-1);
         if (!expired?.transactionId) throw new ApiError('checkout_not_found', 'This order has no expired code to pay.');
-        const complete = expired.method === 'pix' ? provider.sandbox.pix.complete : provider.sandbox.openFinance.complete;
+        const complete = expired.method === 'pix' ? payPix : provider.sandbox.openFinance.complete;
         try {
           const data = await complete(expired.transactionId);
           return c.json({ statusCode: 'Done', data: { ...data, checkoutId: expired.id } });
@@ -180,6 +202,10 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           const target = new URL(`/admin${rest}${url.search}`, 'http://sandbox.invalid');
           if (target.pathname !== '/admin' && !target.pathname.startsWith('/admin/')) throw new ApiError('not_found', 'No such route.');
           const method = c.req.method;
+          if (!PROXIED_METHODS.includes(method)) {
+            c.header('allow', PROXIED_METHODS.join(', '));
+            return sendError(c, methodNotAllowed());
+          }
           const headers: Record<string, string> = { [ADMIN_KEY_HEADER]: sandbox.adminKey };
           for (const name of ['content-type', 'accept']) {
             const value = c.req.header(name);

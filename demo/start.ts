@@ -9,9 +9,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_HEADER } from '../server/bff/app';
+import { bodyDeadline } from '../server/bff/body-guards';
 import { errorBody } from '../server/payments/errors';
 import { securityHeaders } from '../server/bff/guards';
-import { keptSecret, type Config } from '../server/config';
+import { defaultAllowedOrigins, keptSecret, type Config } from '../server/config';
 import { systemClock } from '../server/lib/clock';
 import { createProviderClient } from '../server/provider';
 import { createSandbox } from '../server/sandbox';
@@ -19,6 +20,7 @@ import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
 import { createProduct, listen, startServer, type StartOptions } from '../server/server';
 import { openStore } from '../server/store';
 import { demoApi, demoOrders } from './api';
+import { sameOriginWrites } from './cross-site';
 import { openDemoStore } from './store';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -27,6 +29,9 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+
+/** The largest JSON body the demo API reads (the BFF's limit): one of a known length up to it is read in one go. */
+const DEMO_JSON_MAX_BYTES = 64 * 1024;
 
 export async function startDemo(config: Config, options: StartOptions = {}) {
   const log = options.log ?? console;
@@ -46,6 +51,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
     // Kept in DATA_DIR so a restart keeps it; only the server side holds it (the back-office goes through /demo/api).
     adminKey: keptSecret(config.dataDir, 'sandbox-admin-key'),
+    // A body must arrive within BODY_TIMEOUT_MS, as for the BFF (else only REQUEST_TIMEOUT_MS would bound it).
+    bodyTimeoutMs: config.limits.bodyTimeoutMs,
     // WEBHOOK_SIGNING_KEY makes the BFF require signed webhooks; the embedded emulator then signs with it.
     ...(config.webhookSigningKey ? { webhookSigningKey: config.webhookSigningKey } : {}),
     ...(tuning?.webhookRetryDelaysMs ? { webhookRetry: { delaysMs: tuning.webhookRetryDelaysMs } } : {}),
@@ -82,13 +89,21 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   // Security headers on every answer (nosniff, referrer, framing), and the strict policy on every page.
   app.use(securityHeaders({ pageCsp: CSP, https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'sandbox' });
+  // Anyone who reaches a demo can drive its sandbox; a page on another site must not, through a visitor's browser:
+  // writes are taken from the demo's own pages only (and from scripts, which send no Origin).
+  const ownWrites = sameOriginWrites(defaultAllowedOrigins(listener.publicBaseUrl));
+  app.use('/sandbox/*', ownWrites);
   app.route('/sandbox', sandbox.app);
+  // The demo API's bodies get the BFF's deadline (BODY_TIMEOUT_MS, then 408 body_timeout in its envelope).
+  app.use('/demo/api/*', ownWrites, bodyDeadline(config.limits.bodyTimeoutMs, { maxBytes: DEMO_JSON_MAX_BYTES }));
   app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken: config.adminToken, sandbox }));
   // The demo pages' built scripts (shop, checkout, sandbox panel, back-office) under dist/demo/assets.
   const assets = here('../dist/demo');
-  if (existsSync(assets)) app.use('/assets/*', serveStatic({ root: assets }));
+  // Files answer GET and HEAD only: any other method falls through to the 404 envelope (an OPTIONS once got the
+  // file's length and no body, and hung until the idle timeout).
+  if (existsSync(assets)) app.on(['GET', 'HEAD'], '/assets/*', serveStatic({ root: assets }));
   else log.warn("dist/demo is missing: run `npm run build` to serve the demo pages' scripts.");
-  app.use('/*', serveStatic({ root: here('public') }));
+  app.on(['GET', 'HEAD'], '/*', serveStatic({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
   listener.handle(app);
   if (!options.manualReconcile) product.checkout.reconciler.start();

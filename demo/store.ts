@@ -1,10 +1,11 @@
 /**
  * The demo's own tables: the shop's orders (priced when placed, so the browser never sets an amount) and the log of
  * webhooks the BFF received, for the sandbox panel. A SQLite file of its own in DATA_DIR; the product's store knows
- * nothing of either.
+ * nothing of either. The log keeps no payer data (see `redactedPayload`): anyone who reaches a demo can read it.
  */
 import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { maskCpf } from '../core/cpf';
 import type { WebhookReceipt } from '../server/bff/webhooks';
 
 export const DemoOrderSchema = z.object({
@@ -21,6 +22,49 @@ export interface WebhookLogEntry extends WebhookReceipt {
 }
 
 type Row = Record<string, unknown>;
+
+/** The fields of a provider webhook the log keeps: the transaction's own, none that names or locates a person. */
+const LOGGED_FIELDS = [
+  'id',
+  'transactionState',
+  'transactionDate',
+  'transactionOrderId',
+  'transactionOrderDescription',
+  'transactionReceiptDate',
+  'transactionAmount',
+  'transactionType',
+  'transactionPaymentType',
+  'stateRegisteredDate',
+  'stateCompletedDate',
+  'stateCancelledDate',
+  'stateRefundDate',
+  'stateReversedDate',
+  'stateErrorDate',
+  'stateErrorCause',
+] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A CPF as banks show it (`***.982.247-**`), `***` for anything else; a value masked already stays as it is. */
+const maskedTaxNumber = (value: unknown) =>
+  typeof value === 'string' && /^\*{3}(\.\d{3}\.\d{3}-\*{2})?$/.test(value) ? value : maskCpf(String(value));
+
+/**
+ * What the log keeps of a webhook's body: the transaction's fields, and of its payer and recipient only the masked tax
+ * number. Their names, full CPFs and bank accounts are dropped, as are the receipt's address (the receipt names the
+ * payer) and any field the provider may add: a demo's log is readable by anyone who reaches the demo.
+ */
+export function redactedPayload(payload: unknown): unknown {
+  if (!isRecord(payload)) return null;
+  const kept: Record<string, unknown> = {};
+  for (const field of LOGGED_FIELDS) if (field in payload) kept[field] = payload[field];
+  for (const party of ['payer', 'recipient'] as const) {
+    if (!(party in payload)) continue;
+    const who = payload[party];
+    kept[party] = isRecord(who) ? (who.taxNumber == null ? {} : { taxNumber: maskedTaxNumber(who.taxNumber) }) : null;
+  }
+  return kept;
+}
 
 export function openDemoStore(file: string) {
   const db = new Database(file, { timeout: 5_000 });
@@ -68,9 +112,9 @@ export function openDemoStore(file: string) {
         : undefined;
     },
     logWebhook(receipt: WebhookReceipt): void {
-      sql.logWebhook.run({ ...receipt, payload: JSON.stringify(receipt.payload ?? null) });
+      sql.logWebhook.run({ ...receipt, payload: JSON.stringify(redactedPayload(receipt.payload)) });
     },
-    /** Entries with id greater than `afterId`, oldest first. */
+    /** Entries with id greater than `afterId`, oldest first; payloads redacted (also those written before redaction). */
     listWebhookLog(afterId: number, limit: number): WebhookLogEntry[] {
       return (sql.webhookLog.all(afterId, limit) as Row[]).map((row) => ({
         id: Number(row.id),
@@ -79,7 +123,7 @@ export function openDemoStore(file: string) {
         checkoutId: row.checkout_id as string | null,
         state: row.state as string | null,
         outcome: row.outcome as WebhookLogEntry['outcome'],
-        payload: JSON.parse(row.payload as string) as unknown,
+        payload: redactedPayload(JSON.parse(row.payload as string)),
       }));
     },
     close(): void {

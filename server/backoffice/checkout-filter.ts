@@ -40,12 +40,20 @@ export const listQuery = filterQuery.extend({
 /** The cursor after `c`. */
 export const encodeCursor = (c: Checkout) => Buffer.from(JSON.stringify([c.createdAt, c.id])).toString('base64url');
 
+/**
+ * A checkout id as a cursor may name one: no control character (U+0000 would reach PostgreSQL, which refuses it in
+ * text) and no half of a surrogate pair. The ids this list gives are letters, digits, `_` and `-`.
+ */
+const cursorId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[^\p{Cc}\p{Cs}]+$/u);
+
 /** The position a cursor names, or a 400 `invalid_cursor` for one this list did not give. */
 export function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
-    const [createdAt, id] = z
-      .tuple([instant, z.string().min(1).max(64)])
-      .parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    const [createdAt, id] = z.tuple([instant, cursorId]).parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     return { createdAt, id };
   } catch {
     throw invalidCursor();

@@ -5,9 +5,9 @@
  * `isInvoiceUpload` tells the API's body guards to leave it alone.
  */
 import { Hono, type Context } from 'hono';
-import type { ProviderClient } from '../provider';
-import { fileTooLarge, invalidFileName, lengthRequired, pdfRequired } from '../payments/errors';
-import { callProvider } from './provider-call';
+import { ProviderNetworkError, type ProviderClient } from '../provider';
+import { fileTooLarge, invalidFileName, lengthRequired, pdfRequired, requestTimeout } from '../payments/errors';
+import { backOfficeError, callProvider } from './provider-call';
 
 /** Largest invoice the BFF streams to the provider. */
 export const MAX_INVOICE_BYTES = 10 * 1024 * 1024;
@@ -24,6 +24,39 @@ function invoiceFileName(header: string | undefined): string {
     throw invalidFileName();
   }
   return name.replace(/[^\w.\- ]/g, '_').slice(0, 120) || 'invoice.pdf';
+}
+
+/**
+ * The client's body as the upload reads it, and whether the upload, when it failed, was waiting for the client's
+ * bytes (a read still pending, or the client's side broken) rather than for the provider to take them.
+ */
+function watchedBody(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  let waiting = false;
+  let stalled = false;
+  let cancelled = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      waiting = true;
+      try {
+        const chunk = await reader.read();
+        if (cancelled) return;
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      } catch (error) {
+        stalled = true;
+        if (!cancelled) controller.error(error);
+      } finally {
+        waiting = false;
+      }
+    },
+    cancel(reason) {
+      cancelled = true;
+      if (waiting) stalled = true;
+      return reader.cancel(reason);
+    },
+  });
+  return { stream, clientStalled: () => waiting || stalled };
 }
 
 export function invoiceRoutes({ provider }: { provider: ProviderClient }) {
@@ -46,7 +79,18 @@ export function invoiceRoutes({ provider }: { provider: ProviderClient }) {
         }),
       );
       // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
-      const document = await callProvider(provider.documents.upload(address, c.req.raw.body!, { contentType, size }));
+      const body = watchedBody(c.req.raw.body!);
+      let document: unknown;
+      try {
+        document = await provider.documents.upload(address, body.stream, { contentType, size });
+      } catch (error) {
+        // An answer of the provider is its own; a broken or timed-out upload is the client's when the file had stopped
+        // coming (the provider's upload window closed, or Node's request timeout ended the socket): a 408, and the rest
+        // of the body is not waited for.
+        if (!(error instanceof ProviderNetworkError) || !body.clientStalled()) throw backOfficeError(error);
+        c.header('connection', 'close');
+        throw requestTimeout();
+      }
       return c.json({ statusCode: 'Done', data: document ?? null }, 201);
     })
     .get('/payment-requests/:id/documents', async (c) =>

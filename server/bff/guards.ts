@@ -8,6 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { clientAddress, clientKey, type RateLimiter, type StreamLimiter } from '../lib/limits';
 import { invalidRequest, rateLimited, serverBusy, tooManyStreams } from '../payments/errors';
+import { resourcePolicy } from './resource-policy';
 import { sendError } from './respond';
 import { onRawStreamEnd } from './stream';
 
@@ -21,13 +22,6 @@ export const BASE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
   'content-security-policy': API_CSP,
 };
-
-/**
- * Paths other origins load: the element's module (`/widget/…`) and the public checkout API it calls. They get
- * `Cross-Origin-Resource-Policy: cross-origin`, so a storefront with COEP can still embed them; everything else is
- * `same-origin`.
- */
-const sharedAcrossOrigins = (path: string) => /(^|\/)widget\//.test(path) || /\/checkouts(\/|$)/.test(path);
 
 export interface SecurityHeaderOptions {
   /** Content-Security-Policy of HTML answers; JSON answers get `API_CSP`. */
@@ -47,7 +41,10 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-xss-protection',
 ];
 
-/** hono/secure-headers with our choices, plus a CSP on pages and JSON, and CORP by path. */
+/**
+ * hono/secure-headers with our choices, plus a CSP on pages and JSON, and `Cross-Origin-Resource-Policy` per route from
+ * the table of `resource-policy.ts` (`same-origin` unless the route is one a storefront loads).
+ */
 export function securityHeaders({ pageCsp = API_CSP, https = false }: SecurityHeaderOptions = {}): MiddlewareHandler {
   const base = secureHeaders({
     referrerPolicy: 'no-referrer',
@@ -58,7 +55,7 @@ export function securityHeaders({ pageCsp = API_CSP, https = false }: SecurityHe
   return async (c, next) => {
     await base(c, next);
     const headers = c.res.headers;
-    headers.set('cross-origin-resource-policy', sharedAcrossOrigins(c.req.path) ? 'cross-origin' : 'same-origin');
+    headers.set('cross-origin-resource-policy', resourcePolicy(c.req.path));
     // A policy governs documents: pages get theirs; JSON gets `default-src 'none'` should it ever be opened as one.
     // Scripts, styles, images and PDFs are left alone (a policy on a PDF can stop the browser's viewer).
     const type = headers.get('content-type') ?? '';
@@ -149,10 +146,12 @@ function onEnd(body: ReadableStream<Uint8Array>, done: () => void): ReadableStre
 
 /**
  * Holds a slot of `limiter` for as long as an event stream stays open. Over the client's share: 429; the whole
- * server full: 503. Both say when to come back (`Retry-After`); the element meanwhile polls.
+ * server full: 503. Both say when to come back (`Retry-After`); the element meanwhile polls. A HEAD holds no slot:
+ * its answer is the headers alone (see `headersOnly`); any other method is the route's to refuse.
  */
 export function streamLimit(limiter: StreamLimiter, trustProxy: number, retryAfterSeconds = 30): MiddlewareHandler {
   return async (c, next) => {
+    if (c.req.method === 'HEAD') return headersOnly(c, next);
     if (c.req.method !== 'GET') return next();
     const slot = limiter.acquire(requestClient(c, trustProxy));
     if ('refused' in slot) {
@@ -176,6 +175,18 @@ export function streamLimit(limiter: StreamLimiter, trustProxy: number, retryAft
     }
     slot.release();
   };
+}
+
+/**
+ * A HEAD (which Hono routes to the GET handler) answered with the headers alone: a body the route made anyway is
+ * cancelled, so nothing it opened (a subscription, timers) outlives an answer that sends none of it.
+ */
+async function headersOnly(c: Context, next: () => Promise<void>) {
+  await next();
+  const body = c.res.body;
+  if (!body) return;
+  c.res = new Response(null, c.res);
+  await body.cancel().catch(() => undefined);
 }
 
 /** One token of `limiter` per POST from a client; without one, 429 with `Retry-After`. */

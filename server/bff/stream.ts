@@ -234,8 +234,13 @@ const outgoingOf = (c: Context): ServerResponse | undefined => {
   return env?.outgoing instanceof ServerResponse ? env.outgoing : undefined;
 };
 
-/** The route's answer: the stream's headers now, its bytes once the listener has them (see `sendRawStreams`). */
+/**
+ * The route's answer: the stream's headers now, its bytes once the listener has them (see `sendRawStreams`). A HEAD
+ * (which Hono routes to the GET handler) gets the headers alone and an answer that ends at once: nothing is opened,
+ * subscribed or counted for it, so no number of HEADs holds a connection or a slot of the stream limits.
+ */
 export function eventStreamResponse(c: Context, options: EventStreamOptions): Response {
+  if (c.req.method === 'HEAD') return new Response(null, { headers: HEAD_HEADERS });
   const outgoing = outgoingOf(c);
   if (!outgoing) return new Response(checkoutEventStream(options), { headers: SSE_HEADERS });
   rawStreams.set(outgoing, { options, onEnd: [] });
@@ -264,7 +269,9 @@ export function sendRawStreams(response: Response, env: HttpBindings): Response 
   const raw = outgoing && rawStreams.get(outgoing);
   if (!raw) return response;
   rawStreams.delete(outgoing);
-  if (response.status !== 200 || response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+  // A HEAD's answer has no body: Node would drop every write of the stream and never send its headers.
+  const bodiless = env.incoming?.method === 'HEAD';
+  if (bodiless || response.status !== 200 || response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
     runAll(raw.onEnd);
     return response;
   }
@@ -294,3 +301,6 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
   connection: 'keep-alive',
 };
+
+/** A HEAD's: a stream's, but for `Connection`, left to Node, so an answer that ends closes when the client asks. */
+const HEAD_HEADERS = Object.fromEntries(Object.entries(SSE_HEADERS).filter(([name]) => name !== 'connection'));

@@ -42,6 +42,14 @@ export interface WebhookRoutesOptions {
   logger: Pick<Console, 'error'>;
 }
 
+/**
+ * What a provider transaction id can be: 1 to 128 characters, none of them a control character. The provider's are far
+ * shorter (the emulator's are 24 hex digits); a webhook naming anything else can never be confirmed, so it is refused
+ * with a 400, which the provider does not retry, rather than answered 503 after a re-read that cannot succeed
+ * (docs/spec-gaps.md, "The BFF: signed webhooks").
+ */
+const TRANSACTION_ID = /^[^\p{Cc}\p{Cs}]{1,128}$/u;
+
 const SIGNATURE_REFUSALS = {
   missing: ['webhook_signature_missing', `The ${WEBHOOK_SIGNATURE_HEADER} header is missing.`],
   malformed: ['webhook_signature_invalid', `The ${WEBHOOK_SIGNATURE_HEADER} header is malformed.`],
@@ -113,7 +121,7 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
       // The contract names no content type for webhooks; the secret header has proven the sender already.
       const payload = await readJson(c, { anyContentType: true });
       const parsed = webhookEvent.safeParse(payload);
-      if (!parsed.success) {
+      if (!parsed.success || !TRANSACTION_ID.test(parsed.data.id)) {
         tell({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });
         return refusal(c, 'ApiError', 'invalid_webhook', 'The webhook payload does not match the expected event.');
       }

@@ -89,6 +89,8 @@ export const invalidRequest = (message: string, details?: unknown) => new ApiErr
 export const payloadTooLarge = () => new ApiError('payload_too_large', 'Request body too large.');
 /** A body slower than the deadline. */
 export const bodyTimeout = () => new ApiError('body_timeout', 'The request body did not arrive in time.');
+/** A streamed body (an invoice) that stopped arriving before the upload could end: the client's, not the provider's. */
+export const requestTimeout = () => new ApiError('request_timeout', 'The request did not arrive in time.');
 /** No route at this address. */
 export const notFound = () => new ApiError('not_found', 'No such route.');
 /** Anything unexpected: the details go to the log, never to the browser. */
@@ -163,3 +165,5 @@ export const lengthRequired = () => new ApiError('length_required', 'Send the fi
 export const fileTooLarge = (maxBytes: number) =>
   new ApiError('file_too_large', `The invoice must be at most ${maxBytes / 1024 / 1024} MiB.`);
 export const pdfRequired = () => new ApiError('pdf_required', 'The invoice must be a PDF.');
+/** A method the route cannot carry (the demo's proxy to the emulator forwards only those the emulator serves). */
+export const methodNotAllowed = () => new ApiError('method_not_allowed', 'This route does not take that HTTP method.');

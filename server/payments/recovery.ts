@@ -4,6 +4,7 @@
  * what it has for one of our orders is adopted, never ignored, so no payment is lost; and a reservation is released
  * only when the provider has nothing for it, so no order gets a second payable transaction while one can be paid.
  */
+import { taxNumberDigits } from '../../core/cpf';
 import { centsOf } from '../../core/money';
 import { decideAdoption, holdsPlace } from '../../core/checkout-machine';
 import { CREATING, fromTransactionState, type ProviderCheckoutState } from '../../core/states';
@@ -131,7 +132,8 @@ export function createRecovery({ provider, store, clock, webhook, orders, newId,
       method,
       amountCents: cents,
       description: transaction.orderDescription ?? null,
-      payerCpf: record.payment.payer?.cpf ?? null,
+      // The provider keeps the request as made: a CPF may come with its dots and dash.
+      payerCpf: record.payment.payer?.cpf ? taxNumberDigits(record.payment.payer.cpf) : null,
       payerName: record.payment.payer?.name ?? null,
       expiresAt: Number.isFinite(Date.parse(transaction.date)) ? windowEnd(transaction.date, checkoutTtlMs) : null,
       createdAt: transaction.date,

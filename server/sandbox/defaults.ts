@@ -59,8 +59,12 @@ export const SANDBOX_BANK = {
 /** The service operator: recipient of every cash-in and payer of every cash-out. */
 export const OPERATOR = { name: 'Operadora Sandbox de Pagamentos', taxNumber: '99999999000191' } as const;
 
-/** Who paid an anonymous cash-in when the complete operation names nobody. */
-export const DEFAULT_ANONYMOUS_PAYER = { name: 'Pagador Sandbox', taxNumber: '52998224725' } as const;
+/**
+ * The sandbox's stand-in payer. Its name is the effective payer's of an OpenFinance initiation, which names only the
+ * payer's CPF. Completing an anonymous cash-in needs a payer in the body (the contract requires one); a demo or a
+ * test that has none to name can send this one.
+ */
+export const SANDBOX_PAYER = { name: 'Pagador Sandbox', taxNumber: '52998224725' } as const;
 
 /** Limits of the emulator where the provider publishes none. */
 export const MAX_AMOUNT_CENTS = 100_000_000; // R$ 1.000.000,00

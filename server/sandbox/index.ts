@@ -3,13 +3,13 @@
  * and a simulated bank page. Mount `app` at `/sandbox`; the partner API is then at `/sandbox/v1/partners-int`.
  */
 import { randomBytes } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { sendVia } from '../lib/http-client';
-import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
+import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming, type BodyDeadline } from '../lib/node-body';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
@@ -70,6 +70,11 @@ export interface SandboxOptions {
    * MIN_ADMIN_KEY_LENGTH characters. Without it a random key is made for this instance (read it from `Sandbox.adminKey`).
    */
   adminKey?: string;
+  /**
+   * A request's body must arrive within this, or the request gets 408 `RequestTimeoutError` and its connection is
+   * closed (the BFF's `BODY_TIMEOUT_MS`, which the demo passes). Without it only Node's request timeout bounds a body.
+   */
+  bodyTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -83,6 +88,40 @@ export interface Sandbox {
 
 const namedError = (status: ContentfulStatusCode, name: string, message: string) =>
   new EmulatorError(status, { name, message, code: name, details: { reason: name } });
+
+/** Puts `deadline` on a body read as a Web stream (chunked, or not under Node): a read past it fails with its error. */
+function streamWithDeadline(c: Context, deadline: BodyDeadline): void {
+  const original = c.req.raw.body;
+  if (!original) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(deadline.onTimeout()), deadline.ms);
+  });
+  expired.catch(() => undefined);
+  if (timer) deadline.setTimer?.(timer);
+  const reader = original.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await Promise.race([reader.read(), expired]);
+        if (chunk.done) {
+          clearTimeout(timer);
+          controller.close();
+        } else {
+          controller.enqueue(chunk.value);
+        }
+      } catch (error) {
+        clearTimeout(timer);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  });
+  c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit);
+}
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const clock = options.clock ?? systemClock;
@@ -162,15 +201,43 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     },
   });
   // A body of a declared length within the limit is read straight from Node's request (no Web stream); a chunked
-  // body, or one under `app.request`, goes through Hono's limit, which counts it as it comes.
+  // body, or one under `app.request`, goes through Hono's limit, which counts it as it comes. With `bodyTimeoutMs`
+  // either must be in by then: past it the read fails with 408 and the connection is closed after the answer.
   const readBody: MiddlewareHandler = async (c, next) => {
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD' || (nodeIncoming(c) && !hasBody(c))) return next();
     if (Number(c.req.header('content-length')) > defaults.MAX_BODY_BYTES) throw tooLarge();
+    let expired = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline: BodyDeadline | undefined =
+      options.bodyTimeoutMs === undefined
+        ? undefined
+        : {
+            ms: options.bodyTimeoutMs,
+            onTimeout: () => {
+              expired = true;
+              return namedError(408, 'RequestTimeoutError', 'The request body did not arrive in time');
+            },
+            setTimer: (t) => (timer = t),
+          };
     const incoming = readableIncoming(c, defaults.MAX_BODY_BYTES);
-    if (!incoming) return limitBody(c, next);
-    preloadText(c, readIncoming(incoming));
-    await next();
+    try {
+      if (incoming) {
+        preloadText(c, readIncoming(incoming, deadline));
+        await next();
+      } else {
+        if (deadline) streamWithDeadline(c, deadline);
+        await limitBody(c, next);
+      }
+    } catch (error) {
+      // Hono's limit reads a streamed body itself, so its deadline error comes out here rather than from a route.
+      if (!(expired && error instanceof EmulatorError)) throw error;
+      c.res = c.json(error.envelope(), error.status);
+    } finally {
+      clearTimeout(timer);
+    }
+    // The rest of the body may still be on its way: don't keep the connection for it.
+    if (expired) c.res.headers.set('connection', 'close');
   };
   app.use('*', readBody);
   app.route('/v1/partners-int', partnerApi(ctx));
@@ -213,11 +280,11 @@ export { decodeBrCode, encodeBrCode, crc16 } from './brcode';
 export { MOUNT_PATH } from './addresses';
 export { ADMIN_KEY_HEADER } from './company/routes/admin';
 export {
-  DEFAULT_ANONYMOUS_PAYER,
   DEFAULT_BILLING,
   DEFAULT_OPENING_BALANCE,
   MAGIC_CPFS,
   SANDBOX_ACCESS_KEY,
+  SANDBOX_PAYER,
   SANDBOX_SECRET,
   TOKEN_TTL_SECONDS,
 } from './defaults';

@@ -1,5 +1,6 @@
 /** Building new transaction records and moving them between states; pure functions of their inputs. */
 import { randomBytes } from 'node:crypto';
+import { taxNumberDigits } from '../../core/cpf';
 import { formatAmount6 } from '../../core/money';
 import { recipientAccount, type Participant, type TransactionRecord, type TransactionState, type WebhookConfig } from '../provider/schemas';
 import type { Addresses } from './addresses';
@@ -135,7 +136,9 @@ export function transition(
   t.stateErrorCause = to === 'Error' ? 'PaymentProcessingError' : null;
   t.stateRefundDate = null;
   if (to === 'Completed' && deps.settlement) {
-    const { counterparty, amountCents } = deps.settlement;
+    const { amountCents } = deps.settlement;
+    // The request keeps a tax number as sent; the effective participant carries it as the bank reports it, digits only.
+    const counterparty = { ...deps.settlement.counterparty, taxNumber: taxNumberDigits(deps.settlement.counterparty.taxNumber) };
     if (amountCents !== undefined) Object.assign(t, { amount: formatAmount6(amountCents), ...deps.chargesOf(amountCents) });
     t.receiptAmount = t.amount;
     t.receiptUrl = deps.addresses.receipt(t.id);

@@ -129,7 +129,7 @@ describe('request log', () => {
     const created = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(created.status).toBe(201);
     await lineFor(/^POST \/api\/checkouts 201 \d+ms$/).toBeDefined();
-    await server.provider.sandbox.pix.complete(created.body.transactionId);
+    await server.provider.sandbox.pix.complete(created.body.transactionId, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     await lineFor(new RegExp(`^webhook ${created.body.transactionId} Completed: applied to ${created.body.id}$`)).toBeDefined();
     await lineFor(/^POST \/api\/webhooks\/provider 200 \d+ms$/).toBeDefined();
   });

@@ -96,7 +96,7 @@ describe('npm run serve', () => {
       const initial = first?.retry !== undefined ? await stream.next() : first;
       expect(JSON.parse(initial!.data)).toMatchObject({ state: 'Registered' });
 
-      await provider.provider.sandbox.pix.complete(created.body.transactionId);
+      await provider.provider.sandbox.pix.complete(created.body.transactionId, { name: 'Maria Pagadora', taxNumber: '52998224725' });
       const completed = await stream.next(10_000);
       expect(JSON.parse(completed!.data)).toMatchObject({ state: 'Completed' });
       stream.close();

@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import type { SandboxContext } from '../context';
 import { approvalPage, CHECKOUT_CSS, finishedPage, notFoundPage } from '../checkout-page';
-import { DEFAULT_ANONYMOUS_PAYER } from '../defaults';
+import { SANDBOX_PAYER } from '../defaults';
 import { methodNotAllowed } from '../errors';
 import type { StoredTransaction } from '../model';
 import { formatError } from '../request';
@@ -50,11 +50,11 @@ export function bankPageRoutes(ctx: SandboxContext) {
       if (decision !== 'approve' && decision !== 'fail')
         throw formatError('/decision', 'must be approve or fail', 'enum', { allowedValues: ['approve', 'fail'] });
       if (isFinalTransactionState(tx.record.transaction.state)) return c.html(finishedPage(tx), 409);
-      const taxNumber = tx.record.payment.payer?.cpf ?? DEFAULT_ANONYMOUS_PAYER.taxNumber;
+      const taxNumber = tx.record.payment.payer?.cpf ?? SANDBOX_PAYER.taxNumber;
       const after =
         decision === 'approve'
           ? await ctx.lifecycle.commit(tx.record.transaction.id, 'Completed', {
-              counterparty: { name: DEFAULT_ANONYMOUS_PAYER.name, taxNumber },
+              counterparty: { name: SANDBOX_PAYER.name, taxNumber },
             })
           : await ctx.lifecycle.commit(tx.record.transaction.id, 'Error');
       // Someone else (a sandbox operation) may have finished it first; the payer then sees that outcome.

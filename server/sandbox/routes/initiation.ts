@@ -16,7 +16,8 @@ export function initiationRoutes(ctx: SandboxContext) {
       const body = await readBody(c, initiationRequest, { asSent: urlsAsSent('/webhook/url', '/payment/redirectUrl') });
       const amountCents = checkAmount(body.payment.value.original, '/payment/value/original');
       checkWebhook(body.webhook);
-      const cpf = checkCpf(body.payment.payer.taxNumber);
+      const cpf = body.payment.payer.taxNumber;
+      checkCpf(cpf);
       const id = newId();
       // The uuid segment makes the bank page address unguessable even to someone who knows the transaction id.
       const checkoutUuid = randomUUID();
@@ -30,6 +31,7 @@ export function initiationRoutes(ctx: SandboxContext) {
           orderId: body.transaction?.orderId,
           orderDescription: body.transaction?.orderDescription,
           webhook: body.webhook,
+          // The record names the payer's document `cpf`; its value stays as sent.
           payment: { value: { original: formatAmount6(amountCents) }, payer: { cpf } },
           internal: { editable: false, anonymous: false, checkoutUuid, redirectUrl: body.payment.redirectUrl },
         },

@@ -23,7 +23,9 @@ export function pixRoutes(ctx: SandboxContext) {
       const body = await readBody(c, cashInRequest, { asSent: urlsAsSent('/webhook/url') });
       const amountCents = checkAmount(body.payment.value.original, '/payment/value/original');
       checkWebhook(body.webhook);
-      const payer = body.payment.payer && { ...body.payment.payer, cpf: checkCpf(body.payment.payer.cpf) };
+      // The record's `payment` is "the request as made": the payer's CPF stays as sent (punctuated or not).
+      const payer = body.payment.payer;
+      if (payer) checkCpf(payer.cpf);
       const editable = body.payment.value.editable ?? false;
       const id = newId();
       const cobId = randomBytes(16).toString('hex');
@@ -78,8 +80,8 @@ export function pixRoutes(ctx: SandboxContext) {
       if (!key && !account) throw requiredAt('/payment', 'key');
       if (!key && account && account.digit === undefined) throw requiredAt('/payment/recipient/account', 'digit');
       if (key && !key.type) throw operationError('PixKeyTypeNotAllowed', 'The PIX key type is missing or not allowed');
-      const keyValue = key?.type ? checkPixKey(key.type, key.value) : undefined;
-      const cpf = checkCpf(recipient.cpf);
+      if (key?.type) checkPixKey(key.type, key.value);
+      checkCpf(recipient.cpf);
       const id = newId();
       const tx = newTransaction(
         {
@@ -93,8 +95,9 @@ export function pixRoutes(ctx: SandboxContext) {
           webhook: body.webhook,
           payment: {
             value: { original: formatAmount6(amountCents) },
-            receiver: { name: recipient.name, cpf, ...(account ? { account } : {}) },
-            key: keyValue ?? null,
+            // As sent, like the cash-in payer: the key and the recipient's CPF keep their punctuation and case.
+            receiver: { name: recipient.name, cpf: recipient.cpf, ...(account ? { account } : {}) },
+            key: key?.value ?? null,
             keyType: key?.type ? recordKeyType[key.type] : null,
           },
           internal: { editable: false, anonymous: false },

@@ -81,7 +81,7 @@ describe('POST /api/webhooks/provider', () => {
 
   it('reads an authenticated webhook as JSON whatever content type it declares; the contract names none', async () => {
     const { checkout, record } = await checkoutWithRecord();
-    await server.provider.sandbox.pix.complete(checkout.transactionId);
+    await server.provider.sandbox.pix.complete(checkout.transactionId, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
       const res = await server.json('POST', '/api/webhooks/provider', JSON.stringify(payload(record.transaction.id, 'Completed')), {
         'content-type': type,

@@ -9,8 +9,32 @@ import fc from 'fast-check';
 // ---------------------------------------------------------------------------------------------------------------
 // Strings
 
+/**
+ * Counts at the edge of what a JavaScript number holds exactly: 2^53 − 1, 2^53 and 2^53 + 1, as cents and as amounts
+ * in reais (a money parser must refuse the count of cents past 2^53 − 1, not round it).
+ */
+export const SAFE_INTEGER_EDGES = [
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '-9007199254740993',
+  '90071992547409.91',
+  '90071992547409.92',
+  '90071992547409.93',
+  '900719925474099.2',
+];
+
+/** Lengths just under, at and just over the limits ids meet (64: checkout and order ids; 128: keys, provider ids), and about 10 KB. */
+export const LENGTH_EDGES = [63, 64, 65, 127, 128, 129, 10_240];
+
+/** A plain id-like string of each edge length. */
+export const edgeLength: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('a', '9', 'A-'), fc.constantFrom(...LENGTH_EDGES))
+  .map(([unit, length]) => unit.repeat(length).slice(0, length));
+
 /** Strings that have broken parsers, databases and path handling before. */
 const NASTY_STRINGS = [
+  ...SAFE_INTEGER_EDGES,
   '',
   ' ',
   '\u0000',
@@ -173,7 +197,12 @@ const rawNumber = fc
     '1.005',
     '1E-400',
     '123456789012345678901234567890',
+    '9007199254740991',
+    '9007199254740992',
     '9007199254740993',
+    '-9007199254740993',
+    '90071992547409.91',
+    '90071992547409.92',
     '5e-324',
     '-1',
     '0e0',
@@ -208,7 +237,8 @@ export const poisonString = fc
 const scalar: fc.Arbitrary<Json> = fc.oneof(
   { weight: 3, arbitrary: hostileString },
   { weight: 2, arbitrary: poisonString },
-  { weight: 1, arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1, 2 ** 53, -(2 ** 31), 1e21, 0.1) },
+  { weight: 1, arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1, 2 ** 53 - 1, 2 ** 53, -(2 ** 31), 1e21, 0.1) },
+  { weight: 1, arbitrary: edgeLength },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 1, arbitrary: rawNumber },
@@ -411,7 +441,26 @@ const FILE_NAMES = [
   'x'.repeat(300),
   '%'.repeat(50),
 ];
-const LAST_EVENT_IDS = ['0', '1', '-1', '2', '999999', '1e3', '1.5', ' 3', '3 ', '0x10', 'NaN', '9'.repeat(30), '', 'abc', '-0', '+1', '٣'];
+const LAST_EVENT_IDS = [
+  '0',
+  '1',
+  '-1',
+  '2',
+  '999999',
+  '1e3',
+  '1.5',
+  ' 3',
+  '3 ',
+  '0x10',
+  'NaN',
+  '9'.repeat(30),
+  '',
+  'abc',
+  '-0',
+  '+1',
+  '٣',
+  ...SAFE_INTEGER_EDGES,
+];
 const ORIGINS = ['null', 'http://evil.example', 'http://127.0.0.1', 'https://127.0.0.1:1', 'file://', ''];
 
 /** Extra headers a hostile client adds; each appears only sometimes. */
@@ -506,6 +555,7 @@ export function idSegment(known: readonly string[]): fc.Arbitrary<string> {
     { weight: 2, arbitrary: shortHostileString.filter((s) => s.length > 0).map(lenient) },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
     { weight: 1, arbitrary: fc.constantFrom('a'.repeat(2_000), '9'.repeat(300)) },
+    { weight: 1, arbitrary: edgeLength },
   );
   if (known.length === 0) return hostile;
   return fc.oneof(
@@ -562,3 +612,20 @@ export function hostileQuery(template: QueryTemplate, values: Partial<Record<str
     { weight: 1, arbitrary: fc.constantFrom('', '&', '=', '==', '&&=&', '%', 'a=%', 'a=%zz', 'a[b]=1', '__proto__[x]=1', 'a=1&a=2&a=3') },
   );
 }
+
+/** Amounts in reais around the safe-integer edge of their cents, and around the ordinary limits (a cent, a million). */
+export const edgeAmount: fc.Arbitrary<string> = fc.constantFrom(...SAFE_INTEGER_EDGES, '0.01', '0.001', '1000000.00', '1000000.01');
+
+/** Control characters a list cursor may carry: NUL, a line break, the last C0 character, DEL, half a surrogate pair. */
+const CURSOR_CONTROLS = ['\u0000', '\n', '\u001f', '\u007f', '\ud800'];
+
+/**
+ * Back-office list cursors with a control character: inside the id of a well-formed cursor (base64url of
+ * `[createdAt, id]`, which is how one reaches a database), or as the cursor text itself.
+ */
+export const controlCursor: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(fc.constantFrom('', 'co_'), fc.constantFrom(...CURSOR_CONTROLS), fc.constantFrom('', 'x'))
+    .map(([head, control, tail]) => Buffer.from(JSON.stringify(['2026-01-15T00:00:00.000Z', head + control + tail])).toString('base64url')),
+  fc.constantFrom(...CURSOR_CONTROLS).map((control) => `eyJ${control}`),
+);

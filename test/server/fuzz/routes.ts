@@ -1,15 +1,19 @@
 /**
- * Every route of the BFF (server/bff/*.ts, server/backoffice/*.ts) and of the emulator (server/sandbox/routes/**,
- * server/sandbox/company/routes/**), each with what a hostile client may send it and what it may answer besides a
- * JSON envelope. `build` makes any request for the route (mostly with valid credentials, so input reaches the
- * handlers); `refused` makes requests the route must refuse (a wrong credential, a body that can't be read, an id
- * that does not exist), for the property that a refusal changes nothing stored.
+ * Every route of the BFF (server/bff/*.ts, server/backoffice/*.ts), of the emulator (server/sandbox/routes/**,
+ * server/sandbox/company/routes/**) and of the demo's API (demo/api.ts), each with what a hostile client may send it
+ * and what it may answer besides a JSON envelope. `build` makes any request for the route (mostly with valid
+ * credentials, so input reaches the handlers); `refused` makes requests the route must refuse (a wrong credential, a
+ * body that can't be read, an id that does not exist), for the property that a refusal changes nothing stored;
+ * `sample` is its one valid request, which the suite sends with every method of `METHODS`.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { isValidCpf, taxNumberDigits } from '../../../core/cpf';
 import {
   contentType,
+  controlCursor,
+  edgeAmount,
+  edgeLength,
   headerSafe,
   hostileBody,
   hostileHeaders,
@@ -34,7 +38,7 @@ import type { FuzzAnswer, FuzzRequest } from './send';
 import { printable } from './report';
 import { VALID_CPF, type World } from './world';
 
-type Auth = 'admin' | 'webhook' | 'sandbox' | 'sandbox-admin' | 'none';
+type Auth = 'admin' | 'webhook' | 'sandbox' | 'sandbox-admin' | 'orders' | 'none';
 type BodyKind = 'json' | 'optional-json' | 'form' | 'bytes' | 'none';
 
 export interface Target {
@@ -43,6 +47,8 @@ export interface Target {
   build(w: World): fc.Arbitrary<FuzzRequest>;
   /** Requests this route must refuse; undefined when nothing it can be sent is certain to be refused. */
   refused(w: World): fc.Arbitrary<FuzzRequest> | undefined;
+  /** The route's one valid request (known ids, valid credentials, the body template), sent with every method. */
+  sample?(w: World): FuzzRequest;
   /** True when the answer is one of the route's documented non-JSON answers. */
   otherAnswer?(answer: FuzzAnswer, request: FuzzRequest): boolean;
   /** Statuses allowed besides 2xx and 4xx (a redirect). */
@@ -58,6 +64,8 @@ interface Spec {
   /** Path with `:name` segments, each filled from `ids[name]`. */
   path: string;
   ids?: (w: World) => Record<string, readonly string[]>;
+  /** The ids of `sample`, when not the first of `ids`. */
+  sampleIds?: (w: World) => Record<string, string>;
   /** Whether an unknown id is certain to be refused (the route looks it up). */
   idsMustExist?: boolean;
   query?: (w: World) => QueryTemplate;
@@ -73,7 +81,13 @@ interface Spec {
   methods?: string[];
 }
 
-const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
+/**
+ * Every method a client may send: the ones routes take, the ones none does (TRACE, which fetch cannot even send, and
+ * WebDAV's PROPFIND), and one no HTTP parser knows.
+ */
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO'];
+
+const OTHER_METHODS = METHODS;
 
 function credential(w: World, auth: Auth): { header: string; valid: string } | undefined {
   switch (auth) {
@@ -85,6 +99,8 @@ function credential(w: World, auth: Auth): { header: string; valid: string } | u
       return { header: 'x-checkout-webhook-secret', valid: w.webhookSecret };
     case 'sandbox-admin':
       return w.sandboxAdminKey ? { header: 'x-sandbox-admin-key', valid: w.sandboxAdminKey } : undefined;
+    case 'orders':
+      return { header: 'authorization', valid: `Bearer ${w.orderTokenKey}` };
     case 'none':
       return undefined;
   }
@@ -195,8 +211,8 @@ function request(
   const all: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined) all[k] = headerSafe(v);
   if (body.type !== undefined) all['content-type'] = headerSafe(body.type);
-  // Node answers a bare 431 to a request line and headers over 16 KiB before any route sees them: stay below.
-  return printable({ method, path: path.slice(0, 8_000), headers: all, ...(body.body !== undefined ? { body: body.body } : {}) });
+  // Ids of about 10 KB fit; past 16 KiB of request line and headers Node answers 431 before any route sees them.
+  return printable({ method, path: path.slice(0, 12_000), headers: all, ...(body.body !== undefined ? { body: body.body } : {}) });
 }
 
 function route(spec: Spec): Target {
@@ -262,6 +278,22 @@ function route(spec: Spec): Target {
       }
       if (spec.refusals) defects.push(spec.refusals(w));
       return defects.length ? fc.oneof(...defects) : undefined;
+    },
+    sample(w) {
+      const cred = credential(w, spec.auth);
+      const pools = spec.ids?.(w) ?? {};
+      const chosen = spec.sampleIds?.(w) ?? {};
+      const segments = Object.fromEntries(placeholders(spec.path).map((name) => [name, pct(chosen[name] ?? pools[name]?.[0] ?? 'x')]));
+      const query = spec.query ? new URLSearchParams(spec.query(w)).toString() : '';
+      const template = spec.template?.(w);
+      const body =
+        spec.body === 'bytes'
+          ? { body: Buffer.from('%PDF-1.4\n%%EOF\n'), type: 'application/pdf' }
+          : template === undefined
+            ? {}
+            : { body: Buffer.from(JSON.stringify(template)), type: 'application/json' };
+      const path = fillPath(spec.path, segments) + (query ? `?${query}` : '');
+      return request(spec.method, path, { ...spec.headers?.(w), ...(cred ? { [cred.header]: cred.valid } : {}) }, body);
     },
   };
 }
@@ -389,6 +421,90 @@ function orderCheckoutRefusals(w: World): fc.Arbitrary<FuzzRequest> {
     );
 }
 
+/** Order lookups by POST with anything but the order's valid token in the body. */
+function orderLookupRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  const { orderId, orderToken } = w.known.orders[1]!;
+  return fc
+    .oneof(
+      fc.constantFrom<Json>('', w.known.orders[0]!.orderToken, `${orderToken}x`, orderToken.slice(0, -1), orderToken.toUpperCase()),
+      hostileJson,
+    )
+    .map((token) =>
+      request(
+        'POST',
+        `/api/orders/${pct(orderId)}/checkout`,
+        { origin: w.allowedOrigin },
+        { body: Buffer.from(jsonText({ entries: [['orderToken', token]] })), type: 'application/json' },
+      ),
+    );
+}
+
+/** A valid cash-out body for `amount`. */
+const cashOut = (amount: Json) => ({
+  entries: [
+    [
+      'recipient',
+      {
+        entries: [
+          ['name', 'João'],
+          ['cpf', '111.444.777-35'],
+        ],
+      },
+    ],
+    [
+      'key',
+      {
+        entries: [
+          ['type', 'EMAIL'],
+          ['value', 'joao@example.com'],
+        ],
+      },
+    ],
+    ['amount', amount],
+  ] as [string, Json][],
+});
+
+/** Cash-outs of 2^53 cents or more (as amounts in reais): refused before the provider is asked. */
+function cashOutRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .constantFrom('90071992547409.92', '90071992547409.93', '900719925474099.2', '99999999999999999999.99')
+    .map((amount) =>
+      request(
+        'POST',
+        '/api/admin/cashouts',
+        { authorization: `Bearer ${w.adminToken}`, 'idempotency-key': `fuzz-${randomUUID()}` },
+        { body: Buffer.from(jsonText(cashOut(amount))), type: 'application/json' },
+      ),
+    );
+}
+
+/** Webhooks whose transaction id no provider gives (longer than 128 characters, or with a control character). */
+function webhookRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .oneof(
+      fc.constantFrom(129, 256, 10_240).map((n) => 'x'.repeat(n)),
+      fc.constantFrom('', 'a\nb', '\u001f', `${w.known.transactionIds[0]!}\u007f`),
+    )
+    .map((id) =>
+      request(
+        'POST',
+        '/api/webhooks/provider',
+        { 'x-checkout-webhook-secret': w.webhookSecret },
+        {
+          body: Buffer.from(JSON.stringify({ id, transactionState: 'Completed', transactionAmount: '159.80', transactionType: 'Credit' })),
+          type: 'application/json',
+        },
+      ),
+    );
+}
+
+/** Back-office list cursors carrying a control character. */
+function cursorRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  return controlCursor.map((cursor) =>
+    request('GET', `/api/admin/checkouts?cursor=${pct(cursor)}`, { authorization: `Bearer ${w.adminToken}` }, {}),
+  );
+}
+
 const hostileKeyValue: fc.Arbitrary<[string, Json]> = fc.tuple(hostileKey, hostileJson);
 
 /** Routes of the BFF under /api. */
@@ -480,6 +596,8 @@ export const BFF_ROUTES: Target[] = [
     path: '/api/checkouts/:id/events',
     auth: 'none',
     ids: (w) => ({ id: w.known.checkoutIds }),
+    // A stream that stays open: the HEADs of the suite must not (a final checkout's stream ends by itself).
+    sampleIds: (w) => ({ id: w.known.quietCheckoutId }),
     idsMustExist: true,
     query: () => ({ lastEventId: '1' }),
     queryValues: { lastEventId: fc.constantFrom('0', '-1', '1', '2', '99', '1e3', '9'.repeat(30), 'NaN', '') },
@@ -496,6 +614,18 @@ export const BFF_ROUTES: Target[] = [
     otherAnswer: isPreflight,
   }),
   route({
+    // The same lookup with the token in the body (the element's, as a CORS "simple" request).
+    method: 'POST',
+    path: '/api/orders/:orderId/checkout',
+    auth: 'none',
+    body: 'json',
+    ids: (w) => ({ orderId: [w.known.orders[1]!.orderId, w.known.orders[0]!.orderId] }),
+    template: (w) => ({ orderToken: w.known.orders[1]!.orderToken }),
+    headers: (w) => ({ origin: w.allowedOrigin }),
+    refusals: orderLookupRefusals,
+    otherAnswer: isPreflight,
+  }),
+  route({
     method: 'POST',
     path: '/api/webhooks/provider',
     auth: 'webhook',
@@ -509,7 +639,33 @@ export const BFF_ROUTES: Target[] = [
       stateCompletedDate: '2026-01-15T12:00:00.000Z',
       payer: { name: 'Maria', taxNumber: VALID_CPF },
     }),
+    refusals: webhookRefusals,
   }),
+  {
+    name: 'POST /api/webhooks/provider (transaction ids at the length limits)',
+    build: (w) =>
+      fc
+        .tuple(
+          fc.oneof(
+            edgeLength,
+            fc.constantFrom(127, 128, 129, 5_000).map((n) => 'é'.repeat(n)),
+            fc.constantFrom('', '\u0000', 'a\nb', '\u001f', '\ud800'),
+          ),
+          fc.constantFrom('Completed', 'Registered', 'Error'),
+        )
+        .map(([id, state]) =>
+          request(
+            'POST',
+            '/api/webhooks/provider',
+            { 'x-checkout-webhook-secret': w.webhookSecret },
+            {
+              body: Buffer.from(JSON.stringify({ id, transactionState: state, transactionAmount: '159.80', transactionType: 'Credit' })),
+              type: 'application/json',
+            },
+          ),
+        ),
+    refused: () => undefined,
+  },
   route({ method: 'GET', path: '/api/admin/balance', auth: 'admin' }),
   route({
     method: 'GET',
@@ -531,9 +687,34 @@ export const BFF_ROUTES: Target[] = [
     }),
     // One key per request: a cash-out needs one, and each fuzzed body is a new request.
     headers: () => ({ 'idempotency-key': `fuzz-${randomUUID()}` }),
+    refusals: cashOutRefusals,
   }),
+  {
+    name: 'POST /api/admin/cashouts (amounts at the safe-integer edges)',
+    build: (w) =>
+      fc
+        .oneof(
+          edgeAmount.map((amount): Json => amount),
+          fc.constantFrom<Json>({ raw: '9007199254740991' }, { raw: '9007199254740992' }, { raw: '9007199254740993' }, 2 ** 53 - 1),
+        )
+        .map((amount) =>
+          request(
+            'POST',
+            '/api/admin/cashouts',
+            { authorization: `Bearer ${w.adminToken}`, 'idempotency-key': `fuzz-${randomUUID()}` },
+            { body: Buffer.from(jsonText(cashOut(amount))), type: 'application/json' },
+          ),
+        ),
+    refused: () => undefined,
+  },
   route({ method: 'GET', path: '/api/admin/cashouts', auth: 'admin', query: () => ({ limit: '10' }) }),
-  route({ method: 'GET', path: '/api/admin/cashouts/quote', auth: 'admin', query: () => ({ amount: '10.00' }) }),
+  route({
+    method: 'GET',
+    path: '/api/admin/cashouts/quote',
+    auth: 'admin',
+    query: () => ({ amount: '10.00' }),
+    queryValues: { amount: edgeAmount },
+  }),
   route({
     method: 'GET',
     path: '/api/admin/checkouts',
@@ -548,7 +729,21 @@ export const BFF_ROUTES: Target[] = [
       limit: '10',
       cursor: Buffer.from(JSON.stringify([`${DAY}T00:00:00.000Z`, 'co_x'])).toString('base64url'),
     }),
+    queryValues: { cursor: fc.oneof(controlCursor, edgeLength, shortHostileString) },
+    refusals: cursorRefusals,
   }),
+  {
+    name: 'GET /api/admin/checkouts (cursors with control characters)',
+    build: (w) =>
+      fc
+        .tuple(fc.oneof(controlCursor, edgeLength), fc.constantFrom('', '&limit=10', '&state=Completed&flag=late'))
+        .map(([cursor, rest]) =>
+          request('GET', `/api/admin/checkouts?cursor=${pct(cursor)}${rest}`, { authorization: `Bearer ${w.adminToken}` }, {}),
+        ),
+    refused: () => undefined,
+  },
+  route({ method: 'GET', path: '/api/admin/foreign-transactions', auth: 'admin', query: () => ({ limit: '50' }) }),
+  route({ method: 'GET', path: '/api/admin/events', auth: 'admin', otherAnswer: isEventStream }),
   route({
     method: 'GET',
     path: '/api/admin/checkouts/export.csv',
@@ -652,6 +847,7 @@ export const BFF_ROUTES: Target[] = [
     ids: (w) => ({ id: w.known.paymentRequestIds }),
   }),
   route({ method: 'DELETE', path: '/api/admin/documents/:id', auth: 'admin', ids: (w) => ({ id: w.known.documentIds }) }),
+  route({ method: 'GET', path: '/healthz', auth: 'none' }),
   {
     name: 'any method, any path under /api',
     build: (w) =>
@@ -976,4 +1172,66 @@ export const EMULATOR_ROUTES: Target[] = [
   },
 ];
 
-export const ALL_ROUTES = [...BFF_ROUTES, ...EMULATOR_ROUTES];
+const demoOrderIds = (w: World) => ({ orderId: w.known.orders.map((o) => o.orderId) });
+
+/** Routes of the demo's API under /demo/api (demo/api.ts): the shop, the order contract, the sandbox panel. */
+export const DEMO_ROUTES: Target[] = [
+  route({ method: 'GET', path: '/demo/api/products', auth: 'none' }),
+  route({
+    method: 'POST',
+    path: '/demo/api/orders',
+    auth: 'none',
+    body: 'json',
+    template: () => ({ items: [{ sku: 'cafe-especial', quantity: 1 }] }),
+  }),
+  route({ method: 'GET', path: '/demo/api/orders/:orderId', auth: 'none', ids: demoOrderIds }),
+  route({ method: 'GET', path: '/demo/api/priced-orders/:orderId', auth: 'orders', ids: demoOrderIds }),
+  route({ method: 'GET', path: '/demo/api/webhooks', auth: 'none', query: () => ({ after: '0' }) }),
+  route({
+    method: 'POST',
+    path: '/demo/api/sandbox/:method/:operation/:transactionId',
+    auth: 'none',
+    ids: (w) => ({
+      method: ['pix', 'openfinance'],
+      operation: ['complete', 'error', 'cancel', 'reverse'],
+      transactionId: w.known.transactionIds,
+    }),
+  }),
+  route({ method: 'POST', path: '/demo/api/orders/:orderId/pay-expired', auth: 'none', ids: demoOrderIds }),
+  route({ method: 'GET', path: '/demo/api/sandbox-admin/company-webhook', auth: 'admin' }),
+  route({
+    method: 'POST',
+    path: '/demo/api/sandbox-admin/receivers/:id/approve',
+    auth: 'admin',
+    body: 'optional-json',
+    template: () => ({ reviewNote: 'ok' }),
+    ids: (w) => ({ id: w.known.receiverIds }),
+  }),
+  {
+    name: 'any method, any path under /demo/api',
+    build: (w) =>
+      fc
+        .record({
+          method: fc.constantFrom(...METHODS),
+          path: fc
+            .array(idSegment(['orders', 'priced-orders', 'sandbox', 'sandbox-admin', 'pay-expired', 'pix', 'complete', 'admin']), {
+              maxLength: 5,
+            })
+            .filter((segments) => !segments.some(isDotSegment)),
+          admin: fc.boolean(),
+          extra: hostileHeaders,
+          body: fc.option(hostileBody(), { nil: undefined }),
+        })
+        .map(({ method, path, admin, extra, body }) =>
+          request(
+            method,
+            `/demo/api/${path.join('/')}`,
+            { ...extra, ...(admin ? { authorization: `Bearer ${w.adminToken}` } : {}) },
+            body ? { body, type: 'application/json' } : {},
+          ),
+        ),
+    refused: () => undefined,
+  },
+];
+
+export const ALL_ROUTES = [...BFF_ROUTES, ...EMULATOR_ROUTES, ...DEMO_ROUTES];

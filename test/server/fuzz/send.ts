@@ -1,7 +1,9 @@
 /**
  * One fuzz request over a real socket, with node:http rather than fetch: the path goes out exactly as written (no URL
- * normalisation of `..`, `%`, `\`), headers may be any byte a client can send, and the body is raw bytes (invalid
- * UTF-8 included). An SSE answer is read only up to its first frame: the stream itself may stay open for minutes.
+ * normalisation of `..`, `%`, `\`), any method goes (fetch refuses TRACE), headers may be any byte a client can send,
+ * and the body is raw bytes (invalid UTF-8 included). An SSE answer is read only up to its first frame: the stream
+ * itself may stay open for minutes. A HEAD is followed by a second request on the same connection, to see that its
+ * answer really ended (see `sendHead`).
  */
 import { request, Agent, type IncomingHttpHeaders } from 'node:http';
 
@@ -33,6 +35,33 @@ export class NoAnswer extends Error {
 }
 
 export function send(baseUrl: string, fuzz: FuzzRequest, timeoutMs: number): Promise<FuzzAnswer> {
+  return fuzz.method === 'HEAD' ? sendHead(baseUrl, fuzz, timeoutMs) : sendOnce(baseUrl, fuzz, timeoutMs, agent);
+}
+
+/**
+ * A HEAD's answer is complete with its headers, whether or not the server ended it (a server once left HEADs of an
+ * event stream open for good, each holding a connection). So a `GET /healthz` follows on the same kept-alive
+ * connection: Node answers it only once the HEAD's answer has ended, or on a new connection when the server closed
+ * the first one.
+ */
+async function sendHead(baseUrl: string, fuzz: FuzzRequest, timeoutMs: number): Promise<FuzzAnswer> {
+  const started = performance.now();
+  const sameConnection = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const answer = await sendOnce(baseUrl, fuzz, timeoutMs, sameConnection);
+    const left = Math.max(1, timeoutMs - (performance.now() - started));
+    await sendOnce(baseUrl, { method: 'GET', path: '/healthz', headers: {} }, left, sameConnection).catch((error: unknown) => {
+      throw new NoAnswer(
+        `the answer to HEAD did not end: a request after it on the same connection got none (${(error as Error).message})`,
+      );
+    });
+    return answer;
+  } finally {
+    sameConnection.destroy();
+  }
+}
+
+function sendOnce(baseUrl: string, fuzz: FuzzRequest, timeoutMs: number, via: Agent): Promise<FuzzAnswer> {
   const url = new URL(baseUrl);
   const started = performance.now();
   return new Promise<FuzzAnswer>((resolve, reject) => {
@@ -47,7 +76,7 @@ export function send(baseUrl: string, fuzz: FuzzRequest, timeoutMs: number): Pro
     const headers: Record<string, string | number> = { ...fuzz.headers };
     if (fuzz.body !== undefined) headers['content-length'] = fuzz.body.length;
     const req = request(
-      { agent, host: url.hostname, port: url.port, method: fuzz.method, path: fuzz.path, headers, setHost: true },
+      { agent: via, host: url.hostname, port: url.port, method: fuzz.method, path: fuzz.path, headers, setHost: true },
       (res) => {
         const stream = /^text\/event-stream/i.test(res.headers['content-type'] ?? '');
         const chunks: Buffer[] = [];

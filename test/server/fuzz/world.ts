@@ -25,6 +25,8 @@ export interface Known {
   /** More orders without a checkout, so that many creations really insert (the first success per order does). */
   freshOrders: { orderId: string; orderToken: string }[];
   checkoutIds: string[];
+  /** A live checkout no fuzz target names, so it is still live (its event stream still open) when the suite ends. */
+  quietCheckoutId: string;
   transactionIds: string[];
   /** OpenFinance bank pages: the uuid and transaction id of their address. */
   bankPages: { uuid: string; transactionId: string }[];
@@ -69,8 +71,16 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
   let database: TestDatabase | undefined;
   if (kind === 'postgres') database = await createTestDatabase(TEST_DATABASE_URL!);
   // Creation is rate-limited per address, and every fuzz request comes from 127.0.0.1: without the limit, hostile
-  // creations reach the store and the provider instead of stopping at a 429.
-  const server = await startTestServer({ env: { CHECKOUT_RATE_PER_MINUTE: '0', ...(database ? { DATABASE_URL: database.url } : {}) } });
+  // creations reach the store and the provider instead of stopping at a 429. The stream limits are low, so that the
+  // suite can send more HEADs than they allow (none may hold a slot).
+  const server = await startTestServer({
+    env: {
+      CHECKOUT_RATE_PER_MINUTE: '0',
+      SSE_MAX_PER_CLIENT: '8',
+      SSE_MAX_TOTAL: '16',
+      ...(database ? { DATABASE_URL: database.url } : {}),
+    },
+  });
   const url = server.url;
   const sandboxAdminKey = (server.sandbox as { adminKey?: string } | undefined)?.adminKey;
   const sandboxToken = (await json(
@@ -118,6 +128,11 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
   await partner('POST', `/sandbox/transactions/error/${failed.transactionId}`);
   const bank = await create(4, { method: 'openfinance', payer: { cpf: VALID_CPF } });
   const identified = await create(5, { method: 'pix', payer: { cpf: VALID_CPF, name: 'Maria' } });
+  const quiet = (await fetch(`${url}/api/checkouts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...(await placeOrder()), method: 'pix' }),
+  }).then(json)) as { id: string };
   const checkouts = [live, completed, failed, bank, identified];
   const page = /\/init\/([^/]+)\/([^/?#]+)/.exec(bank.checkoutUrl ?? '');
   const cob = /QR\/cob\/([0-9a-f]+)/i.exec(live.qrCode ?? '');
@@ -154,6 +169,7 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     orders,
     freshOrders,
     checkoutIds: checkouts.map((c) => c.id),
+    quietCheckoutId: quiet.id,
     transactionIds: checkouts.map((c) => c.transactionId),
     bankPages: page ? [{ uuid: decodeURIComponent(page[1]!), transactionId: decodeURIComponent(page[2]!) }] : [],
     cobIds: cob ? [cob[1]!] : [],

@@ -225,7 +225,7 @@ describe('webhooks for transactions no checkout holds', () => {
     const made = await cashInAtProvider(bff, orderId);
     expect(await bff.store.findCheckoutsByOrder(orderId)).toEqual([]);
     // Its first webhook is its payment.
-    await emulator.provider.sandbox.pix.complete(made.transaction.id);
+    await emulator.provider.sandbox.pix.complete(made.transaction.id, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     await vi.waitFor(async () =>
       expect(await bff.store.findCheckoutByTransaction(made.transaction.id)).toMatchObject({ state: 'Completed' }),
     );
@@ -243,9 +243,9 @@ describe('webhooks for transactions no checkout holds', () => {
     const bff = await bffBehind((await faultyProvider({ current: 'pass' })).url);
     const { orderId, orderToken } = await bff.order();
     const first = (await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body;
-    await emulator.provider.sandbox.pix.complete(first.transactionId);
+    await emulator.provider.sandbox.pix.complete(first.transactionId, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     const late = await cashInAtProvider(bff, orderId);
-    await emulator.provider.sandbox.pix.complete(late.transaction.id);
+    await emulator.provider.sandbox.pix.complete(late.transaction.id, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     await vi.waitFor(async () =>
       expect(await bff.store.findCheckoutByTransaction(late.transaction.id)).toMatchObject({ state: 'Completed', duplicateOf: first.id }),
     );
@@ -295,7 +295,7 @@ describe('a transaction of our order that is not provably ours', () => {
       customHeaderName: WEBHOOK_HEADER,
       customHeaderValue: bff.config.webhookSecret,
     });
-    await emulator.provider.sandbox.pix.complete(made.transaction.id);
+    await emulator.provider.sandbox.pix.complete(made.transaction.id, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     await vi.waitFor(async () =>
       expect((await bff.store.listForeignTransactions(10)).map((t) => t.transactionId)).toContain(made.transaction.id),
     );
@@ -310,7 +310,7 @@ describe('a create that reached the provider after its reservation was released'
     const shown = (await bff.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body;
     // The first attempt's create, released meanwhile, lands at the provider now; the payer pays that code.
     const late = await cashInAtProvider(bff, orderId);
-    await emulator.provider.sandbox.pix.complete(late.transaction.id);
+    await emulator.provider.sandbox.pix.complete(late.transaction.id, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     await vi.waitFor(async () =>
       expect(await bff.store.findCheckoutByTransaction(late.transaction.id)).toMatchObject({ state: 'Completed', duplicateOf: null }),
     );

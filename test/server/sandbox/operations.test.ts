@@ -131,6 +131,59 @@ describe('POST /accounts/payment-initiation', () => {
   });
 });
 
+describe('the record keeps `payment` as the request made it', () => {
+  const FORMATTED_CPF = '111.444.777-35';
+  const record = async (id: string) => transactionRecord.parse((await api('GET', `/accounts/transactions/pix/${id}`)).body.data);
+
+  it('keeps a cash-in payer CPF as sent; the effective payer carries its digits', async () => {
+    await fresh();
+    const reply = await api(
+      'POST',
+      '/accounts/pix/cashin',
+      cashIn(receiver.url, { payment: { payer: { cpf: FORMATTED_CPF, name: 'Ana' } } }),
+    );
+    expect(reply.status, reply.text).toBe(201);
+    const id = reply.body.data.transaction.id as string;
+    expect((await record(id)).payment.payer).toEqual({ cpf: FORMATTED_CPF, name: 'Ana' });
+    expect((await api('POST', `/sandbox/transactions/complete/${id}`)).status).toBe(200);
+    const after = await record(id);
+    expect(after.payment.payer).toEqual({ cpf: FORMATTED_CPF, name: 'Ana' });
+    expect(after.transaction.payer).toMatchObject({ name: 'Ana', taxNumber: '11144477735' });
+    expect(receiver.received.at(-1)!.body.payer).toMatchObject({ taxNumber: '11144477735' });
+  });
+
+  it('keeps a cash-out key and recipient CPF as sent; the effective recipient carries its digits', async () => {
+    await fresh();
+    const keys = [
+      { type: 'CPF', value: FORMATTED_CPF },
+      { type: 'EVP', value: '123E4567-E89B-12D3-A456-426614174000' },
+    ];
+    for (const key of keys) {
+      const body = cashOut(receiver.url, { key, recipient: { name: 'João Souza', cpf: '529.982.247-25' } });
+      const reply = await api('POST', '/accounts/pix/cashout', body);
+      expect(reply.status, reply.text).toBe(201);
+      const id = reply.body.data.transaction.id as string;
+      expect((await record(id)).payment).toMatchObject({ key: key.value, receiver: { name: 'João Souza', cpf: '529.982.247-25' } });
+      expect((await api('POST', `/sandbox/transactions/complete/${id}`)).status).toBe(200);
+      const after = await record(id);
+      expect(after.payment).toMatchObject({ key: key.value, receiver: { cpf: '529.982.247-25' } });
+      expect(after.transaction.recipient).toMatchObject({ name: 'João Souza', taxNumber: VALID_CPF });
+    }
+  });
+
+  it('keeps an OpenFinance payer tax number as sent', async () => {
+    await fresh();
+    const body = initiation(receiver.url);
+    body.payment.payer.taxNumber = '529.982.247-25';
+    const reply = await api('POST', '/accounts/payment-initiation', body);
+    expect(reply.status, reply.text).toBe(201);
+    const id = reply.body.data.transactionId as string;
+    expect((await record(id)).payment.payer).toEqual({ cpf: '529.982.247-25' });
+    expect((await api('POST', `/sandbox/payment-initiation/complete/${id}`)).status).toBe(200);
+    expect((await record(id)).transaction.payer).toMatchObject({ taxNumber: VALID_CPF });
+  });
+});
+
 describe('GET /accounts/transactions/pix (by order id)', () => {
   it('lists the transactions of one order inside a range of at most one day, paged', async () => {
     await fresh();

@@ -172,11 +172,51 @@ describe('anonymous and editable cash-ins', () => {
     expect(receiver.received[0]!.body.payer).toMatchObject({ name: 'Ana Paga', taxNumber: '11144477735' });
   });
 
-  it('uses the documented default payer when an anonymous complete names nobody', async () => {
+  it('refuses to complete an anonymous cash-in without name and taxNumber, with the 400 of a missing property', async () => {
+    await fresh();
+    const anonymous = await newCashIn({ payment: { payer: undefined } });
+    const editable = await newCashIn({ payment: { payer: undefined, value: { original: '10.00', editable: true } } });
+    const required = (...names: string[]) =>
+      names.map((name) => ({
+        path: '',
+        code: 'required',
+        message: `must have required property '${name}'`,
+        info: { missingProperty: name },
+      }));
+    // The contract: the complete body's name and taxNumber are "required only for anonymous PIX".
+    for (const [id, body, missing] of [
+      [anonymous, undefined, ['name', 'taxNumber']],
+      [anonymous, {}, ['name', 'taxNumber']],
+      [anonymous, { name: 'Ana Paga' }, ['taxNumber']],
+      [anonymous, { taxNumber: VALID_CPF }, ['name']],
+      [editable, { amount: '12.00' }, ['name', 'taxNumber']],
+    ] as const) {
+      for (const method of ['POST', 'PUT']) {
+        const reply = await simulate('complete', id, body, method);
+        expect(reply.status, reply.text).toBe(400);
+        expect(reply.body).toEqual({
+          statusCode: 'Error',
+          error: {
+            name: 'InvalidRequestFormatError',
+            message: expect.any(String),
+            code: 'InvalidRequestFormatError',
+            details: required(...missing),
+          },
+        });
+      }
+    }
+    expect(receiver.received).toEqual([]);
+    for (const id of [anonymous, editable]) expect((await record(id)).transaction).toMatchObject({ state: 'Registered', payer: null });
+    // Naming the payer completes it; an identified cash-in still needs no body.
+    expect((await simulate('complete', anonymous, { name: 'Ana Paga', taxNumber: VALID_CPF })).status).toBe(200);
+    expect((await simulate('complete', await newCashIn())).status).toBe(200);
+  });
+
+  it('answers 409, not 400, for an anonymous cash-in already final', async () => {
     await fresh();
     const id = await newCashIn({ payment: { payer: undefined } });
-    expect((await simulate('complete', id)).status).toBe(200);
-    expect((await record(id)).transaction.payer).toMatchObject({ name: 'Pagador Sandbox', taxNumber: '52998224725' });
+    expect((await simulate('cancel', id)).status).toBe(200);
+    expect((await simulate('complete', id)).status).toBe(409);
   });
 
   it('refuses a complete body with an invalid tax number', async () => {
@@ -218,6 +258,7 @@ describe('cash-out', () => {
       expect(t.state).toBe(state);
       // A final state shows its own date only.
       expect(t.stateRegisteredDate).toBeNull();
+      expect(receiver.received.at(-1)!.body).toMatchObject({ transactionState: state, stateRegisteredDate: null });
     }
   });
 
