@@ -8,8 +8,9 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
-import type { Checkout, CheckoutEvent, StatusHub, Store } from '../store/types';
+import type { Checkout, StatusHub, Store } from '../store/types';
 import { isFinal } from '../../core/states';
+import { feedOf, frame, leaveFeed, notify, readAfter } from './stream-feed';
 import { toView } from './view';
 
 export interface EventStreamOptions {
@@ -29,77 +30,10 @@ export interface EventStreamOptions {
   expiry?: { inMs: number; expire: () => Promise<unknown> };
 }
 
-function frame(view: object, seq: number): string {
-  return `id: ${seq}\nevent: status\ndata: ${JSON.stringify(view)}\n\n`;
-}
-
-/** The view as it was at `event`: its state and date (and the receipt, once Completed). */
-const viewAt = (checkout: Checkout, event: CheckoutEvent) => toView(checkout, event, { qr: false });
-
 /** setTimeout takes at most 2^31 - 1 ms; a window further away than that (24 days) is left to the reconciler. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
-
-/** The events after one seq, the checkout read with them, and each event's frame, encoded once for every stream. */
-interface Batch {
-  checkout: Checkout | undefined;
-  events: CheckoutEvent[];
-  frames: Buffer[];
-}
-
-/**
- * What the streams of one checkout share: one read of the events after a given seq, and its encoded frames, so a
- * change reaches ten thousand streams with one query and one JSON encoding rather than one of each per stream.
- * A read is shared only by wake-ups that came after it started: every notification of a newer seq (or a wake-up
- * of everything, seq 0) drops the reads made before it, so no stream is ever served a read older than its wake-up.
- */
-interface Feed {
-  streams: number;
-  notified: number;
-  reads: Map<number, Promise<Batch>>;
-}
-
-const feeds = new WeakMap<Store, Map<string, Feed>>();
-
-function feedOf(store: Store, checkoutId: string): Feed {
-  let byCheckout = feeds.get(store);
-  if (!byCheckout) feeds.set(store, (byCheckout = new Map<string, Feed>()));
-  let feed = byCheckout.get(checkoutId);
-  if (!feed) byCheckout.set(checkoutId, (feed = { streams: 0, notified: -1, reads: new Map() }));
-  return feed;
-}
-
-function leaveFeed(store: Store, checkoutId: string, feed: Feed) {
-  if (--feed.streams > 0) return;
-  const byCheckout = feeds.get(store);
-  if (byCheckout?.get(checkoutId) === feed) byCheckout.delete(checkoutId);
-}
-
-function notify(feed: Feed, seq: number) {
-  if (seq !== 0 && seq <= feed.notified) return;
-  if (seq !== 0) feed.notified = seq;
-  feed.reads.clear();
-}
-
-function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch> {
-  let read = feed.reads.get(afterSeq);
-  if (!read) {
-    read = (async (): Promise<Batch> => {
-      const events = await store.eventsAfter(checkoutId, afterSeq);
-      // The details change once more when it is paid (the receipt): read them with the events that show it.
-      const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
-      if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
-      const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
-      return { checkout, events, frames };
-    })();
-    const reads = feed.reads;
-    reads.set(afterSeq, read);
-    // A failed read is not shared: the next wake-up tries again.
-    read.catch(() => reads.get(afterSeq) === read && reads.delete(afterSeq));
-  }
-  return read;
-}
 
 /** Where a stream's bytes go: Node's response, or a Web stream where there is none (`app.request` in tests). */
 interface Sink {

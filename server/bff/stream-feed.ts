@@ -1,0 +1,74 @@
+/**
+ * What the event streams of one checkout share (server/bff/stream.ts): one read of its events after a seq, with
+ * each event's frame encoded once for every stream of that checkout at that seq.
+ */
+import type { Checkout, CheckoutEvent, Store } from '../store/types';
+import { toView } from './view';
+
+/** One `status` event of the stream, as the wire carries it. */
+export function frame(view: object, seq: number): string {
+  return `id: ${seq}\nevent: status\ndata: ${JSON.stringify(view)}\n\n`;
+}
+
+/** The view as it was at `event`: its state and date (and the receipt, once Completed). */
+const viewAt = (checkout: Checkout, event: CheckoutEvent) => toView(checkout, event, { qr: false });
+
+/** The events after one seq, the checkout read with them, and each event's frame, encoded once for every stream. */
+export interface Batch {
+  checkout: Checkout | undefined;
+  events: CheckoutEvent[];
+  frames: Buffer[];
+}
+
+/**
+ * What the streams of one checkout share: one read of the events after a given seq, and its encoded frames, so a
+ * change reaches ten thousand streams with one query and one JSON encoding rather than one of each per stream.
+ * A read is shared only by wake-ups that came after it started: every notification of a newer seq (or a wake-up
+ * of everything, seq 0) drops the reads made before it, so no stream is ever served a read older than its wake-up.
+ */
+export interface Feed {
+  streams: number;
+  notified: number;
+  reads: Map<number, Promise<Batch>>;
+}
+
+const feeds = new WeakMap<Store, Map<string, Feed>>();
+
+export function feedOf(store: Store, checkoutId: string): Feed {
+  let byCheckout = feeds.get(store);
+  if (!byCheckout) feeds.set(store, (byCheckout = new Map<string, Feed>()));
+  let feed = byCheckout.get(checkoutId);
+  if (!feed) byCheckout.set(checkoutId, (feed = { streams: 0, notified: -1, reads: new Map() }));
+  return feed;
+}
+
+export function leaveFeed(store: Store, checkoutId: string, feed: Feed) {
+  if (--feed.streams > 0) return;
+  const byCheckout = feeds.get(store);
+  if (byCheckout?.get(checkoutId) === feed) byCheckout.delete(checkoutId);
+}
+
+export function notify(feed: Feed, seq: number) {
+  if (seq !== 0 && seq <= feed.notified) return;
+  if (seq !== 0) feed.notified = seq;
+  feed.reads.clear();
+}
+
+export function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch> {
+  let read = feed.reads.get(afterSeq);
+  if (!read) {
+    read = (async (): Promise<Batch> => {
+      const events = await store.eventsAfter(checkoutId, afterSeq);
+      // The details change once more when it is paid (the receipt): read them with the events that show it.
+      const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
+      if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
+      const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
+      return { checkout, events, frames };
+    })();
+    const reads = feed.reads;
+    reads.set(afterSeq, read);
+    // A failed read is not shared: the next wake-up tries again.
+    read.catch(() => reads.get(afterSeq) === read && reads.delete(afterSeq));
+  }
+  return read;
+}
