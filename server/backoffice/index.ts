@@ -3,7 +3,7 @@
  * same security headers, body guards, size limits and error envelope). Only a bearer admin token opens it (no
  * cookies, no CORS), so a storefront page can never reach it. This module checks the token and assembles the
  * resources, one module each: the account (account.ts), the payments received (checkouts.ts, checkouts-export.ts,
- * refunds.ts), the transactions of our orders not provably ours (foreign.ts), cash-outs (cashouts.ts), receivers (receivers.ts), payment requests and their invoices
+ * refunds.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events (webhook-events.ts), cash-outs (cashouts.ts), receivers (receivers.ts), payment requests and their invoices
  * (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
  */
 import { Hono } from 'hono';
@@ -21,6 +21,7 @@ import { checkoutExportRoutes } from './checkouts-export';
 import { checkoutRoutes, viewsWithRefunds } from './checkouts';
 import { eventRoutes } from './events';
 import { foreignTransactionRoutes } from './foreign';
+import { webhookEventRoutes } from './webhook-events';
 import { invoiceRoutes } from './invoices';
 import { paymentRequestRoutes } from './payment-requests';
 import { receiverRoutes } from './receivers';
@@ -80,6 +81,7 @@ export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub
       .route('/', checkoutRoutes({ provider, store, clock }))
       .route('/', refundRoutes({ provider, store, desk }))
       .route('/', foreignTransactionRoutes({ store }))
+      .route('/', webhookEventRoutes({ store }))
       .route('/', receiverRoutes({ provider }))
       .route('/', paymentRequestRoutes({ provider, clock }))
       .route('/', invoiceRoutes({ provider }))

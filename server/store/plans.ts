@@ -13,6 +13,7 @@ import {
   type ProviderCheckoutState,
 } from '../../core/checkout-machine';
 import { EXPIRED } from '../../core/states';
+import { merchantEventOf, type NewMerchantEvent } from './merchant-events';
 import type {
   Activation,
   Checkout,
@@ -30,7 +31,8 @@ export type Step =
   | { step: 'holder'; id: string }
   | { step: 'move'; move: Move }
   | { step: 'insert'; insert: Insert }
-  | { step: 'event'; event: CheckoutEvent };
+  | { step: 'event'; event: CheckoutEvent }
+  | { step: 'merchant'; event: NewMerchantEvent };
 
 /** One INSERT of a provider transaction no checkout holds, already in its state; writes nothing when it conflicts. */
 export interface Insert {
@@ -61,6 +63,7 @@ export interface StepResults {
   move: Checkout | undefined;
   insert: Checkout | undefined;
   event: CheckoutEvent;
+  merchant: undefined;
 }
 
 type Result = StepResults[Step['step']];
@@ -81,9 +84,15 @@ function* write(move: Move): Steps<Checkout> {
 function* insertRow(insert: Insert): Steps<Checkout | undefined> {
   return (yield { step: 'insert', insert }) as StepResults['insert'];
 }
+/** Appends the checkout's event and, when the change is one a merchant acts on, the merchant's event with it. */
 function* append(checkout: Checkout, source: EventSource, at: string, data: Record<string, unknown>): Steps<CheckoutEvent> {
-  const event = { checkoutId: checkout.id, seq: checkout.seq, state: checkout.state, source, at, data };
-  return (yield { step: 'event', event }) as StepResults['event'];
+  const event = (yield {
+    step: 'event',
+    event: { checkoutId: checkout.id, seq: checkout.seq, state: checkout.state, source, at, data },
+  }) as StepResults['event'];
+  const merchant = merchantEventOf(checkout, event);
+  if (merchant) yield { step: 'merchant', event: merchant };
+  return event;
 }
 
 /** The machine's event for a move the caller asks for by its target state. */

@@ -9,7 +9,7 @@ import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../
 import { backOfficePostgres } from './back-office-postgres';
 import { migrations, sqlList } from './migrations';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
-import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
+import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
 
 export interface PostgresStoreOptions {
@@ -117,6 +117,16 @@ export async function openPostgresStore({
           );
           return row && checkoutFromRow(row);
         }
+        case 'merchant': {
+          const { id, type, createdAt, data } = step.event;
+          await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', [
+            id,
+            type,
+            createdAt,
+            toJson(data),
+          ]);
+          return undefined;
+        }
         case 'event': {
           const { checkoutId, seq, state, source, at, data } = step.event;
           return eventFromRow((await one(insertEvent, [checkoutId, seq, state, source, at, toJson(data)], client))!, 'parsed');
@@ -191,6 +201,13 @@ export async function openPostgresStore({
           if (tries >= 3 || (error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
         }
       }
+    },
+    async merchantEventsAfter(afterSeq, limit, types) {
+      const rows = await all(
+        'SELECT * FROM merchant_events WHERE seq > $1 AND ($3::text[] IS NULL OR type = ANY($3)) ORDER BY seq LIMIT $2',
+        [afterSeq, limit, types?.length ? types : null],
+      );
+      return rows.map((row) => merchantEventFromRow(row, 'parsed'));
     },
     async eventsAfter(checkoutId, afterSeq) {
       const rows = await all('SELECT * FROM checkout_events WHERE checkout_id = $1 AND seq > $2 ORDER BY seq', [checkoutId, afterSeq]);

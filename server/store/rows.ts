@@ -11,6 +11,7 @@ import {
   type CheckoutWebhook,
   type ForeignTransaction,
 } from './back-office';
+import { MerchantEventSchema, type MerchantEvent } from './merchant-events';
 import { CheckoutEventSchema, CheckoutSchema, type Checkout, type CheckoutEvent } from './types';
 
 export type Row = Record<string, unknown>;
@@ -99,5 +100,15 @@ export function foreignFromRow(row: Row): ForeignTransaction {
     state: row.state,
     reason: row.reason,
     seenAt: date(row.seen_at),
+  });
+}
+
+export function merchantEventFromRow(row: Row, columns: JsonColumns): MerchantEvent {
+  return MerchantEventSchema.parse({
+    id: row.id,
+    seq: integer(row.seq),
+    type: row.type,
+    createdAt: date(row.created_at),
+    data: json(row.data, columns),
   });
 }

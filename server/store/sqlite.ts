@@ -18,7 +18,7 @@ import {
   type Step,
   type StepResults,
 } from './plans';
-import { checkoutFromRow as fromRow, eventFromRow, toJson, type Row } from './rows';
+import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
   CheckoutStateSchema,
@@ -94,6 +94,11 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       VALUES (@checkoutId, @seq, @state, @source, @at, @data)
       RETURNING *`),
     eventsAfter: db.prepare(`SELECT * FROM checkout_events WHERE checkout_id = ? AND seq > ? ORDER BY seq`),
+    insertMerchantEvent: db.prepare(`INSERT INTO merchant_events (id, type, created_at, data) VALUES (@id, @type, @createdAt, @data)`),
+    merchantEventsAfter: db.prepare(`
+      SELECT * FROM merchant_events
+      WHERE seq > @after AND (@types IS NULL OR type IN (SELECT value FROM json_each(@types)))
+      ORDER BY seq LIMIT @limit`),
     // max() keeps the later date when a slow request finishes after a newer one; '' sorts before any date.
     webhookSeen: db.prepare(`UPDATE checkouts SET last_webhook_at = max(coalesce(last_webhook_at, ''), @at) WHERE id = @id`),
     checked: db.prepare(`UPDATE checkouts SET last_checked_at = max(coalesce(last_checked_at, ''), @at) WHERE id = @id`),
@@ -151,6 +156,9 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         });
         return row && checkoutFromRow(row);
       }
+      case 'merchant':
+        sql.insertMerchantEvent.run({ ...step.event, data: toJson(step.event.data) });
+        return undefined;
       case 'event':
         return eventFromRow(one(sql.insertEvent, { ...step.event, data: toJson(step.event.data) })!, 'text');
     }
@@ -203,6 +211,10 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       const states = from.map((state) => CheckoutStateSchema.parse(state));
       const next = CheckoutStateSchema.parse(to);
       return transition.immediate(id, states, next, EventSourceSchema.parse(source), data, InstantSchema.parse(at), changes);
+    },
+    async merchantEventsAfter(afterSeq, limit, types) {
+      const rows = all(sql.merchantEventsAfter, { after: afterSeq, limit, types: types?.length ? JSON.stringify(types) : null });
+      return rows.map((row) => merchantEventFromRow(row, 'text'));
     },
     async eventsAfter(checkoutId, afterSeq) {
       return all(sql.eventsAfter, checkoutId, afterSeq).map((row) => eventFromRow(row, 'text'));

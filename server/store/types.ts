@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { BackOfficeStore } from './back-office';
+import type { MerchantEvent } from './merchant-events';
 
 /** A date-time with `Z` or an offset, stored and returned as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
@@ -165,6 +166,11 @@ export interface Store extends BackOfficeStore {
     at: string,
     changes?: TransitionChanges,
   ): Promise<TransitionResult>;
+  /**
+   * The merchant's events (./merchant-events) after `afterSeq` in the feed's order, at most `limit`, only of `types`
+   * when given. Each was written in the transaction of the change it tells of.
+   */
+  merchantEventsAfter(afterSeq: number, limit: number, types?: readonly string[]): Promise<MerchantEvent[]>;
   /** Events with seq greater than `afterSeq`, in seq order. */
   eventsAfter(checkoutId: string, afterSeq: number): Promise<CheckoutEvent[]>;
   /** Records that a webhook for the checkout arrived; never moves the date backwards. */

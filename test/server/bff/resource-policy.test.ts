@@ -39,6 +39,7 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   'GET /api/admin/checkouts': SAME,
   'GET /api/admin/checkouts/export.csv': SAME,
   'GET /api/admin/foreign-transactions': SAME,
+  'GET /api/admin/webhook-events': SAME,
   'GET /api/admin/checkouts/:id': SAME,
   'GET /api/admin/checkouts/:id/provider': SAME,
   'GET /api/admin/checkouts/:id/refund': SAME,

@@ -743,6 +743,7 @@ export const BFF_ROUTES: Target[] = [
     refused: () => undefined,
   },
   route({ method: 'GET', path: '/api/admin/foreign-transactions', auth: 'admin', query: () => ({ limit: '50' }) }),
+  route({ method: 'GET', path: '/api/admin/webhook-events', auth: 'admin', query: () => ({ after: '0', limit: '100' }) }),
   route({ method: 'GET', path: '/api/admin/events', auth: 'admin', otherAnswer: isEventStream }),
   route({
     method: 'GET',

@@ -297,6 +297,81 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       });
     });
 
+    describe("the merchant's events", () => {
+      /** The events written since `after` (other tests of this database may have written some before). */
+      const since = async (after: number) => store.merchantEventsAfter(after, 1000);
+      const lastSeq = async () => (await since(0)).at(-1)?.seq ?? 0;
+
+      it('are written with each change a merchant acts on, in order, with no payer data', async () => {
+        const after = await lastSeq();
+        const paid = await checkoutIn('Registered', 'M-1');
+        expect(await since(after)).toEqual([]); // a code shown is nothing to act on
+        await store.transition(paid.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+          details: { paidAt: at(2), payerBank: 'Banco X', payerCpf: '52998224725' },
+        });
+        const failed = await checkoutIn('Error', 'M-2');
+        const events = await since(after);
+        expect(events.map((e) => e.type)).toEqual(['checkout.completed', 'checkout.failed']);
+        expect(events[0]).toMatchObject({
+          id: expect.stringMatching(/^evt_/),
+          createdAt: at(2),
+          data: {
+            orderId: 'M-1',
+            checkoutId: paid.id,
+            transactionId: paid.transactionId,
+            method: 'pix',
+            amount: '123.45',
+            currency: 'BRL',
+            state: 'Completed',
+            paidAt: at(2),
+            payerBank: 'Banco X',
+            late: false,
+          },
+        });
+        expect(JSON.stringify(events)).not.toContain('52998224725');
+        expect(events[1]!.data).toMatchObject({ checkoutId: failed.id, failure: 'Error' });
+        expect(events[1]!.seq).toBeGreaterThan(events[0]!.seq);
+        expect((await store.merchantEventsAfter(after, 10, ['checkout.failed'])).map((e) => e.data.checkoutId)).toEqual([failed.id]);
+        expect(await store.merchantEventsAfter(events[1]!.seq, 10)).toEqual([]);
+      });
+
+      it('tell of a late payment taking the order: the newer code expired, the old one paid late', async () => {
+        const old = await checkoutIn('Registered', 'M-3');
+        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+        const { checkout: fresh } = await store.reserveCheckout(draftFor('M-3', { id: `${old.id}-2` }));
+        await store.activateCheckout(fresh.id, { state: 'Registered', transactionId: `tx-${fresh.id}` }, at(32));
+        const after = await lastSeq();
+        await store.transition(old.id, ['Expired'], 'Completed', 'webhook', {}, at(40), { details: { paidAt: at(39) } });
+        const events = await since(after);
+        expect(events.map((e) => [e.type, e.data.checkoutId])).toEqual([
+          ['checkout.expired', fresh.id],
+          ['checkout.completed', old.id],
+        ]);
+        expect(events[0]!.data).toMatchObject({ supersededBy: old.id });
+        expect(events[1]!.data).toMatchObject({ late: true, paidAt: at(39) });
+      });
+
+      it('say when an order is paid twice, and nothing for a change that is refused or rolled back', async () => {
+        const holder = await checkoutIn('Completed', 'M-4');
+        const after = await lastSeq();
+        await store.insertActive(
+          draftFor('M-4', { createdAt: at(2) }),
+          { state: 'Completed', transactionId: 'tx-m4-late' },
+          'reconcile',
+          holder.id,
+          at(2),
+        );
+        expect((await since(after)).map((e) => [e.type, e.data.duplicateOf])).toEqual([['checkout.duplicate_paid', holder.id]]);
+        const mark = await lastSeq();
+        expect((await store.transition(holder.id, ['Completed'], 'Error', 'webhook', {}, at(3))).changed).toBe(false);
+        const waiting = await checkoutIn('Registered', 'M-5');
+        await expect(
+          store.insertSuperseding(draftFor('M-5'), { state: 'Completed', transactionId: 'tx-m4-late' }, 'webhook', waiting.id, at(3)),
+        ).rejects.toThrow(/stored already/);
+        expect(await since(mark)).toEqual([]);
+      });
+    });
+
     describe('payment window', () => {
       it("keeps the window of the reservation, unless the activation brings the provider's", async () => {
         const kept = await store.reserveCheckout(draftFor('W-1', { expiresAt: at(30) }));
