@@ -107,6 +107,15 @@ module.exports = {
       to: { path: ['^server/sandbox/', '^server/bff/'], pathNot: '^server/bff/(validate|guards|body-guards)\\.ts$' },
     },
     {
+      name: 'events-not-to-http-or-lifecycle',
+      comment:
+        "server/events/ delivers the merchant's events the store already committed: it may use core/, server/lib/ and " +
+        'server/store/, never the HTTP layers (bff, backoffice), the payment lifecycle (payments) or the emulator.',
+      severity: 'error',
+      from: { path: '^server/events/' },
+      to: { path: '^server/(bff|backoffice|payments|sandbox)/' },
+    },
+    {
       name: 'lib-not-to-domain',
       comment:
         'server/lib/ holds helpers with no domain (clock, limits, HTTP client, secrets, node-body, WAL checkpointer, QR ' +

@@ -107,6 +107,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
   listener.handle(app);
   if (!options.manualReconcile) product.checkout.reconciler.start();
+  product.deliveries.start();
 
   return {
     ...listener,
@@ -119,8 +120,10 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     /** Bearer token of the demo's order contract route (`/demo/api/priced-orders`). */
     ordersToken,
     checkout: product.checkout,
+    deliveries: product.deliveries,
     async close() {
       product.checkout.reconciler.stop();
+      await product.deliveries.stop();
       await listener.close();
       sandbox.close();
       await hub.close();

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { WEBHOOK_SECRET_FORMAT } from './events/signing';
 import { openFileLimit } from './lib/limits';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -38,6 +39,18 @@ const env = z
     ),
     ADMIN_TOKEN: optional(z.string().min(24, 'must be at least 24 characters')),
     ORDERS_URL: optional(url),
+    MERCHANT_WEBHOOK_URL: optional(url),
+    MERCHANT_WEBHOOK_SECRET: optional(
+      z
+        .string()
+        .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+        .pipe(
+          z
+            .array(z.string().regex(WEBHOOK_SECRET_FORMAT, 'must be whsec_ and at least 24 bytes of base64'))
+            .min(1)
+            .max(2, 'takes two secrets at most (the old and the new one, while rotating)'),
+        ),
+    ),
     ORDERS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
     TRUST_PROXY: z.preprocess(
       (v) => (v === '' ? undefined : v),
@@ -67,6 +80,11 @@ const env = z
   .refine((e) => !e.ORDERS_URL || e.ORDERS_TOKEN, {
     message: 'ORDERS_URL needs ORDERS_TOKEN (the bearer token the BFF sends to the order service)',
     path: ['ORDERS_TOKEN'],
+    when: () => true,
+  })
+  .refine((e) => !e.MERCHANT_WEBHOOK_URL || e.MERCHANT_WEBHOOK_SECRET, {
+    message: 'MERCHANT_WEBHOOK_URL needs MERCHANT_WEBHOOK_SECRET (whsec_…, the secret the receiver verifies with)',
+    path: ['MERCHANT_WEBHOOK_SECRET'],
     when: () => true,
   })
   .refine((e) => !(e.BODY_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS), {
@@ -116,6 +134,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
      */
     webhookSigningKey: e.WEBHOOK_SIGNING_KEY,
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
+    /**
+     * The merchant's backend, told of every payment by a signed webhook (Standard Webhooks): MERCHANT_WEBHOOK_URL with
+     * MERCHANT_WEBHOOK_SECRET (two secrets, space-separated, while one is rotated: both sign).
+     */
+    merchantWebhook: e.MERCHANT_WEBHOOK_URL ? { url: e.MERCHANT_WEBHOOK_URL, secrets: e.MERCHANT_WEBHOOK_SECRET! } : undefined,
     /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
     checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,
     limits: {

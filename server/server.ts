@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { backOfficeApi, isInvoiceUpload } from './backoffice';
 import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
+import { createDeliveryWorker } from './events/delivery';
 import { errorBody } from './payments/errors';
 import { sendRawStreams } from './bff/stream';
 import { BASE_SECURITY_HEADERS, securityHeaders } from './bff/guards';
@@ -38,6 +39,8 @@ export interface Tuning {
   settleAfterMs?: number;
   /** The longest a create keeps the shopper waiting (default 15 s). */
   createDeadlineMs?: number;
+  /** The waits between attempts of a merchant webhook (tests use short ones). */
+  merchantWebhookRetryDelaysMs?: number[];
   webhookRetryDelaysMs?: number[];
   /** The payment window in milliseconds, overriding CHECKOUT_TTL_SECONDS (tests use a tiny one). */
   checkoutTtlMs?: number;
@@ -234,7 +237,12 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     app.use('/widget/*', widgetFiles({ dir: built, allowedOrigins: listener.allowedOrigins }));
   }
 
-  return { checkout, mount };
+  // The merchant's backend hears of every payment: the environment's endpoint, delivered beside the payment path.
+  const endpoints = config.merchantWebhook ? [{ id: 'env', ...config.merchantWebhook }] : [];
+  const retryDelaysMs = tuning?.merchantWebhookRetryDelaysMs;
+  const deliveries = createDeliveryWorker({ store, hub, endpoints, clock, logger: log, ...(retryDelaysMs && { retryDelaysMs }) });
+
+  return { checkout, mount, deliveries };
 }
 
 /** The standalone BFF (`npm run serve`): a real provider and the merchant's order source, nothing else. */
@@ -266,6 +274,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), SHOPPER_ERRORS.not_found));
   listener.handle(app);
   if (!options.manualReconcile) product.checkout.reconciler.start();
+  product.deliveries.start();
 
   return {
     ...listener,
@@ -274,8 +283,10 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     hub,
     provider: client,
     checkout: product.checkout,
+    deliveries: product.deliveries,
     async close() {
       product.checkout.reconciler.stop();
+      await product.deliveries.stop();
       await listener.close();
       await hub.close();
       await store.close();

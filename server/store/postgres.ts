@@ -7,7 +7,9 @@
 import pg from 'pg';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficePostgres } from './back-office-postgres';
+import { deliveriesPostgres } from './deliveries-postgres';
 import { migrations, sqlList } from './migrations';
+import { inTransaction } from './pg-transaction';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
@@ -119,12 +121,8 @@ export async function openPostgresStore({
         }
         case 'merchant': {
           const { id, type, createdAt, data } = step.event;
-          await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', [
-            id,
-            type,
-            createdAt,
-            toJson(data),
-          ]);
+          const values = [id, type, createdAt, toJson(data)];
+          await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', values);
           return undefined;
         }
         case 'event': {
@@ -136,6 +134,7 @@ export async function openPostgresStore({
 
   return {
     ...backOfficePostgres(pool),
+    ...deliveriesPostgres(pool),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.
@@ -279,23 +278,6 @@ export async function openPostgresStore({
       await pool.end();
     },
   };
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    // A connection that cannot even roll back is dropped from the pool rather than reused.
-    await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-    throw error;
-  } finally {
-    client.release(broken);
-  }
 }
 
 /** DDL is transactional in PostgreSQL, so each instance checks and applies under one advisory transaction lock. */

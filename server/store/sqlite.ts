@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
+import { deliveriesSqlite } from './deliveries-sqlite';
 import { migrations, sqlList } from './migrations';
 import {
   activationSteps,
@@ -189,6 +190,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
 
   return {
     ...backOfficeSqlite(db),
+    ...deliveriesSqlite(db),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },

@@ -372,6 +372,58 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       });
     });
 
+    describe("deliveries of the merchant's events", () => {
+      const endpoint = () => `ep-${randomUUID()}`;
+      const paidOrder = async (orderId: string) => {
+        const checkout = await checkoutIn('Registered', orderId);
+        await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at(2), { details: { paidAt: at(2) } });
+      };
+
+      it('queue for an endpoint the events written once it exists, each once', async () => {
+        await paidOrder('D-before');
+        const ep = endpoint();
+        expect(await store.enqueueDeliveries(ep, at(3), 100)).toBe(0);
+        await paidOrder('D-1');
+        await paidOrder('D-2');
+        expect(await store.enqueueDeliveries(ep, at(3), 100)).toBe(2);
+        expect(await store.enqueueDeliveries(ep, at(3), 100)).toBe(0);
+        const taken = await store.claimDeliveries([ep], at(3), 'a', at(4), 10);
+        expect(taken.map((d) => [d.endpointId, d.attempts, d.event.type, d.event.data.orderId])).toEqual([
+          [ep, 0, 'checkout.completed', 'D-1'],
+          [ep, 0, 'checkout.completed', 'D-2'],
+        ]);
+      });
+
+      it('lease each delivery to one taker at a time, and free it when its lease runs out', async () => {
+        const ep = endpoint();
+        await store.enqueueDeliveries(ep, at(3), 100);
+        for (let i = 0; i < 6; i++) await paidOrder(`L-${i}`);
+        await store.enqueueDeliveries(ep, at(3), 100);
+        const [a, b] = await Promise.all([
+          store.claimDeliveries([ep], at(3), 'a', at(4), 3),
+          store.claimDeliveries([ep], at(3), 'b', at(4), 3),
+        ]);
+        const ids = [...a, ...b].map((d) => d.event.id);
+        expect(ids).toHaveLength(6);
+        expect(new Set(ids).size).toBe(6);
+        expect(await store.claimDeliveries([ep], at(3.5), 'c', at(5), 10)).toEqual([]);
+        // a's lease ran out (a crash): c takes its deliveries again, with the same events; a can no longer settle them.
+        const again = await store.claimDeliveries([ep], at(4), 'c', at(5), 10);
+        expect(again.map((d) => d.event.id).sort()).toEqual(ids.sort());
+        const attempt = { at: at(4), status: 200, durationMs: 5, error: null };
+        expect(await store.recordAttempt(a[0]!.event.id, ep, 'a', attempt, { delivered: true })).toBe(false);
+        expect(await store.recordAttempt(a[0]!.event.id, ep, 'c', attempt, { delivered: true })).toBe(true);
+        // Settled: never taken again. A retry waits for its time.
+        const failed = { at: at(4), status: 500, durationMs: 5, error: 'HTTP 500' };
+        expect(await store.recordAttempt(a[1]!.event.id, ep, 'c', failed, { retryAt: at(10) })).toBe(true);
+        const later = await store.claimDeliveries([ep], at(9), 'd', at(20), 10);
+        expect(later.map((d) => d.event.id)).not.toContain(a[0]!.event.id);
+        expect(later.map((d) => d.event.id)).not.toContain(a[1]!.event.id);
+        const retried = await store.claimDeliveries([ep], at(30), 'e', at(31), 10);
+        expect(retried.find((d) => d.event.id === a[1]!.event.id)).toMatchObject({ attempts: 1 });
+      });
+    });
+
     describe('payment window', () => {
       it("keeps the window of the reservation, unless the activation brings the provider's", async () => {
         const kept = await store.reserveCheckout(draftFor('W-1', { expiresAt: at(30) }));

@@ -1,0 +1,84 @@
+/** The deliveries part of the PostgreSQL store (see `deliveries.ts`), with the same behaviour as the SQLite one. */
+import type pg from 'pg';
+import type { DeliveryStore } from './deliveries';
+import { inTransaction } from './pg-transaction';
+import { merchantEventFromRow, type Row } from './rows';
+
+export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
+  return {
+    async enqueueDeliveries(endpointId, now, limit) {
+      return inTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO webhook_cursors (endpoint_id, after_seq)
+           SELECT $1, coalesce(max(seq), 0) FROM merchant_events ON CONFLICT DO NOTHING`,
+          [endpointId],
+        );
+        // The cursor row is locked: instances queueing for the same endpoint take turns.
+        const { rows } = await client.query<{ after_seq: string }>(
+          'SELECT after_seq FROM webhook_cursors WHERE endpoint_id = $1 FOR UPDATE',
+          [endpointId],
+        );
+        const after = Number(rows[0]!.after_seq);
+        const queued = await client.query<{ event_seq: string }>(
+          `INSERT INTO webhook_deliveries (event_seq, endpoint_id, state, next_at)
+           SELECT seq, $1, 'pending', $2 FROM merchant_events WHERE seq > $3 ORDER BY seq LIMIT $4
+           ON CONFLICT DO NOTHING
+           RETURNING event_seq`,
+          [endpointId, now, after, limit],
+        );
+        const last = await client.query<{ seq: string | null }>(
+          'SELECT max(seq) AS seq FROM (SELECT seq FROM merchant_events WHERE seq > $1 ORDER BY seq LIMIT $2) queued',
+          [after, limit],
+        );
+        const seq = last.rows[0]?.seq;
+        if (seq !== null && seq !== undefined) {
+          await client.query('UPDATE webhook_cursors SET after_seq = $2 WHERE endpoint_id = $1 AND after_seq < $2', [endpointId, seq]);
+        }
+        return queued.rowCount ?? 0;
+      });
+    },
+    async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
+      // SKIP LOCKED: instances claiming together each take other rows, never the same one.
+      const { rows } = await pool.query<Row>(
+        `WITH taken AS (
+           UPDATE webhook_deliveries d SET lease_owner = $3, lease_until = $4
+           WHERE (d.event_seq, d.endpoint_id) IN (
+             SELECT event_seq, endpoint_id FROM webhook_deliveries
+             WHERE state = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
+               AND endpoint_id = ANY($1::text[])
+             ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+           RETURNING d.event_seq, d.endpoint_id, d.attempts)
+         SELECT taken.endpoint_id, taken.attempts, e.* FROM taken JOIN merchant_events e ON e.seq = taken.event_seq
+         ORDER BY e.seq`,
+        [endpointIds, now, owner, leaseUntil, limit],
+      );
+      return rows.map((row) => ({
+        endpointId: row.endpoint_id as string,
+        attempts: row.attempts as number,
+        event: merchantEventFromRow(row, 'parsed'),
+      }));
+    },
+    async recordAttempt(eventId, endpointId, owner, attempt, outcome) {
+      const state = 'delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'pending';
+      const retryAt = 'retryAt' in outcome ? outcome.retryAt : null;
+      return inTransaction(pool, async (client) => {
+        const settled = await client.query<{ event_seq: string }>(
+          `UPDATE webhook_deliveries d SET attempts = attempts + 1, state = $4, next_at = COALESCE($5, next_at),
+             lease_owner = NULL, lease_until = NULL, last_status = $6, last_error = $7,
+             delivered_at = CASE WHEN $4 = 'delivered' THEN $8::timestamptz ELSE delivered_at END
+           FROM merchant_events e
+           WHERE e.id = $1 AND d.event_seq = e.seq AND d.endpoint_id = $2 AND d.lease_owner = $3 AND d.state = 'pending'
+           RETURNING d.event_seq`,
+          [eventId, endpointId, owner, state, retryAt, attempt.status, attempt.error, attempt.at],
+        );
+        const seq = settled.rows[0]?.event_seq;
+        if (seq === undefined) return false;
+        await client.query(
+          `INSERT INTO webhook_attempts (event_seq, endpoint_id, at, status, duration_ms, error) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [seq, endpointId, attempt.at, attempt.status, attempt.durationMs, attempt.error],
+        );
+        return true;
+      });
+    },
+  };
+}

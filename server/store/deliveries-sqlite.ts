@@ -1,0 +1,75 @@
+/** The deliveries part of the SQLite store (see `deliveries.ts`); writes run in BEGIN IMMEDIATE transactions. */
+import type Database from 'better-sqlite3';
+import type { DeliveryStore } from './deliveries';
+import { merchantEventFromRow, type Row } from './rows';
+
+export function deliveriesSqlite(db: Database.Database): DeliveryStore {
+  const sql = {
+    cursor: db.prepare(`SELECT after_seq FROM webhook_cursors WHERE endpoint_id = ?`).pluck(),
+    startCursor: db.prepare(`
+      INSERT INTO webhook_cursors (endpoint_id, after_seq)
+      VALUES (?, (SELECT coalesce(max(seq), 0) FROM merchant_events)) ON CONFLICT DO NOTHING`),
+    queue: db.prepare(`
+      INSERT INTO webhook_deliveries (event_seq, endpoint_id, state, next_at)
+      SELECT seq, @endpointId, 'pending', @now FROM merchant_events WHERE seq > @after ORDER BY seq LIMIT @limit
+      ON CONFLICT DO NOTHING
+      RETURNING event_seq`),
+    moveCursor: db.prepare(`UPDATE webhook_cursors SET after_seq = @seq WHERE endpoint_id = @endpointId AND after_seq < @seq`),
+    claim: db.prepare(`
+      UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @leaseUntil
+      WHERE rowid IN (
+        SELECT rowid FROM webhook_deliveries
+        WHERE state = 'pending' AND next_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+          AND endpoint_id IN (SELECT value FROM json_each(@endpoints))
+        ORDER BY next_at LIMIT @limit)
+      RETURNING event_seq, endpoint_id, attempts`),
+    event: db.prepare(`SELECT * FROM merchant_events WHERE seq = ?`),
+    eventSeq: db.prepare(`SELECT seq FROM merchant_events WHERE id = ?`).pluck(),
+    attempt: db.prepare(`
+      INSERT INTO webhook_attempts (event_seq, endpoint_id, at, status, duration_ms, error)
+      VALUES (@seq, @endpointId, @at, @status, @durationMs, @error)`),
+    settle: db.prepare(`
+      UPDATE webhook_deliveries SET attempts = attempts + 1, state = @state, next_at = coalesce(@retryAt, next_at),
+        lease_owner = NULL, lease_until = NULL, last_status = @status, last_error = @error,
+        delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END
+      WHERE event_seq = @seq AND endpoint_id = @endpointId AND lease_owner = @owner AND state = 'pending'`),
+  };
+
+  const enqueue = db.transaction((endpointId: string, now: string, limit: number) => {
+    sql.startCursor.run(endpointId);
+    const after = sql.cursor.get(endpointId) as number;
+    const queued = sql.queue.all({ endpointId, now, after, limit }) as { event_seq: number }[];
+    const last = db.prepare(`SELECT max(seq) FROM (SELECT seq FROM merchant_events WHERE seq > ? ORDER BY seq LIMIT ?)`).pluck();
+    const seq = last.get(after, limit) as number | null;
+    if (seq !== null) sql.moveCursor.run({ seq, endpointId });
+    return queued.length;
+  });
+  const claim = db.transaction((endpoints: readonly string[], now: string, owner: string, leaseUntil: string, limit: number) =>
+    (sql.claim.all({ endpoints: JSON.stringify(endpoints), now, owner, leaseUntil, limit }) as Row[]).map((row) => ({
+      endpointId: row.endpoint_id as string,
+      attempts: row.attempts as number,
+      event: merchantEventFromRow(sql.event.get(row.event_seq) as Row, 'text'),
+    })),
+  );
+  const record = db.transaction((seq: number, endpointId: string, owner: string, params: Record<string, unknown>) => {
+    const settled = sql.settle.run({ seq, endpointId, owner, ...params }).changes === 1;
+    if (settled) sql.attempt.run({ seq, endpointId, ...params });
+    return settled;
+  });
+
+  return {
+    async enqueueDeliveries(endpointId, now, limit) {
+      return enqueue.immediate(endpointId, now, limit);
+    },
+    async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
+      return claim.immediate(endpointIds, now, owner, leaseUntil, limit);
+    },
+    async recordAttempt(eventId, endpointId, owner, attempt, outcome) {
+      const seq = sql.eventSeq.get(eventId) as number | undefined;
+      if (seq === undefined) return false;
+      const state = 'delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'pending';
+      const retryAt = 'retryAt' in outcome ? outcome.retryAt : null;
+      return record.immediate(seq, endpointId, owner, { ...attempt, state, retryAt });
+    },
+  };
+}
