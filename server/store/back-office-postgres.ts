@@ -1,16 +1,43 @@
-/** The back-office part of the PostgreSQL store (see `back-office.ts`), with the same behaviour as the SQLite one. */
+/**
+ * The back-office part of the PostgreSQL store (see `back-office.ts`), with the same behaviour as the SQLite one: a
+ * cash-out's change is written in one transaction with the merchant's events it makes (./merchant-events).
+ */
 import type pg from 'pg';
 import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
 import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
-import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
+import { merchantEventsOfCashOut } from './merchant-events';
+import { inTransaction } from './pg-transaction';
+import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
 
 /** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
+const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
 
 export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
   const one = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows[0];
   const all = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows;
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
+
+  /**
+   * Runs one guarded write of the key's cash-out (`activate` or `update`, `$1` the key) and, in the same transaction,
+   * writes the merchant's events of the change. `before` is read locked, so it is the row the write then changes.
+   */
+  async function changeCashOut(key: string, write: string, values: unknown[]) {
+    return inTransaction(pool, async (client) => {
+      const before = maybe((await client.query<Row>('SELECT * FROM cashouts WHERE idempotency_key = $1 FOR UPDATE', [key])).rows[0]);
+      const row = (await client.query<Row>(write, values)).rows[0];
+      if (!row) return { before, after: undefined };
+      const after = cashOutFromRow(row);
+      const events = merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined);
+      for (const { id, type, createdAt, data } of events) {
+        const values = [id, type, createdAt, toJson(data)];
+        await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', values);
+      }
+      return { before, after };
+    });
+  }
 
   return {
     async recordForeignTransaction(input) {
@@ -84,28 +111,28 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       throw new Error(`cash-out ${d.idempotencyKey}: reservation kept conflicting with rows that then disappeared`);
     },
     async activateCashOut(key, transactionId, state, at) {
-      return maybe(
-        await one(
-          `UPDATE cashouts SET transaction_id = $2, state = $3, updated_at = $4
-           WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})
-           RETURNING *`,
-          [key, transactionId, state, new Date(at).toISOString()],
-        ),
+      const { after } = await changeCashOut(
+        key,
+        `UPDATE cashouts SET transaction_id = $2, state = $3, updated_at = $4
+         WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})
+         ${RETURNING}`,
+        [key, transactionId, state, new Date(at).toISOString()],
       );
+      return after;
     },
     async discardCashOut(key) {
       await pool.query(`DELETE FROM cashouts WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})`, [key]);
     },
     async updateCashOut(key, fields, at) {
-      const row = await one(
+      const { before, after } = await changeCashOut(
+        key,
         `UPDATE cashouts SET state = $2, charges = COALESCE($3, charges), updated_at = $4
          WHERE idempotency_key = $1 AND state IN (${FOLLOWED})
            AND (state <> $2 OR COALESCE(charges, '') <> COALESCE($3, charges, ''))
-         RETURNING *`,
+         ${RETURNING}`,
         [key, fields.state, fields.charges ?? null, new Date(at).toISOString()],
       );
-      if (row) return { changed: true, cashOut: cashOutFromRow(row) };
-      return { changed: false, cashOut: maybe(await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key])) };
+      return after ? { changed: true, cashOut: after } : { changed: false, cashOut: before };
     },
     async getCashOut(key) {
       return maybe(await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key]));

@@ -1,8 +1,15 @@
-/** The back-office part of the SQLite store (see `back-office.ts`); writes run in BEGIN IMMEDIATE transactions. */
+/**
+ * The back-office part of the SQLite store (see `back-office.ts`); writes run in BEGIN IMMEDIATE transactions, a
+ * cash-out's change with the merchant's events it makes (./merchant-events).
+ */
 import type Database from 'better-sqlite3';
 import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
 import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
-import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
+import { merchantEventsOfCashOut } from './merchant-events';
+import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
+
+/** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
+const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
 
 export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   const sql = {
@@ -18,13 +25,14 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
     activate: db.prepare(`
       UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_ANSWER})
-      RETURNING *`),
+      ${RETURNING}`),
     discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER})`),
     update: db.prepare(`
       UPDATE cashouts SET state = @state, charges = coalesce(@charges, charges), updated_at = @at
       WHERE idempotency_key = @key AND state IN (${FOLLOWED})
         AND (state <> @state OR coalesce(charges, '') <> coalesce(@charges, charges, ''))
-      RETURNING *`),
+      ${RETURNING}`),
+    insertMerchantEvent: db.prepare(`INSERT INTO merchant_events (id, type, created_at, data) VALUES (@id, @type, @createdAt, @data)`),
     recent: db.prepare(`SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT ?`),
     unsettled: db.prepare(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT ?`),
     recordWebhook: db.prepare(`
@@ -47,6 +55,21 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
     const refund = draft.refundOf ? one(sql.holdingRefund, draft.refundOf) : undefined;
     if (refund) return { outcome: 'refund_taken' as const, cashOut: cashOutFromRow(refund) };
     throw new Error(`cash-out ${draft.idempotencyKey} conflicted with nothing that holds its place`);
+  });
+
+  /**
+   * Runs one guarded write of the key's cash-out (`activate` or `update`) and, in the same transaction, writes the
+   * merchant's events of the change; `before` is the cash-out as the transaction found it.
+   */
+  const changeCashOut = db.transaction((key: string, write: Database.Statement, params: Record<string, unknown>) => {
+    const before = maybe(one(sql.byKey, key));
+    const row = one(write, params);
+    if (!row) return { before, after: undefined };
+    const after = cashOutFromRow(row);
+    for (const event of merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined)) {
+      sql.insertMerchantEvent.run({ ...event, data: toJson(event.data) });
+    }
+    return { before, after };
   });
 
   const foreign = {
@@ -88,20 +111,19 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       return reserve.immediate(NewCashOutSchema.parse(input));
     },
     async activateCashOut(key, transactionId, state, at) {
-      return maybe(one(sql.activate, { key, transactionId, state, at: new Date(at).toISOString() }));
+      return changeCashOut.immediate(key, sql.activate, { key, transactionId, state, at: new Date(at).toISOString() }).after;
     },
     async discardCashOut(key) {
       sql.discard.run(key);
     },
     async updateCashOut(key, fields, at) {
-      const row = one(sql.update, {
+      const { before, after } = changeCashOut.immediate(key, sql.update, {
         key,
         state: fields.state,
         charges: fields.charges ?? null,
         at: new Date(at).toISOString(),
       });
-      if (row) return { changed: true, cashOut: cashOutFromRow(row) };
-      return { changed: false, cashOut: maybe(one(sql.byKey, key)) };
+      return after ? { changed: true, cashOut: after } : { changed: false, cashOut: before };
     },
     async getCashOut(key) {
       return maybe(one(sql.byKey, key));

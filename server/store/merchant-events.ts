@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { COMPLETED, EXPIRED } from '../../core/states';
 import { formatCents } from '../../core/money';
+import { CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from './back-office';
 import type { Checkout, CheckoutEvent } from './types';
 
 const checkoutFields = {
@@ -37,6 +38,35 @@ const paid = {
   late: z.boolean(),
 };
 
+/** A cash-out's fields: which one (the merchant's key, the provider's ids) and how much, never its recipient's CPF or key. */
+const cashOutFields = {
+  /** The `Idempotency-Key` it was made under. */
+  idempotencyKey: z.string(),
+  /** The provider's order id of the cash-out (its `transaction.orderId`). */
+  orderId: z.string(),
+  /** The provider's transaction. */
+  transactionId: z.string(),
+  /** Decimal string, BRL, for example "54.90". */
+  amount: z.string().regex(/^\d+\.\d{2}$/),
+  currency: z.literal('BRL'),
+  /** The cash-out's state after the change. */
+  state: z.string(),
+  /** The provider's charges (a decimal string, six places), once its record was read. */
+  charges: z.string().optional(),
+};
+
+/** A refund is a cash-out that gives back a checkout's (duplicate) payment. */
+const refundFields = {
+  ...cashOutFields,
+  /** The refunded checkout. */
+  checkoutId: z.string(),
+  /** The refunded checkout's order (the merchant's). */
+  checkoutOrderId: z.string(),
+};
+
+/** How a cash-out ended without the money reaching its recipient (`Refunded`: it came back). */
+const cashOutFailure = z.enum(['Error', 'Cancelled', 'Reversed', 'Refunded']);
+
 /** Every event type, with the schema of its `data`. */
 export const MERCHANT_EVENT_DATA = {
   /** The order is paid: ship it. */
@@ -47,6 +77,16 @@ export const MERCHANT_EVENT_DATA = {
   'checkout.failed': z.object({ ...checkoutFields, failure: z.enum(['Error', 'Cancelled', 'Reversed']) }),
   /** The payment window passed unpaid (or another code of the order was paid: `supersededBy`). */
   'checkout.expired': z.object({ ...checkoutFields, expiresAt: z.string().nullable(), supersededBy: z.string().optional() }),
+  /** The provider took a refund: it is under way (always the first event of a refund). */
+  'refund.created': z.object(refundFields),
+  /** The refund reached the payer. */
+  'refund.completed': z.object(refundFields),
+  /** The refund failed at the provider: `failure` says how. The checkout may be refunded again. */
+  'refund.failed': z.object({ ...refundFields, failure: cashOutFailure }),
+  /** A cash-out (not a refund) reached its recipient. */
+  'cashout.completed': z.object(cashOutFields),
+  /** A cash-out (not a refund) failed at the provider: `failure` says how. */
+  'cashout.failed': z.object({ ...cashOutFields, failure: cashOutFailure }),
 } as const;
 
 export type MerchantEventType = keyof typeof MERCHANT_EVENT_DATA;
@@ -96,5 +136,42 @@ export function merchantEventOf(checkout: Checkout, event: CheckoutEvent): NewMe
   } else {
     return undefined;
   }
-  return { id: `evt_${randomBytes(16).toString('base64url')}`, type, createdAt: event.at, data: MERCHANT_EVENT_DATA[type].parse(data) };
+  return newEvent(type, event.at, data);
+}
+
+/**
+ * The merchant's events for a cash-out's change from `before` (undefined: not stored before) to `after`, oldest
+ * first: a refund's `refund.created` when the provider's answer arrives, and the `.completed` or `.failed` of a
+ * cash-out or refund when it first reaches a final state. A refund answered straight in a final state gets both, so
+ * every refund begins with `refund.created`. Nothing else is one (`Created` → `Registered`, charges read, a repeat).
+ * `checkoutOrderId` is the refunded checkout's order, which the store reads in the change's transaction.
+ */
+export function merchantEventsOfCashOut(before: CashOut | undefined, after: CashOut, checkoutOrderId?: string): NewMerchantEvent[] {
+  if (!after.transactionId || after.state === CASH_OUT_SENDING) return [];
+  const answered = before !== undefined && before.state !== CASH_OUT_SENDING;
+  const ended = isFinalCashOutState(after.state) && !(before && isFinalCashOutState(before.state));
+  const base = {
+    idempotencyKey: after.idempotencyKey,
+    orderId: after.orderId,
+    transactionId: after.transactionId,
+    amount: formatCents(after.amountCents),
+    currency: 'BRL',
+    state: after.state,
+    ...(after.charges !== null && { charges: after.charges }),
+  };
+  const data = after.refundOf ? { ...base, checkoutId: after.refundOf, checkoutOrderId } : base;
+  const prefix = after.refundOf ? 'refund' : 'cashout';
+  const events: NewMerchantEvent[] = [];
+  if (after.refundOf && !answered) events.push(newEvent('refund.created', after.updatedAt, data));
+  if (ended) {
+    const [type, failure] =
+      after.state === COMPLETED ? [`${prefix}.completed` as const, undefined] : [`${prefix}.failed` as const, after.state];
+    events.push(newEvent(type, after.updatedAt, failure ? { ...data, failure } : data));
+  }
+  return events;
+}
+
+/** A new event of `type`, its data checked against the type's schema (a mismatch throws, rolling the change back). */
+function newEvent(type: MerchantEventType, createdAt: string, data: Record<string, unknown>): NewMerchantEvent {
+  return { id: `evt_${randomBytes(16).toString('base64url')}`, type, createdAt, data: MERCHANT_EVENT_DATA[type].parse(data) };
 }

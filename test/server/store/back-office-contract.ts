@@ -214,5 +214,86 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         await expect(store.reserveCashOut(cashOut({ amountCents: 10.5 }))).rejects.toThrow();
       });
     });
+
+    describe("the merchant's events of cash-outs", () => {
+      /** The events written since `after` (other tests of this database may have written some before). */
+      const since = async (after: number) => store.merchantEventsAfter(after, 1000);
+      const lastSeq = async () => (await since(0)).at(-1)?.seq ?? 0;
+
+      it('tell of a refund: refund.created once the provider answers, refund.completed when done, no recipient data', async () => {
+        const checkout = await paid('E-1', 0);
+        const after = await lastSeq();
+        const { cashOut: refund } = await store.reserveCashOut(
+          cashOut({ idempotencyKey: 'e-r1', refundOf: checkout.id, amountCents: 12_345 }),
+        );
+        expect(await since(after)).toEqual([]); // Sending: the provider has not answered
+        await store.activateCashOut('e-r1', 'tx-e-r1', 'Created', at(1));
+        await store.updateCashOut('e-r1', { state: 'Created' }, at(2));
+        await store.updateCashOut('e-r1', { state: 'Registered' }, at(2));
+        await store.updateCashOut('e-r1', { state: 'Registered', charges: '0.622215' }, at(2));
+        expect((await since(after)).map((e) => e.type)).toEqual(['refund.created']);
+        await store.updateCashOut('e-r1', { state: 'Completed', charges: '0.622215' }, at(3));
+        await store.updateCashOut('e-r1', { state: 'Completed', charges: '0.622215' }, at(4));
+        await store.updateCashOut('e-r1', { state: 'Error' }, at(5));
+        const events = await since(after);
+        expect(events.map((e) => e.type)).toEqual(['refund.created', 'refund.completed']);
+        const data = {
+          idempotencyKey: 'e-r1',
+          orderId: refund.orderId,
+          transactionId: 'tx-e-r1',
+          checkoutId: checkout.id,
+          checkoutOrderId: 'E-1',
+          amount: '123.45',
+          currency: 'BRL',
+        };
+        expect(events[0]).toMatchObject({ id: expect.stringMatching(/^evt_/), createdAt: at(1), data: { ...data, state: 'Created' } });
+        expect(events[0]!.data).not.toHaveProperty('charges');
+        expect(events[1]).toMatchObject({ createdAt: at(3), data: { ...data, state: 'Completed', charges: '0.622215' } });
+        expect(events[1]!.seq).toBeGreaterThan(events[0]!.seq);
+        expect(JSON.stringify(events)).not.toMatch(/52998224725|Maria/);
+      });
+
+      it('tell of a refund that failed, with how: the checkout may be refunded again', async () => {
+        const checkout = await paid('E-2', 0);
+        const after = await lastSeq();
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'e-r2', refundOf: checkout.id }));
+        await store.activateCashOut('e-r2', 'tx-e-r2', 'Registered', at(1));
+        await store.updateCashOut('e-r2', { state: 'Reversed' }, at(2));
+        const events = await since(after);
+        expect(events.map((e) => e.type)).toEqual(['refund.created', 'refund.failed']);
+        expect(events[1]!.data).toMatchObject({ checkoutId: checkout.id, state: 'Reversed', failure: 'Reversed', amount: '10.00' });
+      });
+
+      it('tell of a cash-out only when it completes or fails, without refund fields', async () => {
+        const after = await lastSeq();
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'e-p1' }));
+        await store.activateCashOut('e-p1', 'tx-e-p1', 'Created', at(1));
+        await store.updateCashOut('e-p1', { state: 'Registered' }, at(2));
+        expect(await since(after)).toEqual([]); // a payout under way is nothing to act on
+        await store.updateCashOut('e-p1', { state: 'Error' }, at(3));
+        await store.updateCashOut('e-p1', { state: 'Completed' }, at(4));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'e-p2', amountCents: 250 }));
+        await store.activateCashOut('e-p2', 'tx-e-p2', 'Registered', at(5));
+        await store.updateCashOut('e-p2', { state: 'Completed', charges: '0.502475' }, at(6));
+        const events = await since(after);
+        expect(events.map((e) => e.type)).toEqual(['cashout.failed', 'cashout.completed']);
+        expect(events[0]).toMatchObject({
+          createdAt: at(3),
+          data: { idempotencyKey: 'e-p1', transactionId: 'tx-e-p1', amount: '10.00', currency: 'BRL', state: 'Error', failure: 'Error' },
+        });
+        expect(events[1]!.data).toMatchObject({ idempotencyKey: 'e-p2', amount: '2.50', state: 'Completed', charges: '0.502475' });
+        expect(events[0]!.data).not.toHaveProperty('checkoutId');
+        expect(JSON.stringify(events)).not.toMatch(/52998224725|Maria/);
+      });
+
+      it('tell of a cash-out once when several updates race to its final state', async () => {
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'e-p3' }));
+        await store.activateCashOut('e-p3', 'tx-e-p3', 'Registered', at(1));
+        const after = await lastSeq();
+        const results = await Promise.all(Array.from({ length: 8 }, () => store.updateCashOut('e-p3', { state: 'Completed' }, at(2))));
+        expect(results.filter((r) => r.changed)).toHaveLength(1);
+        expect((await since(after)).map((e) => e.type)).toEqual(['cashout.completed']);
+      });
+    });
   });
 }
