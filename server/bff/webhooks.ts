@@ -129,6 +129,16 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
       const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
       const checkout = await store.findCheckoutByTransaction(event.id);
       if (!checkout) {
+        // One of our cash-outs or refunds: re-read and recorded (its events written); a failed re-read is retried.
+        const cashOut = await service.cashOutWebhook(event.id).then(
+          (found) => (found ? 'applied' : 'none'),
+          () => 'unconfirmed',
+        );
+        if (cashOut === 'unconfirmed') return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
+        if (cashOut === 'applied') {
+          tell({ ...entry, checkoutId: null, outcome: 'applied' });
+          return c.json(done('applied'));
+        }
         // No checkout holds it. When the provider says it is ours (a create whose answer was lost, or came late),
         // it is adopted, so its payment is never ignored; a transaction the provider does not know is nothing.
         let unconfirmed = false;

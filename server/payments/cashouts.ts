@@ -120,18 +120,7 @@ export function createCashOutDesk({
     if (cost !== undefined && rate !== undefined) plan = { cost, rate };
   }
 
-  /** Re-reads one activated cash-out at the provider and records a new state or its charges. */
-  async function refresh(cashOut: CashOut): Promise<CashOut> {
-    if (!cashOut.transactionId || (isFinalCashOutState(cashOut.state) && cashOut.charges)) return cashOut;
-    const record = await provider.transactions.retrieve(cashOut.transactionId);
-    learnPlan(record);
-    const { cashOut: updated } = await store.updateCashOut(
-      cashOut.idempotencyKey,
-      { state: record.transaction.state, charges: record.transaction.charges ?? null },
-      now(),
-    );
-    return updated ?? cashOut;
-  }
+  const refresh = (cashOut: CashOut) => refreshCashOut({ provider, store, clock }, cashOut, learnPlan);
 
   /** What each step of the money-moving saga (./saga) means for a cash-out: the idempotency key is the key. */
   const saga = createSaga<KeyedRequest, CashOut, { id: string; state: string }>(
@@ -250,3 +239,24 @@ export function createCashOutDesk({
 }
 
 export type CashOutDesk = ReturnType<typeof createCashOutDesk>;
+
+/**
+ * Re-reads one activated cash-out at the provider (the truth) and records a new state or its charges: for the desk's
+ * lists, and for the provider's webhook of a cash-out, which, like every webhook, is only a hint.
+ */
+export async function refreshCashOut(
+  { provider, store, clock }: { provider: ProviderClient; store: Store; clock: Clock },
+  cashOut: CashOut,
+  onRecord?: (record: Awaited<ReturnType<ProviderClient['transactions']['retrieve']>>) => void,
+): Promise<CashOut> {
+  if (!cashOut.transactionId || (isFinalCashOutState(cashOut.state) && cashOut.charges)) return cashOut;
+  const record = await provider.transactions.retrieve(cashOut.transactionId);
+  onRecord?.(record);
+  const { state, charges } = record.transaction;
+  const { cashOut: updated } = await store.updateCashOut(
+    cashOut.idempotencyKey,
+    { state, charges: charges ?? null },
+    clock.now().toISOString(),
+  );
+  return updated ?? cashOut;
+}

@@ -168,6 +168,8 @@ export function createRecovery({ provider, store, clock, webhook, orders, newId,
      */
     async adopt(transactionId: string, source: EventSource): Promise<Checkout | undefined> {
       const record = await provider.transactions.retrieve(transactionId);
+      // A debit is a cash-out of ours (handled by its own webhook path) or nobody's checkout.
+      if (record.transaction.type !== 'Credit') return undefined;
       const orderId = record.transaction.orderId;
       const order = orderId ? await orders.resolve(orderId) : undefined;
       return (await provablyOurs(record, order?.amountCents)) ? adoptRecord(record, source) : undefined;

@@ -14,6 +14,7 @@ import { checkoutPending, fromProviderError, orderNotFound } from './errors';
 import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
 import type { OrderResolver, PricedOrder } from './orders';
 import { receiptOf } from './receipt';
+import { refreshCashOut } from './cashouts';
 import { createRecovery } from './recovery';
 import { createSaga } from './saga';
 import type { WebhookTarget } from './webhook-target';
@@ -223,8 +224,20 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     return saga.settleStale(await store.listStaleReservations(before, limit), onError);
   }
 
+  /**
+   * A provider webhook of one of our cash-outs (or refunds): re-reads it and records its state, so the merchant's
+   * events of it are written at once. False when no cash-out is that transaction.
+   */
+  async function cashOutWebhook(transactionId: string): Promise<boolean> {
+    const cashOut = await store.findCashOutByTransaction(transactionId);
+    if (!cashOut) return false;
+    await refreshCashOut({ provider, store, clock }, cashOut);
+    return true;
+  }
+
   return {
     create,
+    cashOutWebhook,
     advance,
     refresh,
     expireIfDue,

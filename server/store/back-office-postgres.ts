@@ -134,6 +134,9 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       );
       return after ? { changed: true, cashOut: after } : { changed: false, cashOut: before };
     },
+    async findCashOutByTransaction(transactionId) {
+      return maybe(await one('SELECT * FROM cashouts WHERE transaction_id = $1', [transactionId]));
+    },
     async getCashOut(key) {
       return maybe(await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key]));
     },

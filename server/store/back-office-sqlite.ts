@@ -21,6 +21,7 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       ON CONFLICT DO NOTHING
       RETURNING *`),
     byKey: db.prepare(`SELECT * FROM cashouts WHERE idempotency_key = ?`),
+    byTransaction: db.prepare(`SELECT * FROM cashouts WHERE transaction_id = ?`),
     holdingRefund: db.prepare(`SELECT * FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
     activate: db.prepare(`
       UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
@@ -124,6 +125,9 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
         at: new Date(at).toISOString(),
       });
       return after ? { changed: true, cashOut: after } : { changed: false, cashOut: before };
+    },
+    async findCashOutByTransaction(transactionId) {
+      return maybe(one(sql.byTransaction, transactionId));
     },
     async getCashOut(key) {
       return maybe(one(sql.byKey, key));

@@ -137,6 +137,8 @@ export interface BackOfficeStore {
     at: string,
   ): Promise<{ changed: boolean; cashOut: CashOut | undefined }>;
   getCashOut(idempotencyKey: string): Promise<CashOut | undefined>;
+  /** The cash-out the provider's transaction is (a webhook of it names only the transaction). */
+  findCashOutByTransaction(transactionId: string): Promise<CashOut | undefined>;
   /** The most recent cash-outs, newest first. */
   listCashOuts(limit: number): Promise<CashOut[]>;
   /** Cash-outs still `Created` or `Registered` at the provider, least recently updated first. */

@@ -104,3 +104,23 @@ describe("the merchant's events of cash-outs", () => {
     expect(JSON.stringify(items)).not.toContain(payer.taxNumber);
   });
 });
+
+describe("a cash-out's own webhook", () => {
+  it('writes its event at once, with nobody listing the cash-outs', async () => {
+    const start = await cursor();
+    const made = (
+      await admin(
+        'POST',
+        '/cashouts',
+        { recipient: { name: 'João', cpf: '529.982.247-25' }, key: { type: 'EMAIL', value: 'joao@example.com' }, amount: '4.00' },
+        { 'idempotency-key': randomUUID() },
+      )
+    ).body;
+    // The emulator posts the cash-out's webhook to the BFF, which re-reads it and records its final state.
+    await sandboxAdmin(`/cashouts/${made.transactionId}/complete`);
+    await vi.waitFor(async () => expect((await feed(start)).items.map((e: { type: string }) => e.type)).toEqual(['cashout.completed']), {
+      timeout: 5_000,
+      interval: 50,
+    });
+  });
+});
