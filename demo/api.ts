@@ -131,6 +131,8 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           amount: formatCents(order.amountCents),
           description: order.description,
           items: order.items,
+          // What the shop knows from the product's signed webhooks alone (demo/merchant-webhooks.ts).
+          status: demo.orderStatus(order.orderId),
           checkouts: checkouts.map((k) => ({ id: k.id, state: k.state, method: k.method, transactionId: k.transactionId })),
         });
       })

@@ -21,6 +21,11 @@ if (running.sandbox) {
   console.log(`  back-office   ${url}/backoffice.html (admin token: ${token})`);
   console.log(`  sandbox       ${url}/sandbox/v1/partners-int`);
   console.log(`  sandbox admin ${url}/sandbox/admin (x-sandbox-admin-key: file ${config.dataDir}/sandbox-admin-key)`);
+  if (running.merchantWebhook?.own)
+    console.log(
+      `  webhooks      ${running.merchantWebhook.url} (the shop's receiver; secret: file ${config.dataDir}/merchant-webhook-secret)`,
+    );
+  else if (running.merchantWebhook) console.log(`  webhooks      MERCHANT_WEBHOOK_URL (${running.merchantWebhook.url})`);
 } else {
   console.log(`pix-checkout BFF listening on ${url} (provider ${config.provider?.baseUrl})`);
 }

@@ -21,6 +21,7 @@ import { createProduct, listen, startServer, type StartOptions } from '../server
 import { openStore } from '../server/store';
 import { demoApi, demoOrders } from './api';
 import { sameOriginWrites } from './cross-site';
+import { merchantEndpoint, merchantWebhookRoutes } from './merchant-webhooks';
 import { openDemoStore } from './store';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -37,7 +38,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   const log = options.log ?? console;
   if (config.provider) {
     log.warn('PROVIDER_BASE_URL is set: the demo and the emulator stay off; starting the BFF alone (as `npm run serve`).');
-    return { ...(await startServer(config, options)), sandbox: undefined, demo: undefined, ordersToken: undefined };
+    const server = await startServer(config, options);
+    return { ...server, sandbox: undefined, demo: undefined, ordersToken: undefined, merchantWebhook: undefined };
   }
   const clock = options.clock ?? systemClock;
   const tuning = options.tuning;
@@ -72,8 +74,11 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   const demo = openDemoStore(join(config.dataDir, 'demo.sqlite'));
   const orders = options.orders ?? demoOrders(demo);
   const ordersToken = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
+  // The shop is the merchant's backend too: without MERCHANT_WEBHOOK_URL, the product's signed webhooks come to its
+  // own receiver (demo/merchant-webhooks.ts), on the loopback address, with a secret kept in DATA_DIR.
+  const { own, ...merchantWebhook } = merchantEndpoint(config, listener.url);
   const product = createProduct({
-    config,
+    config: { ...config, merchantWebhook },
     listener,
     provider,
     orders,
@@ -96,6 +101,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   app.route('/sandbox', sandbox.app);
   // The demo API's bodies get the BFF's deadline (BODY_TIMEOUT_MS, then 408 body_timeout in its envelope).
   app.use('/demo/api/*', ownWrites, bodyDeadline(config.limits.bodyTimeoutMs, { maxBytes: DEMO_JSON_MAX_BYTES }));
+  app.route('/demo/api', merchantWebhookRoutes({ demo, secrets: merchantWebhook.secrets, clock }));
   app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken: config.adminToken, sandbox }));
   // The demo pages' built scripts (shop, checkout, sandbox panel, back-office) under dist/demo/assets.
   const assets = here('../dist/demo');
@@ -119,6 +125,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     demo,
     /** Bearer token of the demo's order contract route (`/demo/api/priced-orders`). */
     ordersToken,
+    /** Where the product's signed webhooks go: the demo's own receiver (`own`) unless MERCHANT_WEBHOOK_URL is set. */
+    merchantWebhook: { url: merchantWebhook.url, own },
     checkout: product.checkout,
     deliveries: product.deliveries,
     async close() {

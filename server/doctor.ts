@@ -10,6 +10,7 @@ import {
   checkBalance,
   checkDatabase,
   checkLogin,
+  checkMerchantWebhook,
   checkOrders,
   checkOrigins,
   checkPublicUrl,
@@ -27,7 +28,7 @@ export { MAX_CLOCK_SKEW_SECONDS, MIN_SECRET_BITS, type CheckResult } from './doc
 
 export interface DoctorOptions {
   env?: NodeJS.ProcessEnv;
-  /** Used for every outside call (provider, public address, order source); tests route addresses with it. */
+  /** Used for every outside call (provider, public address, order source, merchant webhook); tests route addresses with it. */
   fetch?: typeof fetch;
   print?: (line: string) => void;
   /** Per outside call. Default 10 s. */
@@ -86,6 +87,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<{ ok: bool
   report(await checkOrders(config, fetchImpl, timeoutMs));
   report(await checkDatabase(config));
   report(checkOrigins(env));
+  report(await checkMerchantWebhook(config, fetchImpl, timeoutMs));
   return finish(results, print);
 }
 
@@ -106,6 +108,7 @@ function secretsOf(config: Config, env: NodeJS.ProcessEnv): string[] {
     config.orders?.token,
     config.adminToken,
     dbPassword,
+    ...(config.merchantWebhook?.secrets ?? []),
   ]
     .filter((s): s is string => typeof s === 'string' && s.length >= 4)
     .sort((a, b) => b.length - a.length);

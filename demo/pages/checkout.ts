@@ -1,11 +1,13 @@
 /**
  * The checkout page (`checkout.html`): reads the order named in the address, shows its summary, adds
  * <pix-checkout> for it (with the order token the shop handed over in the fragment) and starts the sandbox panel
- * beside it.
+ * beside it. The order's status is the shop's own, set on the server by the product's signed webhooks alone: the page
+ * reads it again whenever the panel sees one about the order arrive.
  */
 import { METHODS } from '../../core/methods';
 import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
-import { byId, h, messageOf, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
+import { byId, h, messageOf, ORDER_STATUS_LABELS, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
+import { startDeliveryLog } from './merchant-deliveries';
 import { startSandboxPanel } from './sandbox-panel';
 
 function showProblem(text: string): void {
@@ -28,6 +30,12 @@ function renderSummary(order: ShopOrder): void {
       ),
     ),
   );
+}
+
+function renderStatus(order: Pick<ShopOrder, 'status'>): void {
+  const status = byId('order-payment-status');
+  status.textContent = ORDER_STATUS_LABELS[order.status] ?? order.status;
+  status.dataset.status = order.status;
 }
 
 function createElement(orderId: string, orderToken: string | undefined): HTMLElement {
@@ -63,11 +71,22 @@ async function main(): Promise<void> {
     return;
   }
   renderSummary(order);
+  renderStatus(order);
   byId('order-status').hidden = true;
   byId('checkout-content').hidden = false;
   const element = createElement(order.orderId, orderToken);
   // The panel listens before the element is connected, so it sees the element's very first event.
   startSandboxPanel({ orderId: order.orderId, element, checkouts: order.checkouts });
+  startDeliveryLog({
+    orderId: order.orderId,
+    onOrderEvents: async () => {
+      try {
+        renderStatus(await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(order.orderId)}`));
+      } catch {
+        // The next delivery about the order reads it again.
+      }
+    },
+  });
   byId('payment-slot').replaceChildren(element);
 }
 

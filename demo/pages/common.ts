@@ -26,12 +26,24 @@ export interface OrderCheckout {
   transactionId: string | null;
 }
 
+/** An order's status as the shop knows it from the product's signed webhooks alone (demo/merchant-webhooks.ts). */
+export type OrderStatus = 'awaiting_payment' | 'paid' | 'expired' | 'failed';
+
+/** How the shop names each status to the shopper. */
+export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
+  awaiting_payment: 'Aguardando pagamento',
+  paid: 'Pago',
+  expired: 'Expirado',
+  failed: 'Falhou',
+};
+
 /** An order as the demo server priced it; `amount` and `unitPrice` are decimal strings. */
 export interface ShopOrder {
   orderId: string;
   amount: string;
   description: string;
   items: { sku: string; name: string; quantity: number; unitPrice: string }[];
+  status: OrderStatus;
   checkouts: OrderCheckout[];
 }
 
@@ -52,6 +64,16 @@ export interface WebhookLogEntry {
   checkoutId: string | null;
   state: string | null;
   outcome: string;
+}
+
+/** One signed webhook the shop received from the product, as `/demo/api/merchant-deliveries` lists them. */
+export interface MerchantDelivery {
+  id: number;
+  webhookId: string;
+  type: string;
+  orderId: string | null;
+  receivedAt: string;
+  verified: boolean;
 }
 
 const ORDER_TOKEN_KEY = 'armazem-cerrado:order-token:';

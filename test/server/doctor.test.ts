@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../server/doctor';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../server/sandbox/defaults';
@@ -81,12 +82,14 @@ describe('npm run doctor', () => {
       'order source',
       'database',
       'allowed origins',
+      'merchant webhook',
     ]);
     expect(run.lines.slice(0, -1).every((line) => line.startsWith('PASS  '))).toBe(true);
     expect(run.byName['provider login']!.detail).toMatch(/token is valid for 60 minutes/);
     expect(run.byName['webhook route']!.detail).toContain('accepts this WEBHOOK_SECRET and WEBHOOK_SIGNING_KEY');
     expect(run.byName.database!.detail).toMatch(/schema version \d+, the latest/);
-    expect(run.lines.at(-1)).toBe('All 11 checks passed.');
+    expect(run.byName['merchant webhook']!.detail).toContain('MERCHANT_WEBHOOK_URL is not set');
+    expect(run.lines.at(-1)).toBe('All 12 checks passed.');
     for (const name of SECRET_NAMES) expect(run.output).not.toContain(env[name]);
   });
 
@@ -125,7 +128,7 @@ describe('npm run doctor', () => {
     expect(failed['order source']).toContain('ORDERS_URL did not answer');
     expect(failed.database).toContain('start the server once');
     expect(failed['allowed origins']).toContain('ALLOWED_ORIGINS is not set');
-    expect(run.lines.at(-1)).toBe('9 of 11 checks failed.');
+    expect(run.lines.at(-1)).toBe('9 of 12 checks failed.');
     for (const value of ['not-the-secret', weak, env.ORDERS_TOKEN!, env.ADMIN_TOKEN!]) expect(run.output).not.toContain(value);
   });
 
@@ -143,6 +146,30 @@ describe('npm run doctor', () => {
     const pending = await doctor({ PROVIDER_ACCESS_KEY: 'new-live-key', PROVIDER_SECRET: 'new-live-secret' });
     expect(pending.byName['provider login']).toMatchObject({ ok: false, detail: expect.stringContaining('invalid, pending or expired') });
     expect(pending.output).not.toContain('new-live-secret');
+  });
+
+  it("sends the merchant's endpoint a signed webhook.test: a 2xx passes, anything else fails with what came back", async () => {
+    const whsec = `whsec_${randomBytes(32).toString('base64')}`;
+    const answers = [204, 500];
+    const backend = await startRecordingServer((_req, res) => void res.writeHead(answers.shift() ?? 204).end());
+    try {
+      const merchant = { MERCHANT_WEBHOOK_URL: `${backend.url}/hooks`, MERCHANT_WEBHOOK_SECRET: whsec };
+      const ok = await doctor(merchant);
+      expect(ok.byName['merchant webhook']).toMatchObject({ ok: true, detail: expect.stringContaining('answered 204') });
+      const [request] = backend.requests;
+      expect(request).toMatchObject({ method: 'POST', url: '/hooks' });
+      const event = new Webhook(whsec).verify(request!.body, request!.headers as Record<string, string>) as { id: string; type: string };
+      expect(event).toMatchObject({ id: request!.headers['webhook-id'], type: 'webhook.test' });
+      expect(ok.output).not.toContain(whsec);
+
+      const refused = await doctor(merchant);
+      expect(refused.byName['merchant webhook']).toMatchObject({ ok: false, detail: expect.stringContaining('HTTP 500') });
+      const down = await doctor({ ...merchant, MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:9/hooks' });
+      expect(down.byName['merchant webhook']).toMatchObject({ ok: false, detail: expect.stringContaining('did not answer') });
+      expect(refused.output + down.output).not.toContain(whsec);
+    } finally {
+      await backend.close();
+    }
   });
 
   it('runs as `npm run doctor` and exits non-zero when a check fails', () => {
