@@ -6,8 +6,8 @@ import type pg from 'pg';
 import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
 import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
-import { inTransaction } from './pg-transaction';
-import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
+import { inTransaction, insertMerchantEvent } from './pg-transaction';
+import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
 
 /** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -31,10 +31,7 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       if (!row) return { before, after: undefined };
       const after = cashOutFromRow(row);
       const events = merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined);
-      for (const { id, type, createdAt, data } of events) {
-        const values = [id, type, createdAt, toJson(data)];
-        await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', values);
-      }
+      for (const event of events) await insertMerchantEvent(client, event);
       return { before, after };
     });
   }

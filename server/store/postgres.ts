@@ -8,8 +8,9 @@ import pg from 'pg';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficePostgres } from './back-office-postgres';
 import { deliveriesPostgres } from './deliveries-postgres';
+import { endpointsPostgres } from './endpoints-postgres';
 import { migrations, sqlList } from './migrations';
-import { inTransaction } from './pg-transaction';
+import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
@@ -119,12 +120,9 @@ export async function openPostgresStore({
           );
           return row && checkoutFromRow(row);
         }
-        case 'merchant': {
-          const { id, type, createdAt, data } = step.event;
-          const values = [id, type, createdAt, toJson(data)];
-          await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', values);
+        case 'merchant':
+          await insertMerchantEvent(client, step.event);
           return undefined;
-        }
         case 'event': {
           const { checkoutId, seq, state, source, at, data } = step.event;
           return eventFromRow((await one(insertEvent, [checkoutId, seq, state, source, at, toJson(data)], client))!, 'parsed');
@@ -135,6 +133,7 @@ export async function openPostgresStore({
   return {
     ...backOfficePostgres(pool),
     ...deliveriesPostgres(pool),
+    ...endpointsPostgres(pool),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.
