@@ -110,6 +110,13 @@ ${histogram("Sandbox trigger → Completed in the page: project (SSE), floor (ba
   { name: 'floor (node:http)', color: '#0d9488', samples: s.floor ?? [] },
   { name: "floor with the contract's hops", color: '#9ca3af', samples: s.hops ?? [] },
 ])}
+${histogram(
+  "Sandbox trigger → the merchant's backend gets checkout.completed (signed webhook), and the shopper's stream of the same trigger",
+  [
+    { name: "merchant's receiver", color: '#be123c', samples: s.merchant ?? [] },
+    { name: "shopper's stream (SSE)", color: '#5b21b6', samples: s.merchantStatus ?? [] },
+  ],
+)}
 ${histogram('Polling fallback', [{ name: 'polling', color: '#b45309', samples: s.polling ?? [] }])}
 ${histogram('Element connected → QR drawn, cold load', [{ name: 'QR drawn', color: '#2563eb', samples: s.qr ?? [] }])}
 </html>

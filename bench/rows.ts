@@ -27,9 +27,56 @@ interface Inputs {
   browser: Awaited<ReturnType<typeof browserRows>> | undefined;
 }
 
+/** The merchant webhook rows (./merchant-rows.ts): trigger → the merchant's receipt, and a backlog drained. */
+function merchantRows(merchant: NonNullable<NonNullable<Inputs['server']>['merchant']>): Row[] {
+  const { merchant: receipt, status } = merchant.latency;
+  const { drain } = merchant;
+  return [
+    {
+      id: 'merchant-p50',
+      what: `The merchant's backend gets checkout.completed after the sandbox trigger (signed webhook, bare node:http receiver), p50`,
+      value: receipt.p50,
+      unit: 'ms',
+      better: 'lower',
+      baseline: `the shopper's stream, same triggers, p50 ${ms(status.p50)}`,
+      baselineValue: status.p50,
+      goal: '—',
+      met: null,
+    },
+    {
+      id: 'merchant-p99',
+      what: 'Same, p99',
+      value: receipt.p99,
+      unit: 'ms',
+      better: 'lower',
+      baseline: `the shopper's stream p99 ${ms(status.p99)}`,
+      baselineValue: status.p99,
+      goal: '—',
+      met: null,
+    },
+    {
+      id: 'merchant-drain',
+      what: `Merchant webhooks delivered per second: ${drain.events} paid orders' events queued, then drained to a fast receiver`,
+      value: drain.project,
+      unit: '/s',
+      better: 'higher',
+      baseline: `node:http POST loop (16 at a time) ${drain.floor.toFixed(0)}/s`,
+      baselineValue: drain.floor,
+      goal: '—',
+      met: null,
+    },
+  ];
+}
+
 export function buildRows({ bundle, server, browser }: Inputs): Row[] {
   const rows: Row[] = [];
   const add = (row: Row) => rows.push(row);
+  // Beside the shoppers' status rows when the browser ran; first of the server rows otherwise.
+  let merchant = server?.merchant ? merchantRows(server.merchant) : [];
+  const addMerchant = () => {
+    rows.push(...merchant);
+    merchant = [];
+  };
   if (browser) {
     const sse = summarize(browser.sse);
     const floor = summarize(browser.floor);
@@ -69,6 +116,7 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       goal: '≤ 25 ms',
       met: sse.p99 <= 25,
     });
+    addMerchant();
     add({
       id: 'polling-p50',
       what: 'Polling fallback (EventSource removed), p50',
@@ -126,6 +174,7 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
     met: bundle.gzip <= 18 * KB,
   });
   if (server) {
+    addMerchant();
     const n = server.streams.toLocaleString('en');
     add({
       id: 'fanout-one',

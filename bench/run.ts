@@ -4,8 +4,8 @@
  * project, the floor and polling), and flags any row more than 20% worse than the last committed results file.
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
- * BENCH_COLD_RUNS (30), BENCH_CREATE_SECONDS (3), BENCH_ONLY=server|browser|streams (`streams`: only fan-out, 100
- * completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
+ * BENCH_COLD_RUNS (30), BENCH_CREATE_SECONDS (3), BENCH_MERCHANT_RUNS (100), BENCH_MERCHANT_EVENTS (200),
+ * BENCH_ONLY=server|browser|streams (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,7 @@ const server =
         reps: knob('BENCH_REPS', 3),
         createSeconds: knob('BENCH_CREATE_SECONDS', 3),
         create: only !== 'streams',
+        merchant: only === 'streams' ? undefined : { runs: knob('BENCH_MERCHANT_RUNS', 100), events: knob('BENCH_MERCHANT_EVENTS', 200) },
         log,
       });
 const browser =
@@ -73,7 +74,10 @@ const results: Results = {
   seconds: (Date.now() - started) / 1000,
   streams,
   rows: buildRows({ bundle, server, browser }),
-  samples: browser ? { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr } : undefined,
+  samples: {
+    ...(browser && { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr }),
+    ...(server?.merchant && { merchant: server.merchant.latency.samples.merchant, merchantStatus: server.merchant.latency.samples.status }),
+  },
   summaries: browser
     ? {
         sse: summarize(browser.sse),

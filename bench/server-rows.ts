@@ -3,12 +3,14 @@
  * memory per open stream, and creation throughput (through the embedded emulator, and the BFF alone with a stub
  * provider). Servers run in this process (their memory is this process's); clients in a forked process. Beside the
  * node:http floor, the completions and creation rows get the floor with the contract's hops (`startHopsFloor`).
+ * Then the merchant webhook rows (./merchant-rows.ts), with the same client process as the merchant's backend.
  */
 import type { PricedOrder } from '../server/payments/orders';
 import { startTestBff, startTestServer, type TestServer } from '../test/server/helpers/server';
 import { startClients, now, type Clients } from './lib/client-process';
 import { startHonoFloor, startHopsFloor, startHttpFloor } from './lib/floors';
 import { median, settledMemory, sleep } from './lib/stats';
+import { merchantRows } from './merchant-rows';
 import { startStubProvider } from './lib/stub-provider';
 
 const PAYER = { name: 'Bench', taxNumber: '52998224725' };
@@ -23,6 +25,8 @@ export interface ServerRowsOptions {
   createSeconds: number;
   /** False: skip the creation rows (their figures stay NaN), for a quick run of the stream rows. */
   create?: boolean;
+  /** The merchant webhook rows: timed triggers, and paid orders whose events are drained; undefined: skipped. */
+  merchant?: { runs: number; events: number } | undefined;
   log: (line: string) => void;
 }
 
@@ -49,9 +53,10 @@ async function deliver(clients: Clients, trigger: () => Promise<unknown>, expect
   return result.last - started;
 }
 
-export async function serverRows({ streams, completions, reps, createSeconds, create = true, log }: ServerRowsOptions) {
+export async function serverRows({ streams, completions, reps, createSeconds, create = true, merchant, log }: ServerRowsOptions) {
   const clients = await startClients();
   const perCheckout = Math.max(1, Math.floor(streams / completions));
+  let webhooks: Awaited<ReturnType<typeof merchantRows>> | undefined;
   const rows = {
     fanout: { project: [] as number[], floor: [] as number[] },
     many: { project: [] as number[], floor: [] as number[], hops: [] as number[] },
@@ -195,6 +200,7 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     } finally {
       await server.close();
     }
+    if (merchant) webhooks = await merchantRows({ clients, ...merchant, log });
   } finally {
     await clients.stop();
   }
@@ -206,6 +212,7 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     many: { project: median(rows.many.project), floor: median(rows.many.floor), hops: median(rows.many.hops), samples: rows.many },
     memory: rows.memory,
     create: rows.create,
+    merchant: webhooks,
   };
 }
 

@@ -14,8 +14,14 @@
  * - Orders come from a stub of the order contract (ORDERS_URL); each shopper posts the order with its order token to
  *   one instance (sometimes to both at once), retries on failure like the element does, sometimes reloads, and the
  *   payer completes, fails or cancels a share of the payments at the emulator.
+ * - The merchant's backend (bench/soak/merchant.ts, MERCHANT_WEBHOOK_URL of both instances, one secret) gets the
+ *   signed webhooks, verifies every copy with `standardwebhooks`, and answers some with a 5xx, past the BFF's 10 s
+ *   timeout, slowly, or by dropping the connection; and has B killed while B's delivery waits for its answer.
+ *   Short retry waits (`merchantWebhookRetryDelaysMs`) let the retries finish while the system settles.
  * - Then faults stop, the reconcilers run, and every provider transaction of our orders is checked against our
- *   store (bench/soak/compare.ts). Exit status 1 when there is any mismatch.
+ *   store (bench/soak/compare.ts), and the webhooks the merchant got against the provider's paid orders and our
+ *   store's events (every paid order's checkout.completed, one webhook-id per event, every copy verified; the delay
+ *   from the provider's completion to the first copy). Exit status 1 when there is any mismatch.
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -34,7 +40,9 @@ import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
 import { startServer, type Tuning } from '../server/server';
 import { freePort } from '../test/server/helpers/http';
 import { createTestDatabase } from '../test/server/store/pg-test-database';
+import type { Summary } from './lib/stats';
 import { compare, mismatchCount, type Comparison } from './soak/compare';
+import { compareMerchant, merchantMismatchCount, owed, startMerchantReceiver, type MerchantComparison } from './soak/merchant';
 import { FAULT_KINDS, Faults, sleep, startProviderProxy, startWebhookProxy } from './soak/proxy';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -56,6 +64,9 @@ const tuning: Tuning = Object.assign(
   { providerTimeoutMs: PROVIDER_TIMEOUT_MS, reconcileIntervalMs: 1_000, staleAfterMs: 3_000 },
   // Reservations left by a crash or a timeout are settled after this (a knob of the crash-safe creation).
   { settleAfterMs: 5_000 },
+  // The merchant's webhooks are tried again within seconds, not minutes, so the retries end while the system settles
+  // (past the list the product waits 12 h: the list is long enough that no event gets there).
+  { merchantWebhookRetryDelaysMs: [200, 500, 1_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000, 2_000] },
 );
 
 const say = (line: string) => console.log(`soak: ${line}`);
@@ -184,6 +195,21 @@ async function main() {
   let kills = 0;
   let restarts = 0;
 
+  /** Kills B (the child) now and starts it again shortly; false when it is down or was killed under 4 s ago. */
+  function killB(): boolean {
+    if (!bUp || !child || Date.now() - lastKill < 4_000) return false;
+    lastKill = Date.now();
+    bUp = false;
+    kills++;
+    child.kill('SIGKILL');
+    setTimeout(() => void startB().catch((error: unknown) => say(`B did not restart: ${String(error)}`)), between(300, 1_500));
+    return true;
+  }
+
+  const merchantSecret = `whsec_${randomBytes(32).toString('base64')}`;
+  const merchant = await startMerchantReceiver({ secret: merchantSecret, faults, kill: (instance) => instance === 'b' && killB() });
+  cleanups.push(merchant.close);
+
   const webhookProxy = await startWebhookProxy({ faults, targets: () => [urlA, ...(bUp ? [urlB] : [])].filter(Boolean) });
   cleanups.push(webhookProxy.close);
   const providerProxy = await startProviderProxy({
@@ -191,15 +217,7 @@ async function main() {
     faults,
     providerTimeoutMs: PROVIDER_TIMEOUT_MS,
     killChance: 0.05,
-    kill(instance) {
-      if (instance !== 'b' || !bUp || !child || Date.now() - lastKill < 4_000) return false;
-      lastKill = Date.now();
-      bUp = false;
-      kills++;
-      child.kill('SIGKILL');
-      setTimeout(() => void startB().catch((error: unknown) => say(`B did not restart: ${String(error)}`)), between(300, 1_500));
-      return true;
-    },
+    kill: (instance) => instance === 'b' && killB(),
   });
   cleanups.push(providerProxy.close);
 
@@ -216,10 +234,18 @@ async function main() {
     PUBLIC_BASE_URL: webhookProxy.url,
     // Shoppers come through a load balancer: each is its own address in X-Forwarded-For, as the limits expect.
     TRUST_PROXY: '1',
+    MERCHANT_WEBHOOK_SECRET: merchantSecret,
   };
 
   const a = await startServer(
-    loadConfig({ ...common, PORT: '0', DATA_DIR: join(root, 'bff-a'), PROVIDER_BASE_URL: `${providerProxy.url}/a/sandbox/v1` }),
+    loadConfig({
+      ...common,
+      PORT: '0',
+      DATA_DIR: join(root, 'bff-a'),
+      PROVIDER_BASE_URL: `${providerProxy.url}/a/sandbox/v1`,
+      // Each instance posts to its own path of the one receiver, so the receiver knows who is sending.
+      MERCHANT_WEBHOOK_URL: `${merchant.url}/a/hooks`,
+    }),
     { tuning, log: fileLog('a') },
   );
   urlA = a.url;
@@ -232,6 +258,7 @@ async function main() {
       PORT: String(portB),
       DATA_DIR: join(root, 'bff-b'),
       PROVIDER_BASE_URL: `${providerProxy.url}/b/sandbox/v1`,
+      MERCHANT_WEBHOOK_URL: `${merchant.url}/b/hooks`,
       SOAK_TUNING: JSON.stringify(tuning),
     };
     const proc = spawn(process.execPath, ['--import', 'tsx', here('soak/bff.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -364,7 +391,10 @@ async function main() {
   say(`driving: emulator ${emulator.url}, BFF A ${urlA} (in process), BFF B ${urlB} (child), logs in ${logPath}`);
   let next = 0;
   let done = 0;
-  const progress = setInterval(() => say(`${done}/${ORDERS} shoppers done, B killed ${kills} times`), 15_000);
+  const progress = setInterval(
+    () => say(`${done}/${ORDERS} shoppers done, B killed ${kills} times, ${merchant.receipts.length} webhooks at the merchant`),
+    15_000,
+  );
   cleanups.push(() => clearInterval(progress));
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -386,21 +416,26 @@ async function main() {
   }
   say(`driven in ${driveSeconds.toFixed(0)} s; faults off, letting the reconcilers settle (at most ${SETTLE_MS / 1_000} s)`);
   const orderIds = new Set(orders.map((o) => o.orderId));
-  const measure = () => compare({ sandboxFile: emulator.file, databaseUrl, orderIds });
+  const measure = async () => {
+    const store = await compare({ sandboxFile: emulator.file, databaseUrl, orderIds });
+    const webhooks = await compareMerchant({ ...merchant, sandboxFile: emulator.file, databaseUrl, orderIds });
+    return { store, webhooks, count: mismatchCount(store) + merchantMismatchCount(webhooks) };
+  };
   const settleStart = Date.now();
   await sleep(Math.min(12_000, SETTLE_MS));
-  let result: Comparison = await measure();
+  let result = await measure();
   let steady = 0;
-  while (mismatchCount(result) > 0 && Date.now() - settleStart < SETTLE_MS && steady < 3) {
+  // Deliveries still owed (a lease of a killed instance runs 30 s) are progress to wait for, not a steady state.
+  while ((result.count > 0 || owed(result.webhooks) > 0) && Date.now() - settleStart < SETTLE_MS && steady < 3) {
     await sleep(3_000);
-    const previous = mismatchCount(result);
+    const previous = result.count;
     result = await measure();
-    steady = mismatchCount(result) === previous ? steady + 1 : 0;
+    steady = result.count === previous && owed(result.webhooks) === 0 ? steady + 1 : 0;
   }
   const settleSeconds = (Date.now() - settleStart) / 1_000;
 
-  report({ result, stats, faults, kills, restarts, driveSeconds, settleSeconds, logPath });
-  return mismatchCount(result);
+  report({ result: result.store, stats, faults, kills, restarts, driveSeconds, settleSeconds, logPath, webhooks: result.webhooks });
+  return result.count;
 }
 
 function report(r: {
@@ -412,8 +447,9 @@ function report(r: {
   driveSeconds: number;
   settleSeconds: number;
   logPath: string;
+  webhooks: MerchantComparison;
 }) {
-  const { result, stats, faults } = r;
+  const { result, stats, faults, webhooks } = r;
   const list = (map: Map<string, number>) =>
     [...map.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -437,6 +473,8 @@ function report(r: {
     `  orders with two live transactions at the provider: ${result.mismatches.twoLive.length}`,
     `  total: ${mismatchCount(result)}`,
     `  (not counted: live provider transactions no checkout holds: ${result.untrackedLive.length}; live OpenFinance initiations whose bank address reached no payer, followed as duplicates: ${result.unreachableLive.length})`,
+    ...merchantLines(webhooks, list),
+    `total mismatches: ${mismatchCount(result) + merchantMismatchCount(webhooks)}`,
   ];
   const examples = [
     ['lost', result.mismatches.lost],
@@ -444,12 +482,40 @@ function report(r: {
     ['duplicated', result.mismatches.duplicatedFinal],
     ['two live', result.mismatches.twoLive],
     ['untracked live', result.untrackedLive],
+    ...Object.entries(webhooks.mismatches).map(([name, items]) => [`merchant webhooks, ${name}`, items] as const),
   ] as const;
   for (const [name, items] of examples) {
     if (items.length) lines.push(`examples, ${name}:`, ...items.slice(0, 5).map((item) => `  ${item}`));
   }
   lines.push(`BFF logs: ${r.logPath}${process.env.SOAK_KEEP ? '' : ' (deleted on exit; set SOAK_KEEP=1 to keep them)'}`);
   for (const line of lines) console.log(line);
+}
+
+const showMs = (s: Summary) =>
+  s.n === 0 ? 'none' : `p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, max ${s.max.toFixed(0)} ms (n ${s.n})`;
+
+/** The merchant's side: what arrived, how, and the mismatches (counted in the total). */
+function merchantLines(w: MerchantComparison, list: (map: Map<string, number>) => string): string[] {
+  const m = w.mismatches;
+  return [
+    `merchant webhooks (one receiver, both instances, every copy verified with standardwebhooks)`,
+    `  requests: ${w.requests} (from ${list(w.byInstance)}); copies with a body: ${w.copies}; answers: ${list(w.byOutcome)}`,
+    `  distinct events received: ${w.events} (${list(w.byType)}); our store wrote ${w.storeEvents}; deliveries in our store: ${list(w.deliveries)}; not yet queued: ${w.notQueued}`,
+    `  repeated copies (same webhook-id, at least once): ${w.repeats}; most copies of one event: ${w.mostCopies}`,
+    `  provider: ${w.paidOrders} paid orders, ${w.paidTransactions} Completed transactions`,
+    `  provider completion → merchant's first copy: ${showMs(w.firstReceipt)}`,
+    `  provider completion → first copy answered 2xx in time: ${showMs(w.firstAcknowledged)}`,
+    `  our store's commit of the payment (the event's createdAt) → merchant's first copy: ${showMs(w.commitToFirst)}`,
+    `  deliveries in flight from B when it was killed: ${w.killedDuring}; delivered again after the kill: ${w.redeliveredAfterKill}`,
+    `  paid orders without a checkout.completed: ${m.missingCompleted.length}`,
+    `  Completed transactions without a paid event: ${m.missingPaidEvent.length}`,
+    `  events of our store never received: ${m.neverReceived.length}`,
+    `  events never answered 2xx in time (at least once not met): ${m.unacknowledged.length}`,
+    `  copies that did not verify: ${m.unverifiable.length}`,
+    `  events under two or more webhook-ids: ${m.twoIds.length}`,
+    `  webhook-id not the event's id, or one id with two bodies: ${m.idMismatch.length}`,
+    `  received events our store never wrote: ${m.unknown.length}`,
+  ];
 }
 
 let status: number;

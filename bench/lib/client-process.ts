@@ -1,6 +1,7 @@
 /** The parent's side of bench/lib/clients.ts: one forked client process, request and answer by message type. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Receipt } from './clients';
 
 export const now = () => performance.timeOrigin + performance.now();
 
@@ -56,6 +57,15 @@ export async function startClients() {
     close: () => ask({ type: 'close' }, 'closed'),
     load: (port: number, path: string, bodies: string[], concurrency: number, seconds: number, headers: Record<string, string> = {}) =>
       ask<LoadResult>({ type: 'load', port, path, bodies, concurrency, seconds, headers }, 'loaded'),
+    /** Starts the merchant's receiver (once): a bare node:http server answering 204 to every POST. */
+    receive: () => ask<{ port: number }>({ type: 'receive' }, 'receiving'),
+    /** The arrival of the first receipt whose body includes `includes` (NaN after `timeoutMs`). */
+    expect: (includes: string, timeoutMs = 30_000) => ask<{ at: number }>({ type: 'expect', includes, timeoutMs }, 'expected'),
+    /** Resolves once `count` distinct webhook-ids have arrived (or after `timeoutMs`, with fewer). */
+    count: (count: number, timeoutMs = 120_000) =>
+      ask<{ distinct: number; copies: number; first: number; last: number }>({ type: 'count', count, timeoutMs }, 'counted'),
+    /** What the receiver got since the last call, and clears it. */
+    receipts: () => ask<{ receipts: Receipt[] }>({ type: 'receipts' }, 'taken').then((r) => r.receipts),
     async stop() {
       child.send({ type: 'exit' });
       await new Promise((resolve) => child.once('exit', resolve));

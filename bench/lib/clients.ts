@@ -4,10 +4,13 @@
  * server's own. Loopback only. Times are `performance.timeOrigin + performance.now()`, comparable across processes.
  *
  * Messages in: `open` (raw HTTP/1.1 SSE connections, one per path), `arm` (time the arrival of a marker on every
- * open connection), `close`, `load` (keep-alive POSTs from N connections for a fixed time), `exit`.
+ * open connection), `close`, `load` (keep-alive POSTs from N connections for a fixed time), `exit`; and the merchant's
+ * backend: `receive` (a bare node:http receiver of webhooks, answering 204 at once), `expect` (the first receipt whose
+ * body has a string), `count` (the time the receiver has N distinct webhook-ids), `receipts` (what it got, cleared).
  */
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -133,11 +136,97 @@ async function load(port: number, path: string, bodies: string[], concurrency: n
   return { ok, failed, seconds: elapsed, perSecond: ok / elapsed, statuses, exhausted: next >= bodies.length };
 }
 
+/** One request the receiver got: its arrival (the whole body in), its webhook headers and body, for verifying later. */
+export interface Receipt {
+  at: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+let receiver: Server | undefined;
+let receipts: Receipt[] = [];
+let distinct = new Set<string>();
+/** Waiters for a receipt, checked on each arrival. */
+let waiters: (() => boolean)[] = [];
+
+async function receive() {
+  if (!receiver) {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const at = now();
+        res.writeHead(204).end();
+        const headers: Record<string, string> = {};
+        for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) headers[name] = String(req.headers[name] ?? '');
+        receipts.push({ at, headers, body });
+        distinct.add(headers['webhook-id']!);
+        waiters = waiters.filter((done) => !done());
+      });
+    });
+    receiver.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => receiver!.listen(0, '127.0.0.1', resolve));
+  }
+  return { port: (receiver.address() as AddressInfo).port };
+}
+
+/** Resolves with what `check` finds (looked for now and on each receipt), or after `timeoutMs` with `timedOut()`. */
+function waitForReceipt<T>(check: () => T | undefined, timedOut: () => T, timeoutMs: number): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      waiters = waiters.filter((w) => w !== done);
+      resolve(timedOut());
+    }, timeoutMs);
+    const done = () => {
+      const found = check();
+      if (found === undefined) return false;
+      clearTimeout(timer);
+      resolve(found);
+      return true;
+    };
+    if (!done()) waiters.push(done);
+  });
+}
+
+/** The first receipt whose body includes `includes`: its arrival (NaN when none came in time). */
+const expect = (includes: string, timeoutMs: number) =>
+  waitForReceipt(
+    () => {
+      const found = receipts.find((r) => r.body.includes(includes));
+      return found ? { at: found.at } : undefined;
+    },
+    () => ({ at: Number.NaN }),
+    timeoutMs,
+  );
+
+/** When `count` distinct webhook-ids have arrived: the first and last arrival, and how many came (copies too). */
+const count = (wanted: number, timeoutMs: number) => {
+  const summary = () => ({
+    distinct: distinct.size,
+    copies: receipts.length,
+    first: Math.min(...receipts.map((r) => r.at)),
+    last: Math.max(...receipts.map((r) => r.at)),
+  });
+  return waitForReceipt(() => (distinct.size >= wanted ? summary() : undefined), summary, timeoutMs);
+};
+
+function takeReceipts() {
+  const taken = receipts;
+  receipts = [];
+  distinct = new Set();
+  return { receipts: taken };
+}
+
 type Message =
   | { type: 'open'; port: number; paths: string[]; ready: string }
   | { type: 'arm'; marker: string; timeoutMs?: number }
   | { type: 'close' }
   | { type: 'load'; port: number; path: string; bodies: string[]; concurrency: number; seconds: number; headers?: Record<string, string> }
+  | { type: 'receive' }
+  | { type: 'expect'; includes: string; timeoutMs: number }
+  | { type: 'count'; count: number; timeoutMs: number }
+  | { type: 'receipts' }
   | { type: 'exit' };
 
 async function answer(message: Message): Promise<object> {
@@ -154,6 +243,14 @@ async function answer(message: Message): Promise<object> {
         type: 'loaded',
         ...(await load(message.port, message.path, message.bodies, message.concurrency, message.seconds, message.headers ?? {})),
       };
+    case 'receive':
+      return { type: 'receiving', ...(await receive()) };
+    case 'expect':
+      return { type: 'expected', ...(await expect(message.includes, message.timeoutMs)) };
+    case 'count':
+      return { type: 'counted', ...(await count(message.count, message.timeoutMs)) };
+    case 'receipts':
+      return { type: 'taken', ...takeReceipts() };
     case 'exit':
       process.exit(0);
   }

@@ -8,6 +8,8 @@
  *
  * Webhook proxy (emulator → BFFs), the BFFs' public address: each webhook is forwarded to a live instance, or
  * acknowledged and dropped, or delivered twice, or held for a while first.
+ *
+ * The merchant's receiver (./merchant.ts) counts its faults here too.
  */
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +23,12 @@ export const FAULT_KINDS = [
   'webhook dropped (acknowledged, never delivered)',
   'webhook duplicated',
   'webhook delayed',
+  'merchant 5xx',
+  'merchant timeout (answered after 11 s)',
+  'merchant connection dropped before the body',
+  'merchant connection dropped after the body',
+  'merchant slow answer (0.5–3 s)',
+  'kill -9 of a BFF mid-delivery',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
