@@ -136,6 +136,11 @@ export const BACK_OFFICE_ERRORS = {
   file_too_large: 413,
   pdf_required: 415,
   method_not_allowed: 405,
+  webhook_endpoint_not_found: 404,
+  webhook_endpoint_from_environment: 409,
+  webhook_endpoint_disabled: 409,
+  webhook_endpoints_limit: 409,
+  webhook_event_not_found: 404,
 } as const satisfies Record<string, ErrorStatus>;
 
 /** The code of a passed-through provider refusal that names neither a reason nor a code (see BACK_OFFICE_ERRORS). */

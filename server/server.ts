@@ -221,8 +221,14 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       bodyTimeoutMs: config.limits.bodyTimeoutMs,
     },
   });
+  // The merchant's backend hears of every payment: the environment's endpoint and the stored ones (the back office's),
+  // delivered beside the payment path.
+  const endpoints = config.merchantWebhook ? [{ id: 'env', ...config.merchantWebhook }] : [];
+  const retryDelaysMs = tuning?.merchantWebhookRetryDelaysMs;
+  const deliveries = createDeliveryWorker({ store, hub, endpoints, clock, logger: log, ...(retryDelaysMs && { retryDelaysMs }) });
   if (config.adminToken) {
-    const backOffice = backOfficeApi({ provider, adminToken: config.adminToken, clock, webhook: checkout.webhook, store, hub });
+    const { adminToken } = config;
+    const backOffice = backOfficeApi({ provider, adminToken, clock, webhook: checkout.webhook, store, hub, webhooks: deliveries });
     checkout.app.route('/admin', backOffice);
   }
 
@@ -236,11 +242,6 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     // Mounted either way: a build made while the server runs is served from then on.
     app.use('/widget/*', widgetFiles({ dir: built, allowedOrigins: listener.allowedOrigins }));
   }
-
-  // The merchant's backend hears of every payment: the environment's endpoint, delivered beside the payment path.
-  const endpoints = config.merchantWebhook ? [{ id: 'env', ...config.merchantWebhook }] : [];
-  const retryDelaysMs = tuning?.merchantWebhookRetryDelaysMs;
-  const deliveries = createDeliveryWorker({ store, hub, endpoints, clock, logger: log, ...(retryDelaysMs && { retryDelaysMs }) });
 
   return { checkout, mount, deliveries };
 }

@@ -3,8 +3,9 @@
  * same security headers, body guards, size limits and error envelope). Only a bearer admin token opens it (no
  * cookies, no CORS), so a storefront page can never reach it. This module checks the token and assembles the
  * resources, one module each: the account (account.ts), the payments received (checkouts.ts, checkouts-export.ts,
- * refunds.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events (webhook-events.ts), cash-outs (cashouts.ts), receivers (receivers.ts), payment requests and their invoices
- * (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
+ * refunds.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
+ * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
+ * payment requests and their invoices (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
  */
 import { Hono } from 'hono';
 import { BACK_OFFICE_ERRORS } from '../../core/contract';
@@ -21,6 +22,7 @@ import { checkoutExportRoutes } from './checkouts-export';
 import { checkoutRoutes, viewsWithRefunds } from './checkouts';
 import { eventRoutes } from './events';
 import { foreignTransactionRoutes } from './foreign';
+import { webhookEndpointRoutes, type WebhookWiring } from './webhook-endpoints';
 import { webhookEventRoutes } from './webhook-events';
 import { invoiceRoutes } from './invoices';
 import { paymentRequestRoutes } from './payment-requests';
@@ -38,12 +40,14 @@ export interface BackOfficeOptions {
   webhook: WebhookTarget;
   store: Store;
   hub: StatusHub;
+  /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
+  webhooks: WebhookWiring;
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
   tuning?: { cashOutWaitMs?: number; cashOutStaleMs?: number; followMs?: number; heartbeatMs?: number };
 }
 
 /** The back office's routes, behind the admin token; mount it at `/admin` of the API. */
-export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub, tuning = {} }: BackOfficeOptions) {
+export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub, webhooks, tuning = {} }: BackOfficeOptions) {
   const desk = createCashOutDesk({
     provider,
     store,
@@ -81,7 +85,8 @@ export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub
       .route('/', checkoutRoutes({ provider, store, clock }))
       .route('/', refundRoutes({ provider, store, desk }))
       .route('/', foreignTransactionRoutes({ store }))
-      .route('/', webhookEventRoutes({ store }))
+      .route('/', webhookEventRoutes({ store, clock, webhooks }))
+      .route('/', webhookEndpointRoutes({ store, clock, webhooks }))
       .route('/', receiverRoutes({ provider }))
       .route('/', paymentRequestRoutes({ provider, clock }))
       .route('/', invoiceRoutes({ provider }))

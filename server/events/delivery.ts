@@ -6,31 +6,36 @@
  * for five days, always with the same `webhook-id`, so the receiver discards repeats. A crash (`kill -9`) at any
  * point leaves the delivery pending, and its lease runs out for the next run, here or on another instance.
  *
+ * The endpoints are the environment's (MERCHANT_WEBHOOK_URL, id `env`, never stored) and the enabled ones the store
+ * keeps (server/store/endpoints.ts), read again every few seconds (at once after a change made here: `refresh`), so
+ * a change made on another instance reaches this one within `endpointsTtlMs`. Each gets the events of its type
+ * filter, signed with each of its current secrets. An endpoint whose every attempt failed for five days (no 2xx
+ * since) is disabled by itself (reason `failing`); the environment's is not (it is not stored: its attempts tell).
+ *
  * It runs beside the payment path, never in it: a committed change wakes it through the status hub, and its HTTP
  * calls are its own.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../lib/clock';
 import type { DeliveryOutcome, WebhookDelivery } from '../store/deliveries';
+import { signingSecrets } from '../store/endpoints';
 import type { StatusHub, Store } from '../store/types';
-import { signedHeaders } from './signing';
+import { sendEvent, SEND_TIMEOUT_MS, type WebhookEndpoint } from './send';
 
-/** Where the merchant wants its events, and the secrets that sign them (two while rotating). */
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  secrets: readonly string[];
-}
+export type { WebhookEndpoint } from './send';
 
 /** The waits before the second, third… attempt; past the list, `RETRY_EVERY_MS`. */
 export const RETRY_DELAYS_MS = [5_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
 export const RETRY_EVERY_MS = 12 * 3_600_000;
 /** How long an event is tried before its delivery is given up as failed: five days. */
 export const RETRY_FOR_MS = 5 * 24 * 3_600_000;
+/** How long an endpoint may fail every attempt (no 2xx) before it is disabled: five days. */
+export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
 export interface DeliveryWorkerOptions {
   store: Store;
   hub: StatusHub;
+  /** The environment's endpoints (never stored); the store's are read besides them. */
   endpoints: readonly WebhookEndpoint[];
   clock: Clock;
   logger?: Pick<Console, 'warn'>;
@@ -45,15 +50,18 @@ export interface DeliveryWorkerOptions {
   retryForMs?: number;
   /** Deliveries sent at once. Default 16. */
   batch?: number;
+  /** How long the store's endpoints are kept before they are read again. Default 5 s. */
+  endpointsTtlMs?: number;
+  /** How long an endpoint fails every attempt before it is disabled. Default five days. */
+  disableAfterMs?: number;
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
-  const { store, hub, endpoints, clock } = options;
+  const { store, hub, clock } = options;
+  const environment = options.endpoints;
   const owner = `worker-${randomUUID()}`;
-  const ids = endpoints.map((endpoint) => endpoint.id);
-  const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
   const logger = options.logger ?? console;
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   let running: Promise<number> | undefined;
@@ -61,6 +69,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   let timer: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
+  let stored: { endpoints: WebhookEndpoint[]; until: number } | undefined;
+  /** Moved by `forget`: a read that began before it is used once, never kept. */
+  let generation = 0;
+  const forget = () => {
+    stored = undefined;
+    generation++;
+  };
 
   /** The wait before attempt `n + 1`, with ±20 % jitter so a receiver's recovery is not met by everyone at once. */
   const delayAfter = (attempts: number) => {
@@ -68,50 +83,56 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return Math.round(base * (0.8 + Math.random() * 0.4));
   };
 
-  async function send(delivery: WebhookDelivery): Promise<void> {
-    const endpoint = byId.get(delivery.endpointId);
-    if (!endpoint) return;
+  /** Every endpoint that gets events now: the environment's, and the store's enabled ones (kept a few seconds). */
+  async function endpoints(now: Date): Promise<WebhookEndpoint[]> {
+    if (stored && performance.now() < stored.until) return [...environment, ...stored.endpoints];
+    const reading = generation;
+    const enabled = (await store.listWebhookEndpoints()).filter((endpoint) => !endpoint.disabled);
+    const read = enabled.map((endpoint) => ({ ...endpoint, secrets: signingSecrets(endpoint, now) }));
+    if (reading === generation) stored = { endpoints: read, until: performance.now() + (options.endpointsTtlMs ?? 5_000) };
+    return [...environment, ...read];
+  }
+
+  async function send(endpoint: WebhookEndpoint, delivery: WebhookDelivery): Promise<void> {
     const { event } = delivery;
-    const body = JSON.stringify(event);
-    const started = clock.now();
-    const at = started.toISOString();
-    const headers = signedHeaders(endpoint.secrets, event.id, Math.floor(started.getTime() / 1000), body);
-    let status: number | null = null;
-    let error: string | null = null;
-    const t0 = performance.now();
-    try {
-      const answer = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pix-checkout-webhooks/1' },
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-      });
-      status = answer.status;
-      await answer.body?.cancel();
-      if (status < 200 || status > 299) error = `HTTP ${status}`;
-    } catch (cause) {
-      error = cause instanceof Error ? (cause.name === 'TimeoutError' ? 'timeout' : cause.message) : String(cause);
-    }
-    const durationMs = Math.round(performance.now() - t0);
+    const attempt = await sendEvent(endpoint, event, clock, options.timeoutMs ?? SEND_TIMEOUT_MS);
+    const { error } = attempt;
     const attempts = delivery.attempts + 1;
     const outcome: DeliveryOutcome = !error
       ? { delivered: true }
       : clock.now().getTime() - Date.parse(event.createdAt) >= (options.retryForMs ?? RETRY_FOR_MS)
         ? { failed: true }
         : { retryAt: new Date(clock.now().getTime() + delayAfter(attempts)).toISOString() };
-    await store.recordAttempt(event.id, endpoint.id, owner, { at, status, durationMs, error }, outcome);
+    const recorded = await store.recordAttempt(event.id, endpoint.id, owner, attempt, outcome);
     if (error) logger.warn(`merchant webhook ${event.id} to ${endpoint.id}: ${error} (attempt ${attempts})`);
+    if (!recorded) return;
+    const cutoff = new Date(Date.parse(attempt.at) - (options.disableAfterMs ?? DISABLE_AFTER_MS)).toISOString();
+    if (await store.noteEndpointAttempt(endpoint.id, attempt.at, !error, cutoff)) {
+      logger.warn(`merchant webhook endpoint ${endpoint.id} disabled: every attempt failed since ${cutoff} or before`);
+      forget();
+    }
   }
 
   /** One pass: queue what is new, take what is due, send it. Resolves with how many were sent. */
   async function pass(): Promise<number> {
     const now = clock.now();
-    for (const id of ids) await store.enqueueDeliveries(id, now.toISOString(), 500);
+    const current = await endpoints(now);
+    if (current.length === 0) return 0;
+    for (const endpoint of current) await store.queueEndpointDeliveries(endpoint.id, endpoint.types ?? [], now.toISOString(), 500);
     const leaseUntil = new Date(now.getTime() + (options.leaseMs ?? 30_000)).toISOString();
+    const ids = current.map((endpoint) => endpoint.id);
     const due = await store.claimDeliveries(ids, now.toISOString(), owner, leaseUntil, options.batch ?? 16);
-    await Promise.all(due.map((delivery) => send(delivery).catch((error: unknown) => logger.warn('merchant webhook:', error))));
-    return due.length;
+    // Read again (kept, unless changed meanwhile): a rotation or a disable made since the pass began is honoured. A
+    // delivery whose endpoint went is left to its lease, and taken again once the endpoint is back.
+    const byId = new Map((await endpoints(now)).map((endpoint) => [endpoint.id, endpoint]));
+    const sent = due.flatMap((delivery) => {
+      const endpoint = byId.get(delivery.endpointId);
+      return endpoint ? [send(endpoint, delivery).catch((error: unknown) => logger.warn('merchant webhook:', error))] : [];
+    });
+    await Promise.all(sent);
+    // A full batch means more are due (a receiver back after an outage): the next pass starts at once.
+    if (due.length === (options.batch ?? 16)) again = true;
+    return sent.length;
   }
 
   /** Runs a pass now, or one more right after the pass in progress. */
@@ -137,8 +158,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
 
   return {
     runOnce,
+    /** The environment's endpoints, which the back office lists and tests beside the stored ones. */
+    environment,
+    /** Reads the store's endpoints again at the next pass, and runs one now: after a change made here. */
+    refresh() {
+      forget();
+      if (timer) track(runOnce());
+    },
     start() {
-      if (timer || ids.length === 0) return;
+      if (timer) return;
       // A committed change (the hub hears every one) is delivered at once, not at the next tick.
       unsubscribe = hub.subscribeAll(() => track(runOnce()));
       timer = setInterval(() => track(runOnce()), options.intervalMs ?? 1_000);

@@ -167,3 +167,16 @@ export const fileTooLarge = (maxBytes: number) =>
 export const pdfRequired = () => new ApiError('pdf_required', 'The invoice must be a PDF.');
 /** A method the route cannot carry (the demo's proxy to the emulator forwards only those the emulator serves). */
 export const methodNotAllowed = () => new ApiError('method_not_allowed', 'This route does not take that HTTP method.');
+
+// The back office: the merchant's webhook endpoints and events.
+
+export const webhookEndpointNotFound = () => new ApiError('webhook_endpoint_not_found', 'No such webhook endpoint.');
+/** The endpoint of MERCHANT_WEBHOOK_URL: changed in the environment, not through the API. */
+export const webhookEndpointFromEnvironment = () =>
+  new ApiError('webhook_endpoint_from_environment', 'This endpoint is set by MERCHANT_WEBHOOK_URL; change it in the environment.');
+export const webhookEndpointDisabled = () =>
+  new ApiError('webhook_endpoint_disabled', 'This webhook endpoint is disabled; enable it first.');
+/** More endpoints than `max`. */
+export const webhookEndpointsLimit = (max: number) =>
+  new ApiError('webhook_endpoints_limit', `At most ${max} webhook endpoints; delete one first.`);
+export const webhookEventNotFound = () => new ApiError('webhook_event_not_found', 'No such event.');

@@ -19,22 +19,20 @@ export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
           [endpointId],
         );
         const after = Number(rows[0]!.after_seq);
-        const queued = await client.query<{ event_seq: string }>(
-          `INSERT INTO webhook_deliveries (event_seq, endpoint_id, state, next_at)
-           SELECT seq, $1, 'pending', $2 FROM merchant_events WHERE seq > $3 ORDER BY seq LIMIT $4
-           ON CONFLICT DO NOTHING
-           RETURNING event_seq`,
+        // One statement, one snapshot: the events queued and the cursor's new place are the same ones.
+        const { rows: moved } = await client.query<{ last: string | null; queued: string }>(
+          `WITH next AS (SELECT seq FROM merchant_events WHERE seq > $3 ORDER BY seq LIMIT $4),
+             queued AS (
+               INSERT INTO webhook_deliveries (event_seq, endpoint_id, state, next_at)
+               SELECT seq, $1, 'pending', $2 FROM next ON CONFLICT DO NOTHING RETURNING event_seq)
+           SELECT (SELECT max(seq) FROM next) AS last, (SELECT count(*) FROM queued) AS queued`,
           [endpointId, now, after, limit],
         );
-        const last = await client.query<{ seq: string | null }>(
-          'SELECT max(seq) AS seq FROM (SELECT seq FROM merchant_events WHERE seq > $1 ORDER BY seq LIMIT $2) queued',
-          [after, limit],
-        );
-        const seq = last.rows[0]?.seq;
+        const seq = moved[0]?.last;
         if (seq !== null && seq !== undefined) {
           await client.query('UPDATE webhook_cursors SET after_seq = $2 WHERE endpoint_id = $1 AND after_seq < $2', [endpointId, seq]);
         }
-        return queued.rowCount ?? 0;
+        return Number(moved[0]?.queued ?? 0);
       });
     },
     async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {

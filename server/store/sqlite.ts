@@ -8,6 +8,7 @@ import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
+import { endpointsSqlite } from './endpoints-sqlite';
 import { migrations, sqlList } from './migrations';
 import {
   activationSteps,
@@ -191,6 +192,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   return {
     ...backOfficeSqlite(db),
     ...deliveriesSqlite(db),
+    ...endpointsSqlite(db),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },

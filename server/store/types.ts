@@ -14,6 +14,7 @@ import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { BackOfficeStore } from './back-office';
 import type { DeliveryStore } from './deliveries';
+import type { DeliveryLogStore, EndpointStore } from './endpoints';
 import type { MerchantEvent } from './merchant-events';
 
 /** A date-time with `Z` or an offset, stored and returned as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
@@ -130,7 +131,7 @@ export type TransitionResult =
   | { changed: false; checkout: Checkout };
 
 /** Persistence of checkouts and their events (and the back-office's cash-outs). Methods reject on database errors. */
-export interface Store extends BackOfficeStore, DeliveryStore {
+export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, DeliveryLogStore {
   /**
    * Atomically returns the order's checkout when one is `Creating`, `Created`, `Registered` or `Completed`, else
    * inserts `draft` as `Creating`. A partial unique index enforces this in the database, so two processes (or two

@@ -744,6 +744,45 @@ export const BFF_ROUTES: Target[] = [
   },
   route({ method: 'GET', path: '/api/admin/foreign-transactions', auth: 'admin', query: () => ({ limit: '50' }) }),
   route({ method: 'GET', path: '/api/admin/webhook-events', auth: 'admin', query: () => ({ after: '0', limit: '100' }) }),
+  // No event id is known to the world: an id is refused unless fast-check finds one (it won't).
+  route({ method: 'GET', path: '/api/admin/webhook-events/:id/attempts', auth: 'admin', ids: () => ({ id: [] }), idsMustExist: true }),
+  route({
+    method: 'POST',
+    path: '/api/admin/webhook-events/:id/redeliver',
+    auth: 'admin',
+    query: () => ({ endpoint: 'env' }),
+    ids: () => ({ id: [] }),
+    idsMustExist: true,
+  }),
+  route({
+    method: 'POST',
+    path: '/api/admin/webhook-endpoints',
+    auth: 'admin',
+    body: 'json',
+    // A port nothing listens on: the deliveries to what the fuzz adds are refused at once.
+    template: () => ({ url: 'http://127.0.0.1:9/fuzz', types: ['checkout.completed'] }),
+  }),
+  route({ method: 'GET', path: '/api/admin/webhook-endpoints', auth: 'admin' }),
+  // The one endpoint the world knows is the environment's (the demo's own receiver): tested, never changed.
+  ...['disable', 'enable', 'rotate/finish', 'test'].map((action) =>
+    route({
+      method: 'POST',
+      path: `/api/admin/webhook-endpoints/:id/${action}`,
+      auth: 'admin',
+      ids: () => ({ id: ['env'] }),
+      idsMustExist: true,
+    }),
+  ),
+  route({
+    method: 'POST',
+    path: '/api/admin/webhook-endpoints/:id/rotate',
+    auth: 'admin',
+    body: 'optional-json',
+    template: () => ({}),
+    ids: () => ({ id: ['env'] }),
+    idsMustExist: true,
+  }),
+  route({ method: 'DELETE', path: '/api/admin/webhook-endpoints/:id', auth: 'admin', ids: () => ({ id: ['env'] }), idsMustExist: true }),
   route({ method: 'GET', path: '/api/admin/events', auth: 'admin', otherAnswer: isEventStream }),
   route({
     method: 'GET',
