@@ -55,6 +55,8 @@ export interface SseCyclesResult {
 
 export async function sseCycles({ cycles = CYCLES, mark = Math.min(1_000, cycles) } = {}): Promise<SseCyclesResult> {
   const server = await startTestServer();
+  // What the server itself holds before any stream (the merchant-webhook worker listens to every change).
+  const ownSubscriptions = server.hub.subscriberCount();
   try {
     const { orderId, orderToken } = await server.order();
     const checkout = (await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).body as { id: string };
@@ -71,7 +73,7 @@ export async function sseCycles({ cycles = CYCLES, mark = Math.min(1_000, cycles
       for (let i = 0; i < count; i += PARALLEL) await Promise.all(Array.from({ length: Math.min(PARALLEL, count - i) }, cycle));
     };
     const settle = async () => {
-      for (let waited = 0; server.hub.subscriberCount() > 0 && waited < 5_000; waited += 50) await sleep(50);
+      for (let waited = 0; server.hub.subscriberCount() > ownSubscriptions && waited < 5_000; waited += 50) await sleep(50);
       return settledHeap();
     };
 
@@ -96,7 +98,7 @@ export async function sseCycles({ cycles = CYCLES, mark = Math.min(1_000, cycles
       gcExposed: exposedGc !== undefined,
       cycles,
       seconds,
-      openSubscriptions: server.hub.subscriberCount(),
+      openSubscriptions: server.hub.subscriberCount() - ownSubscriptions,
       heapBeforeMb: before / MB,
       mark,
       heapAtMarkMb: atMark / MB,
