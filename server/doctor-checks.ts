@@ -9,7 +9,6 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { WEBHOOK_HEADER } from './bff/app';
 import type { Config } from './config';
-import { signedHeaders } from './events/signing';
 import { ProviderConfigError, ProviderError, ProviderNetworkError, type ProviderClient } from './provider';
 import { readJwtExpiry } from './provider/token';
 import { estimateSecretBits, signWebhook, WEBHOOK_SIGNATURE_HEADER } from './provider/webhook-signature';
@@ -210,36 +209,4 @@ export function checkOrigins(env: NodeJS.ProcessEnv): CheckResult {
   const plain = origins.filter((o) => o.startsWith('http:'));
   if (plain.length > 0) return fail(name, `ALLOWED_ORIGINS has origins without https: ${plain.join(', ')}`);
   return pass(name, origins.join(', '));
-}
-
-/**
- * The merchant's webhook endpoint (MERCHANT_WEBHOOK_URL), when there is one: a `webhook.test` event signed as every
- * delivery is (Standard Webhooks, with each secret of MERCHANT_WEBHOOK_SECRET) must get a 2xx, as a delivery must.
- */
-export async function checkMerchantWebhook(config: Config, fetchImpl: typeof fetch, timeoutMs: number): Promise<CheckResult> {
-  const name = 'merchant webhook';
-  const endpoint = config.merchantWebhook;
-  if (!endpoint)
-    return pass(name, 'MERCHANT_WEBHOOK_URL is not set: no webhooks to your backend (it may read GET /api/admin/webhook-events)');
-  const now = new Date();
-  const id = `evt_${randomBytes(16).toString('base64url')}`;
-  const body = JSON.stringify({ id, seq: 0, type: 'webhook.test', createdAt: now.toISOString(), data: { source: 'doctor' } });
-  const headers = signedHeaders(endpoint.secrets, id, Math.floor(now.getTime() / 1000), body);
-  let response: Response;
-  try {
-    response = await fetchImpl(endpoint.url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pix-checkout-webhooks/1' },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    return fail(name, `MERCHANT_WEBHOOK_URL did not answer a signed webhook.test (${why(error)})`);
-  }
-  await response.body?.cancel();
-  if (response.status >= 200 && response.status <= 299)
-    return pass(name, `MERCHANT_WEBHOOK_URL answered ${response.status} to a signed webhook.test`);
-  const hint = response.status === 400 || response.status === 401 ? ': does the receiver verify with MERCHANT_WEBHOOK_SECRET?' : '';
-  return fail(name, `MERCHANT_WEBHOOK_URL answered HTTP ${response.status} to a signed webhook.test; a delivery needs a 2xx${hint}`);
 }

@@ -10,7 +10,6 @@ import {
   checkBalance,
   checkDatabase,
   checkLogin,
-  checkMerchantWebhook,
   checkOrders,
   checkOrigins,
   checkPublicUrl,
@@ -23,6 +22,7 @@ import {
   why,
   type CheckResult,
 } from './doctor-checks';
+import { checkMerchantWebhook, checkStoredWebhookEndpoints } from './doctor-webhooks';
 
 export { MAX_CLOCK_SKEW_SECONDS, MIN_SECRET_BITS, type CheckResult } from './doctor-checks';
 
@@ -88,6 +88,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<{ ok: bool
   report(await checkDatabase(config));
   report(checkOrigins(env));
   report(await checkMerchantWebhook(config, fetchImpl, timeoutMs));
+  for (const result of await checkStoredWebhookEndpoints(config, fetchImpl, timeoutMs)) report(result);
   return finish(results, print);
 }
 

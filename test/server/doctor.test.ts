@@ -172,6 +172,29 @@ describe('npm run doctor', () => {
     }
   });
 
+  it('sends each enabled endpoint kept in the store a signed webhook.test, one line each', async () => {
+    const answers = [204, 500];
+    const backend = await startRecordingServer((_req, res) => void res.writeHead(answers.shift() ?? 204).end());
+    const auth = { authorization: `Bearer ${env.ADMIN_TOKEN}` };
+    const added = (await bff.json('POST', '/api/admin/webhook-endpoints', { url: `${backend.url}/stored` }, auth)).body;
+    try {
+      const name = `webhook ${added.id}`;
+      const ok = await doctor({});
+      expect(ok.byName[name]).toMatchObject({ ok: true, detail: expect.stringContaining('answered 204') });
+      const request = backend.requests.find((r) => r.url === '/stored')!;
+      expect(new Webhook(added.secret).verify(request.body, request.headers as Record<string, string>)).toMatchObject({
+        type: 'webhook.test',
+      });
+      expect(ok.output).not.toContain(added.secret);
+      expect((await doctor({})).byName[name]).toMatchObject({ ok: false, detail: expect.stringContaining('HTTP 500') });
+      await bff.json('POST', `/api/admin/webhook-endpoints/${added.id}/disable`, {}, auth);
+      expect((await doctor({})).byName[name]).toBeUndefined();
+    } finally {
+      await bff.json('DELETE', `/api/admin/webhook-endpoints/${added.id}`, undefined, auth);
+      await backend.close();
+    }
+  });
+
   it('runs as `npm run doctor` and exits non-zero when a check fails', () => {
     const child = spawnSync('npm', ['run', '--silent', 'doctor'], {
       cwd: new URL('../..', import.meta.url).pathname,
