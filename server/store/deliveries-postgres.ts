@@ -6,35 +6,6 @@ import { merchantEventFromRow, type Row } from './rows';
 
 export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
   return {
-    async enqueueDeliveries(endpointId, now, limit) {
-      return inTransaction(pool, async (client) => {
-        await client.query(
-          `INSERT INTO webhook_cursors (endpoint_id, after_seq)
-           SELECT $1, coalesce(max(seq), 0) FROM merchant_events ON CONFLICT DO NOTHING`,
-          [endpointId],
-        );
-        // The cursor row is locked: instances queueing for the same endpoint take turns.
-        const { rows } = await client.query<{ after_seq: string }>(
-          'SELECT after_seq FROM webhook_cursors WHERE endpoint_id = $1 FOR UPDATE',
-          [endpointId],
-        );
-        const after = Number(rows[0]!.after_seq);
-        // One statement, one snapshot: the events queued and the cursor's new place are the same ones.
-        const { rows: moved } = await client.query<{ last: string | null; queued: string }>(
-          `WITH next AS (SELECT seq FROM merchant_events WHERE seq > $3 ORDER BY seq LIMIT $4),
-             queued AS (
-               INSERT INTO webhook_deliveries (event_seq, endpoint_id, state, next_at)
-               SELECT seq, $1, 'pending', $2 FROM next ON CONFLICT DO NOTHING RETURNING event_seq)
-           SELECT (SELECT max(seq) FROM next) AS last, (SELECT count(*) FROM queued) AS queued`,
-          [endpointId, now, after, limit],
-        );
-        const seq = moved[0]?.last;
-        if (seq !== null && seq !== undefined) {
-          await client.query('UPDATE webhook_cursors SET after_seq = $2 WHERE endpoint_id = $1 AND after_seq < $2', [endpointId, seq]);
-        }
-        return Number(moved[0]?.queued ?? 0);
-      });
-    },
     async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
       // SKIP LOCKED: instances claiming together each take other rows, never the same one.
       const { rows } = await pool.query<Row>(

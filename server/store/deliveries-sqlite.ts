@@ -5,16 +5,6 @@ import { merchantEventFromRow, type Row } from './rows';
 
 export function deliveriesSqlite(db: Database.Database): DeliveryStore {
   const sql = {
-    cursor: db.prepare(`SELECT after_seq FROM webhook_cursors WHERE endpoint_id = ?`).pluck(),
-    startCursor: db.prepare(`
-      INSERT INTO webhook_cursors (endpoint_id, after_seq)
-      VALUES (?, (SELECT coalesce(max(seq), 0) FROM merchant_events)) ON CONFLICT DO NOTHING`),
-    queue: db.prepare(`
-      INSERT INTO webhook_deliveries (event_seq, endpoint_id, state, next_at)
-      SELECT seq, @endpointId, 'pending', @now FROM merchant_events WHERE seq > @after ORDER BY seq LIMIT @limit
-      ON CONFLICT DO NOTHING
-      RETURNING event_seq`),
-    moveCursor: db.prepare(`UPDATE webhook_cursors SET after_seq = @seq WHERE endpoint_id = @endpointId AND after_seq < @seq`),
     claim: db.prepare(`
       UPDATE webhook_deliveries SET lease_owner = @owner, lease_until = @leaseUntil
       WHERE rowid IN (
@@ -35,15 +25,6 @@ export function deliveriesSqlite(db: Database.Database): DeliveryStore {
       WHERE event_seq = @seq AND endpoint_id = @endpointId AND lease_owner = @owner AND state = 'pending'`),
   };
 
-  const enqueue = db.transaction((endpointId: string, now: string, limit: number) => {
-    sql.startCursor.run(endpointId);
-    const after = sql.cursor.get(endpointId) as number;
-    const queued = sql.queue.all({ endpointId, now, after, limit }) as { event_seq: number }[];
-    const last = db.prepare(`SELECT max(seq) FROM (SELECT seq FROM merchant_events WHERE seq > ? ORDER BY seq LIMIT ?)`).pluck();
-    const seq = last.get(after, limit) as number | null;
-    if (seq !== null) sql.moveCursor.run({ seq, endpointId });
-    return queued.length;
-  });
   const claim = db.transaction((endpoints: readonly string[], now: string, owner: string, leaseUntil: string, limit: number) =>
     (sql.claim.all({ endpoints: JSON.stringify(endpoints), now, owner, leaseUntil, limit }) as Row[]).map((row) => ({
       endpointId: row.endpoint_id as string,
@@ -58,9 +39,6 @@ export function deliveriesSqlite(db: Database.Database): DeliveryStore {
   });
 
   return {
-    async enqueueDeliveries(endpointId, now, limit) {
-      return enqueue.immediate(endpointId, now, limit);
-    },
     async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
       return claim.immediate(endpointIds, now, owner, leaseUntil, limit);
     },

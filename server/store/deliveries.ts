@@ -1,6 +1,6 @@
 /**
  * The deliveries of the merchant's events (./merchant-events) to the merchant's webhook endpoints: queued per
- * endpoint from a cursor, leased to one instance at a time (so several instances sharing PostgreSQL never send the
+ * endpoint from a cursor (`queueEndpointDeliveries`, ./endpoints), leased to one instance at a time (so several instances sharing PostgreSQL never send the
  * same attempt twice, and a crashed one's lease runs out for another to take), and every attempt kept. Delivery is
  * at least once: an attempt whose answer is lost to a crash is made again, with the same event id, which the
  * receiver uses to discard repeats. Implemented for both databases in `deliveries-sqlite.ts` and
@@ -27,11 +27,6 @@ export interface WebhookAttempt {
 export type DeliveryOutcome = { delivered: true } | { retryAt: string } | { failed: true };
 
 export interface DeliveryStore {
-  /**
-   * Queues for `endpointId` every event written since its cursor. The first call for an endpoint starts its cursor
-   * at the end of the feed: an endpoint receives the events written once it exists. Resolves with how many it queued.
-   */
-  enqueueDeliveries(endpointId: string, now: string, limit: number): Promise<number>;
   /**
    * Takes up to `limit` deliveries due at `now` whose lease is free or ran out, for `owner` until `leaseUntil`, oldest
    * due first; each is taken by one caller only, on any instance.

@@ -382,11 +382,11 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('queue for an endpoint the events written once it exists, each once', async () => {
         await paidOrder('D-before');
         const ep = endpoint();
-        expect(await store.enqueueDeliveries(ep, at(3), 100)).toBe(0);
+        expect(await store.queueEndpointDeliveries(ep, [], at(3), 100)).toBe(0);
         await paidOrder('D-1');
         await paidOrder('D-2');
-        expect(await store.enqueueDeliveries(ep, at(3), 100)).toBe(2);
-        expect(await store.enqueueDeliveries(ep, at(3), 100)).toBe(0);
+        expect(await store.queueEndpointDeliveries(ep, [], at(3), 100)).toBe(2);
+        expect(await store.queueEndpointDeliveries(ep, [], at(3), 100)).toBe(0);
         const taken = await store.claimDeliveries([ep], at(3), 'a', at(4), 10);
         expect(taken.map((d) => [d.endpointId, d.attempts, d.event.type, d.event.data.orderId])).toEqual([
           [ep, 0, 'checkout.completed', 'D-1'],
@@ -396,9 +396,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it('lease each delivery to one taker at a time, and free it when its lease runs out', async () => {
         const ep = endpoint();
-        await store.enqueueDeliveries(ep, at(3), 100);
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
         for (let i = 0; i < 6; i++) await paidOrder(`L-${i}`);
-        await store.enqueueDeliveries(ep, at(3), 100);
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
         const [a, b] = await Promise.all([
           store.claimDeliveries([ep], at(3), 'a', at(4), 3),
           store.claimDeliveries([ep], at(3), 'b', at(4), 3),
