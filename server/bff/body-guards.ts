@@ -3,7 +3,7 @@
  * 408 and loses the connection). Each refusal is the BFF's envelope with a 4xx.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming } from '../lib/node-body';
+import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming, streamWithDeadline } from '../lib/node-body';
 import { bodyTimeout, unsupportedMediaType } from '../payments/errors';
 
 /** `application/json`, with parameters or without. */
@@ -69,40 +69,10 @@ export function bodyDeadline(
       expired = true;
       return bodyTimeout();
     };
+    const deadline = { ms, onTimeout: timeout, setTimer: (t: ReturnType<typeof setTimeout>) => (timer = t) };
     const incoming = readableIncoming(c, maxBytes);
-    if (incoming) {
-      preloadText(c, readIncoming(incoming, { ms, onTimeout: timeout, setTimer: (t) => (timer = t) }));
-    } else {
-      const original = c.req.raw.body;
-      if (!original) return next();
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(timeout()), ms);
-      });
-      deadline.catch(() => undefined);
-      let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          try {
-            reader ??= original.getReader();
-            const chunk = await Promise.race([reader.read(), deadline]);
-            if (chunk.done) {
-              clearTimeout(timer);
-              controller.close();
-            } else {
-              controller.enqueue(chunk.value);
-            }
-          } catch (error) {
-            clearTimeout(timer);
-            controller.error(error);
-          }
-        },
-        cancel(reason) {
-          clearTimeout(timer);
-          return reader?.cancel(reason) ?? original.cancel(reason);
-        },
-      });
-      c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit);
-    }
+    if (incoming) preloadText(c, readIncoming(incoming, deadline));
+    else streamWithDeadline(c, deadline);
     try {
       await next();
     } finally {

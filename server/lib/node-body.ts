@@ -83,3 +83,37 @@ export function preloadText(c: Context, text: Promise<string>): void {
   text.catch(() => undefined);
   (c.req.bodyCache as { text?: Promise<string> }).text = text;
 }
+
+/** Puts `deadline` on a body read as a Web stream (chunked, or not under Node): a read past it fails with its error. */
+export function streamWithDeadline(c: Context, deadline: BodyDeadline): void {
+  const original = c.req.raw.body;
+  if (!original) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(deadline.onTimeout()), deadline.ms);
+  });
+  expired.catch(() => undefined);
+  if (timer) deadline.setTimer?.(timer);
+  const reader = original.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const chunk = await Promise.race([reader.read(), expired]);
+        if (chunk.done) {
+          clearTimeout(timer);
+          controller.close();
+        } else {
+          controller.enqueue(chunk.value);
+        }
+      } catch (error) {
+        clearTimeout(timer);
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      clearTimeout(timer);
+      return reader.cancel(reason);
+    },
+  });
+  c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit);
+}

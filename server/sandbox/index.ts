@@ -3,13 +3,21 @@
  * and a simulated bank page. Mount `app` at `/sandbox`; the partner API is then at `/sandbox/v1/partners-int`.
  */
 import { randomBytes } from 'node:crypto';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { sendVia } from '../lib/http-client';
-import { hasBody, nodeIncoming, preloadText, readableIncoming, readIncoming, type BodyDeadline } from '../lib/node-body';
+import {
+  hasBody,
+  nodeIncoming,
+  preloadText,
+  readableIncoming,
+  readIncoming,
+  streamWithDeadline,
+  type BodyDeadline,
+} from '../lib/node-body';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { parseCents } from '../../core/money';
 import { webhookConfig, type WebhookConfig } from '../provider/schemas';
@@ -88,40 +96,6 @@ export interface Sandbox {
 
 const namedError = (status: ContentfulStatusCode, name: string, message: string) =>
   new EmulatorError(status, { name, message, code: name, details: { reason: name } });
-
-/** Puts `deadline` on a body read as a Web stream (chunked, or not under Node): a read past it fails with its error. */
-function streamWithDeadline(c: Context, deadline: BodyDeadline): void {
-  const original = c.req.raw.body;
-  if (!original) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(deadline.onTimeout()), deadline.ms);
-  });
-  expired.catch(() => undefined);
-  if (timer) deadline.setTimer?.(timer);
-  const reader = original.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await Promise.race([reader.read(), expired]);
-        if (chunk.done) {
-          clearTimeout(timer);
-          controller.close();
-        } else {
-          controller.enqueue(chunk.value);
-        }
-      } catch (error) {
-        clearTimeout(timer);
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      clearTimeout(timer);
-      return reader.cancel(reason);
-    },
-  });
-  c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit);
-}
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const clock = options.clock ?? systemClock;
