@@ -6,12 +6,12 @@ import wc from 'eslint-plugin-wc';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const ELEMENTS = ['widget/**/*.ts', 'demo/backoffice/**/*.ts'];
+const ELEMENTS = ['widget/**/*.ts', 'console/**/*.ts'];
 /** The element's tests, in the browser under mocha: its unit tests beside its modules, its component tests under test/. */
 const WIDGET_TESTS = ['widget/**/*.test.ts', 'test/widget/**/*.ts'];
 /** The runner's Node middleware for the element tests (the fake BFF), not page code. */
 const FAKE_BFF = ['test/widget/fake-bff.mjs', 'test/widget/fake-bff.ts'];
-const BROWSER = ['widget/**', 'demo/backoffice/**', 'demo/pages/**', 'demo/public/**', 'test/widget/**'];
+const BROWSER = ['widget/**', 'console/**', 'demo/pages/**', 'demo/public/**', 'test/widget/**'];
 const NODE = [
   'server/**',
   'scripts/**',

@@ -121,6 +121,26 @@ export const SHOPPER_ERRORS = {
  */
 export const BACK_OFFICE_ERRORS = {
   admin_unauthorized: 401,
+  /** Signed in, but the role lacks the right (server/backoffice/actor.ts). */
+  admin_forbidden: 403,
+  /** A write with the session cookie from another origin (or none). */
+  cross_site_write: 403,
+  /** Sign-in refused: unknown e-mail, wrong password or disabled user alike. */
+  invalid_credentials: 401,
+  sign_in_rate_limited: 429,
+  user_not_found: 404,
+  user_exists: 409,
+  password_too_short: 422,
+  /** The change would leave no enabled owner. */
+  last_owner: 409,
+  approval_not_found: 404,
+  approval_not_pending: 409,
+  /** The maker of a movement cannot approve it. */
+  approval_by_maker: 403,
+  /** The refunds of a checkout would add up to more than was paid. */
+  refund_exceeds_paid: 409,
+  /** Only a Completed checkout can be refunded. */
+  checkout_not_paid: 409,
   invalid_cursor: 400,
   idempotency_key_required: 400,
   idempotency_key_invalid: 400,

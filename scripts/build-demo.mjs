@@ -1,5 +1,5 @@
 // Builds the demo pages' scripts into dist/demo/assets, which the demo server serves under /assets: the shop and the
-// checkout page with its sandbox panel (demo/pages), and the back-office page's Lit elements (demo/backoffice). Each
+// checkout page with its sandbox panel (demo/pages), and the back-office page's Lit elements (console/, the product's console, until it is served by the BFF itself). Each
 // page gets one self-contained, minified ES module (the pages run under `script-src 'self'`, without inline scripts);
 // prints their sizes, raw and gzip.
 import { readFile, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ const outDir = 'dist/demo/assets';
 const bundles = [
   { name: 'shop', entry: 'demo/pages/shop.ts', what: 'shop page' },
   { name: 'checkout', entry: 'demo/pages/checkout.ts', what: 'checkout page' },
-  { name: 'backoffice', entry: 'demo/backoffice/main.ts', what: 'back-office' },
+  { name: 'backoffice', entry: 'console/main.ts', what: 'back-office' },
 ];
 
 try {

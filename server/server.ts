@@ -3,22 +3,18 @@
  * element under `/widget`, and `/healthz`. No demo and no emulator: those are composed on top by `demo/`, which reuses
  * `listen` and `createProduct`.
  */
-import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { backOfficeApi, isInvoiceUpload } from './backoffice';
 import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
 import { createDeliveryWorker } from './events/delivery';
 import { errorBody } from './payments/errors';
-import { sendRawStreams } from './bff/stream';
-import { BASE_SECURITY_HEADERS, securityHeaders } from './bff/guards';
+import { securityHeaders } from './bff/guards';
 import { httpOrders, type OrderResolver } from './payments/orders';
-import { defaultAllowedOrigins, keptSecret, type Config } from './config';
+import { keptSecret, type Config } from './config';
+import { listen, type Listener, type Logger } from './listen';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
 import { requestLog, webhookLine } from './request-log';
@@ -26,9 +22,9 @@ import { openStore } from './store';
 import type { StatusHub, Store } from './store/types';
 import { widgetFiles } from './widget';
 
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+export { listen, type Listener, type Logger } from './listen';
 
-export type Logger = Pick<Console, 'log' | 'warn' | 'error'>;
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /** Timing knobs, for tests. */
 export interface Tuning {
@@ -55,116 +51,6 @@ export interface StartOptions {
   manualReconcile?: boolean;
   log?: Logger;
 }
-
-/** What the Node server itself answers when a request can't reach the app: the BFF's envelope, never plain text. */
-function requestErrorResponse(log: Pick<Logger, 'error'>) {
-  return (error: unknown): Response => {
-    // A RequestError is a request @hono/node-server can't turn into a URL: a backslash in the path, a bad Host.
-    const malformed = error instanceof RequestError;
-    if (!malformed) log.error('server:', error);
-    return Response.json(
-      malformed
-        ? errorBody('BadRequest', 'bad_request', 'Malformed request.')
-        : errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'),
-      { status: malformed ? SHOPPER_ERRORS.bad_request : SHOPPER_ERRORS.internal_error, headers: BASE_SECURITY_HEADERS },
-    );
-  };
-}
-
-/** Node's parser errors that have a code of their own (core/contract.ts); any other is a 400 `bad_request`. */
-const CLIENT_ERRORS: Record<string, [reason: string, code: keyof typeof SHOPPER_ERRORS, message: string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: ['Request Timeout', 'request_timeout', 'The request did not arrive in time.'],
-  HPE_HEADER_OVERFLOW: ['Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
-};
-
-/**
- * Node's answer to what its HTTP parser refuses (bad request line or header, headers or whole request too slow),
- * written on the socket as Node would, but as the envelope in JSON.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const [reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? ['Bad Request', 'bad_request', 'Malformed request.'];
-  const status = SHOPPER_ERRORS[code];
-  const body = JSON.stringify(errorBody('BadRequest', code, message));
-  const headers = {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    connection: 'close',
-    ...BASE_SECURITY_HEADERS,
-  };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${body}`, () => socket.destroy());
-}
-
-/** Why the port could not be bound, in one line that says what to do (`npm start` and `npm run serve` print it). */
-function listenError(error: NodeJS.ErrnoException, config: Pick<Config, 'port' | 'host'>): Error {
-  if (error.code === 'EADDRINUSE') return new Error(`Port ${config.port} is in use: set PORT to another port.`);
-  if (error.code === 'EACCES') return new Error(`Port ${config.port} needs more privileges: set PORT to a port above 1023.`);
-  if (error.code === 'EADDRNOTAVAIL') return new Error(`HOST ${config.host} is not an address of this machine: set HOST to one.`);
-  return error;
-}
-
-/**
- * Binds the port first, so the public address is known even with PORT=0; requests that arrive before `handle` is
- * given a handler get a 503.
- *
- * Slow clients: headers must arrive within `BODY_TIMEOUT_MS` and the whole request within `REQUEST_TIMEOUT_MS`
- * (Node's `headersTimeout` and `requestTimeout`, 60 s and 300 s by default). Neither touches a response that takes
- * long, such as an event stream: they end once the request is in.
- */
-export async function listen(config: Config, log: Pick<Logger, 'error'> = console) {
-  let handler: ((request: Request, env: HttpBindings) => Response | Promise<Response>) | undefined;
-  const fetch = (request: Request, env: HttpBindings) =>
-    handler?.(request, env) ??
-    Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), {
-      status: SHOPPER_ERRORS.starting,
-      headers: BASE_SECURITY_HEADERS,
-    });
-  const respond = getRequestListener(fetch as Parameters<typeof getRequestListener>[0], {
-    hostname: config.host,
-    errorHandler: requestErrorResponse(log),
-  });
-  const requestTimeout = config.limits.requestTimeoutMs;
-  const headersTimeout = Math.min(requestTimeout, config.limits.bodyTimeoutMs);
-  const server = createServer(
-    // Node checks both deadlines every `connectionsCheckingInterval` (30 s by default): often enough to keep them.
-    { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))) },
-    (incoming, outgoing) => void respond(incoming, outgoing),
-  );
-  server.on('clientError', answerClientError);
-  server.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, config)));
-  });
-  const { port } = server.address() as AddressInfo;
-  const publicBaseUrl = config.publicBaseUrl ?? `http://127.0.0.1:${port}`;
-  return {
-    port,
-    /** Where this process listens (loopback). */
-    url: `http://127.0.0.1:${port}`,
-    /** Where browsers and the provider reach it. */
-    publicBaseUrl,
-    allowedOrigins: config.allowedOrigins ?? defaultAllowedOrigins(publicBaseUrl),
-    handle(app: Hono) {
-      // An event stream is written straight to Node's response once the app's middlewares are done with its headers.
-      handler = (request, env) => {
-        const response = app.fetch(request, env);
-        return response instanceof Promise ? response.then((r) => sendRawStreams(r, env)) : sendRawStreams(response, env);
-      };
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-export type Listener = Awaited<ReturnType<typeof listen>>;
 
 export interface ProductOptions {
   config: Config;

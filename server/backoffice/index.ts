@@ -11,12 +11,14 @@ import { Hono } from 'hono';
 import { BACK_OFFICE_ERRORS } from '../../core/contract';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
+import { requestClient } from '../bff/guards';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
 import { createCashOutDesk } from '../payments/cashouts';
 import { errorBody } from '../payments/errors';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './account';
+import { hasRole, roleFor, type AdminEnv } from './actor';
 import { cashOutRoutes } from './cashouts';
 import { checkoutExportRoutes } from './checkouts-export';
 import { checkoutRoutes, viewsWithRefunds } from './checkouts';
@@ -42,12 +44,24 @@ export interface BackOfficeOptions {
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;
+  /** How many proxies in front of the BFF add X-Forwarded-For (the BFF's `trustProxy`); the audit's address. */
+  trustProxy?: number;
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
   tuning?: { cashOutWaitMs?: number; cashOutStaleMs?: number; followMs?: number; heartbeatMs?: number };
 }
 
 /** The back office's routes, behind the admin token; mount it at `/admin` of the API. */
-export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub, webhooks, tuning = {} }: BackOfficeOptions) {
+export function backOfficeApi({
+  provider,
+  adminToken,
+  clock,
+  webhook,
+  store,
+  hub,
+  webhooks,
+  trustProxy = 0,
+  tuning = {},
+}: BackOfficeOptions) {
   const desk = createCashOutDesk({
     provider,
     store,
@@ -64,8 +78,9 @@ export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub
   });
 
   return (
-    new Hono()
+    new Hono<AdminEnv>()
       .use(async (c, next) => {
+        c.header('cache-control', 'no-store');
         const header = c.req.header('authorization') ?? '';
         const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
         if (!safeEqual(token, adminToken)) {
@@ -74,7 +89,19 @@ export function backOfficeApi({ provider, adminToken, clock, webhook, store, hub
             BACK_OFFICE_ERRORS.admin_unauthorized,
           );
         }
-        c.header('cache-control', 'no-store');
+        c.set('actor', { kind: 'token', id: 'api-token', name: 'api-token', role: 'owner', ip: requestClient(c, trustProxy) });
+        c.set('audit', async () => {});
+        await next();
+      })
+      // Every route's least role (./actor.ts), checked here for all of them.
+      .use(async (c, next) => {
+        const needed = roleFor(c.req.method, c.req.path.replace(/^.*?\/admin(?=\/|$)/, ''));
+        if (!hasRole(c.get('actor').role, needed)) {
+          return c.json(
+            errorBody('PermissionError', 'admin_forbidden', `This needs the ${needed} role.`),
+            BACK_OFFICE_ERRORS.admin_forbidden,
+          );
+        }
         await next();
       })
       .route('/', accountRoutes({ provider, clock }))

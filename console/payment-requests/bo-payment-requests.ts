@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatMoney } from '../../../core/money';
-import type { ApprovalFilter, PaymentRequest, PaymentRequestPage } from '../../../server/provider/schemas';
+import { formatMoney } from '../../core/money';
+import type { ApprovalFilter, PaymentRequest, PaymentRequestPage } from '../../server/provider/schemas';
 import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
 import { approvalLabel, executionLabel, toneOf } from '../format';

@@ -1,8 +1,8 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatCnpj } from '../../../core/cpf';
-import { formatMoney } from '../../../core/money';
-import type { PaymentRequestDetail } from '../../../server/provider/schemas';
+import { formatCnpj } from '../../core/cpf';
+import { formatMoney } from '../../core/money';
+import type { PaymentRequestDetail } from '../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
 import { approvalLabel, executionLabel, formatDate, toneOf } from '../format';

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatMoney } from '../../../core/money';
-import { isFinalTransactionState } from '../../../core/states';
+import { formatMoney } from '../../core/money';
+import { isFinalTransactionState } from '../../core/states';
 import type { AdminApi, CashOutView } from '../api';
 import { emit, notify } from '../events';
 import { cashOutLabel, formatDate, formatMoney6, toneOf } from '../format';

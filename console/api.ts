@@ -15,7 +15,7 @@ import type {
   ReceiverAccount,
   ReceiverPage,
   TransactionList,
-} from '../../server/provider/schemas';
+} from '../server/provider/schemas';
 import type {
   CashOutInput,
   CashOutView,

@@ -1,8 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatCnpj } from '../../../core/cpf';
-import { formatMoney, parseTypedAmount } from '../../../core/money';
-import type { Receiver, ReceiverAccount } from '../../../server/provider/schemas';
+import { formatCnpj } from '../../core/cpf';
+import { formatMoney, parseTypedAmount } from '../../core/money';
+import type { Receiver, ReceiverAccount } from '../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
 import shared from '../shared.styles';

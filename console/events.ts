@@ -1,5 +1,5 @@
 /** The DOM events the back-office elements send up to `<bo-app>`: their details, the one helper, their typing. */
-import type { PaymentRequest, Receiver, ReceiverAccount } from '../../server/provider/schemas';
+import type { PaymentRequest, Receiver, ReceiverAccount } from '../server/provider/schemas';
 import type { CashOutView } from './api';
 
 export interface BoNoticeDetail {

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatMoney } from '../../../core/money';
+import { formatMoney } from '../../core/money';
 import type { AdminApi } from '../api';
 import { formatDate } from '../format';
 import { Loading } from '../loading';

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { DocumentItem } from '../../../server/provider/schemas';
+import type { DocumentItem } from '../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { notify } from '../events';
 import { formatBytes, formatDate } from '../format';

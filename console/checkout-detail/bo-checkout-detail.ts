@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatMoney } from '../../../core/money';
+import { formatMoney } from '../../core/money';
 import type { AdminApi, CheckoutDetail, ProviderRecord, RefundPreview } from '../api';
 import { emit, notify } from '../events';
 import { cashOutLabel, checkoutLabel, formatDate, formatMoney6, methodLabel, sourceLabel, toneOf } from '../format';

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
-import type { Receiver, ReceiverAccount } from '../../../server/provider/schemas';
+import type { Receiver, ReceiverAccount } from '../../server/provider/schemas';
 import { AdminApi } from '../api';
 import '../balance/bo-balance';
 import type { BoBalance } from '../balance/bo-balance';

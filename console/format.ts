@@ -3,8 +3,8 @@
  * (formatMoney, parseTypedAmount), the CNPJ (formatCnpj) and which transaction states are final
  * (isFinalTransactionState) come from core/.
  */
-import { formatMoney } from '../../core/money';
-import type { TransactionState } from '../../core/states';
+import { formatMoney } from '../core/money';
+import type { TransactionState } from '../core/states';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
 

@@ -2,9 +2,9 @@
  * What goes over the back-office's wire (./api.ts): the BFF's answers and the inputs the pages send, typed from the
  * server's own views where it has them.
  */
-import type { PixKeyType, TransactionRecord } from '../../server/provider/schemas';
-import type { CashOutView } from '../../server/payments/cashouts';
-import type { AdminCheckoutView } from '../../server/backoffice/checkouts';
+import type { PixKeyType, TransactionRecord } from '../server/provider/schemas';
+import type { CashOutView } from '../server/payments/cashouts';
+import type { AdminCheckoutView } from '../server/backoffice/checkouts';
 
 export type { AdminCheckoutView, CashOutView };
 

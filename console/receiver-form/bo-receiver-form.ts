@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatCnpj, isValidCnpj } from '../../../core/cpf';
-import type { Receiver, ReceiverAccount } from '../../../server/provider/schemas';
+import { formatCnpj, isValidCnpj } from '../../core/cpf';
+import type { Receiver, ReceiverAccount } from '../../server/provider/schemas';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
 import { approvalLabel, toneOf } from '../format';

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { formatCnpj } from '../../../core/cpf';
-import type { ApprovalFilter, Receiver, ReceiverAccount, ReceiverPage } from '../../../server/provider/schemas';
+import { formatCnpj } from '../../core/cpf';
+import type { ApprovalFilter, Receiver, ReceiverAccount, ReceiverPage } from '../../server/provider/schemas';
 import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
 import { approvalLabel, formatDate, toneOf } from '../format';

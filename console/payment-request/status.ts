@@ -1,6 +1,6 @@
 /** Where a payment request stands, read from its detail. */
-import { isFinalTransactionState } from '../../../core/states';
-import type { PaymentRequestDetail } from '../../../server/provider/schemas';
+import { isFinalTransactionState } from '../../core/states';
+import type { PaymentRequestDetail } from '../../server/provider/schemas';
 
 /**
  * The approval status to show: a cancelled request is Rejected with a last flow step that says Cancelled (the

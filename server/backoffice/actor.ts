@@ -1,0 +1,65 @@
+/**
+ * Who is calling the back office, and what each role may do. The authentication middleware of `index.ts` sets the
+ * actor and the audit recorder on every request (`c.get('actor')`, `c.get('audit')`); route modules built as
+ * `new Hono<AdminEnv>()` read them.
+ *
+ * Roles, each with the rights of the one before: `viewer` reads and exports; `operator` also moves money (refunds,
+ * cash-outs, payment requests, receivers); `owner` also manages users, webhook endpoints and approvals. The bearer
+ * `ADMIN_TOKEN` is an owner, recorded as `api-token`.
+ */
+import type { Context } from 'hono';
+
+export const ROLES = ['viewer', 'operator', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** True when `role` has at least the rights of `needed`. */
+export const hasRole = (role: Role, needed: Role) => ROLES.indexOf(role) >= ROLES.indexOf(needed);
+
+export interface Actor {
+  /** A signed-in user (session cookie), or the bearer admin token. */
+  kind: 'user' | 'token';
+  /** The user's id, or `api-token`. */
+  id: string;
+  /** The user's e-mail; `api-token` for the token. What the audit trail shows as who. */
+  name: string;
+  role: Role;
+  /** The caller's address, as the BFF's rate limits see it. */
+  ip: string;
+}
+
+/** One line of the audit trail, as a route records it; who, when and from where are added by the recorder. */
+export interface AuditRecord {
+  /** What was done, dotted: `refund.create`, `cashout.create`, `approval.approve`, `user.add`, `session.sign_in`… */
+  action: string;
+  /** What it was done to: a checkout id, an idempotency key, an e-mail, an endpoint id; null when nothing. */
+  target: string | null;
+  /** `ok`, `pending_approval`, `refused` (a 4xx of ours), `failed` (the provider or the store failed). */
+  outcome: 'ok' | 'pending_approval' | 'refused' | 'failed';
+  /** A few facts worth keeping (an amount, a role, an error code); never a secret or a password. */
+  details?: Record<string, unknown>;
+}
+
+export type AuditRecorder = (record: AuditRecord) => Promise<void>;
+
+export interface AdminEnv {
+  Variables: { actor: Actor; audit: AuditRecorder };
+}
+
+export const actorOf = (c: Context<AdminEnv>) => c.get('actor');
+
+/**
+ * The least role each route needs: reads (GET, HEAD) need `viewer`; writes need `operator`, except under the paths
+ * listed here, which need `owner`. Checked on the server for every route by the middleware of `index.ts`.
+ */
+const OWNER_WRITES = [/^\/users(\/|$)/, /^\/webhook-endpoints(\/|$)/, /^\/approvals(\/|$)/];
+/** Reads that only an owner may make (the users, the audit trail of everyone). */
+const OWNER_READS = [/^\/users(\/|$)/];
+/** Writes any signed-in role may make: signing out. */
+const ANY_WRITES = [/^\/session$/];
+
+export function roleFor(method: string, path: string): Role {
+  const read = method === 'GET' || method === 'HEAD';
+  if (read) return OWNER_READS.some((r) => r.test(path)) ? 'owner' : 'viewer';
+  if (ANY_WRITES.some((r) => r.test(path))) return 'viewer';
+  return OWNER_WRITES.some((r) => r.test(path)) ? 'owner' : 'operator';
+}
