@@ -1,4 +1,4 @@
-// Layer rules, checked by `npm run lint` (depcruise core server widget demo bench scripts).
+// Layer rules, checked by `npm run lint` (depcruise core server widget console demo bench scripts).
 // Paths are relative to the repository root. Type-only imports count: a layer may not lean on another's types either.
 
 // Inside server/, from the inside out: lib/ (no domain) → provider/ and store/ → payments/ (the lifecycle, no HTTP) →
@@ -20,6 +20,25 @@ module.exports = {
       severity: 'error',
       from: { path: '^widget/' },
       to: { path: '^(server|demo)/' },
+    },
+    {
+      name: 'console-not-to-demo-or-widget',
+      comment:
+        "console/ is the merchant console's page (Lit elements, served by the product at /admin): it talks to the BFF over " +
+        "HTTP only. Nothing of demo/ (the sandbox controls are the demo's sandbox portal, never the console's) or widget/.",
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(demo|widget)/' },
+    },
+    {
+      name: 'console-server-types-only',
+      comment:
+        "console/ runs in the browser and may take from server/ only types: the wire's shapes (the provider schemas, and the " +
+        "views the back office answers), as `import type`. No server code, not even the schemas' zod, in the bundle; shared " +
+        'rules (money, CPF, states) come from core/.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^server/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'core-not-to-outer-layers',
@@ -114,6 +133,16 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/events/' },
       to: { path: '^server/(bff|backoffice|payments|sandbox)/' },
+    },
+    {
+      name: 'accounts-not-to-http-or-sandbox',
+      comment:
+        "server/accounts/ holds the console's users, password hashes, sessions, sign-in brake and audit recorder, without " +
+        'HTTP: the back office (server/backoffice/) and the CLI (server/admin-cli.ts) call it. It never imports the HTTP APIs ' +
+        '(server/bff/, server/backoffice/), the emulator (server/sandbox/), an HTTP framework or the files at the root of server/.',
+      severity: 'error',
+      from: { path: '^server/accounts/' },
+      to: { path: ['^server/(bff|backoffice|sandbox)/', '(^|/)node_modules/(hono|@hono/[^/]+)/', '^server/[^/]+\\.ts$'] },
     },
     {
       name: 'lib-not-to-domain',

@@ -5,7 +5,11 @@
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
  * BENCH_COLD_RUNS (30), BENCH_CREATE_SECONDS (3), BENCH_MERCHANT_RUNS (100), BENCH_MERCHANT_EVENTS (200),
- * BENCH_ONLY=server|browser|streams (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
+ * BENCH_CONSOLE_SIZES (10000,100000,1000000: the merchant histories of the console rows, ./console-rows.ts, on
+ * SQLite and, with TEST_DATABASE_URL or DATABASE_URL, PostgreSQL; seeding a million takes about half a minute per
+ * database on an idle machine, and its export as long again), BENCH_CONSOLE_EXPORT_UP_TO (every size: the longest history
+ * whose export is measured),
+ * BENCH_ONLY=server|browser|streams|console (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { browserRows } from './browser-rows';
 import { bundleRows, ensureBuilt } from './bundle-rows';
 import { gcExposed, summarize } from './lib/stats';
+import { consoleRows, consoleTable } from './console-rows';
 import { compareRows, histogramPage, printTable, type Results } from './report';
 import { buildRows } from './rows';
 import { serverRows } from './server-rows';
@@ -30,10 +35,11 @@ const streams = knob('BENCH_STREAMS', 10_000);
 const started = Date.now();
 if (!gcExposed()) log('bench: run with --expose-gc (npm run bench does) for memory figures without garbage');
 
-ensureBuilt(log);
-const bundle = bundleRows();
+// The console rows alone need no element.
+if (only !== 'console') ensureBuilt(log);
+const bundle = only === 'console' ? undefined : bundleRows();
 const server =
-  only === 'browser'
+  only === 'browser' || only === 'console'
     ? undefined
     : await serverRows({
         streams,
@@ -45,7 +51,7 @@ const server =
         log,
       });
 const browser =
-  only === 'server' || only === 'streams'
+  only === 'server' || only === 'streams' || only === 'console'
     ? undefined
     : await browserRows({
         runs: knob('BENCH_BROWSER_RUNS', 100),
@@ -53,6 +59,14 @@ const browser =
         coldRuns: knob('BENCH_COLD_RUNS', 30),
         log,
       });
+
+const consoleSizes = (process.env.BENCH_CONSOLE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+if (!consoleSizes.every((n) => Number.isSafeInteger(n) && n > 0))
+  throw new Error('BENCH_CONSOLE_SIZES: a comma-separated list of positive integers');
+const consoleFigures =
+  only && only !== 'console'
+    ? undefined
+    : await consoleRows({ sizes: consoleSizes, exportUpTo: knob('BENCH_CONSOLE_EXPORT_UP_TO', Infinity), log });
 
 const commit = (() => {
   try {
@@ -73,7 +87,7 @@ const results: Results = {
   },
   seconds: (Date.now() - started) / 1000,
   streams,
-  rows: buildRows({ bundle, server, browser }),
+  rows: [...(bundle ? buildRows({ bundle, server, browser }) : []), ...(consoleFigures ? consoleTable(consoleFigures) : [])],
   samples: {
     ...(browser && { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr }),
     ...(server?.merchant && { merchant: server.merchant.latency.samples.merchant, merchantStatus: server.merchant.latency.samples.status }),
@@ -87,7 +101,7 @@ const results: Results = {
         qr: summarize(browser.qr),
       }
     : undefined,
-  raw: { bundle, server, wire: browser?.wire },
+  raw: { bundle, server, wire: browser?.wire, console: consoleFigures },
 };
 
 const dir = here('./results');

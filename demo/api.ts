@@ -1,24 +1,24 @@
 /**
  * The demo's API under `/demo/api`: the shop (products, server-priced orders), the order contract the BFF prices
  * with (the same one a merchant's backend answers at ORDERS_URL), and the sandbox panel's API (drive outcomes at the
- * emulator, read the webhook log). Mounted only when the embedded emulator is the provider.
+ * emulator, read the webhook log). The sandbox portal's proxy to the emulator's admin routes is `sandbox-admin.ts`.
+ * Mounted only when the embedded emulator is the provider.
  */
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
 import { EXPIRED } from '../core/states';
 import { sendError } from '../server/bff/respond';
-import { ApiError, errorBody, invalidRequest, methodNotAllowed } from '../server/payments/errors';
+import { ApiError, errorBody, invalidRequest } from '../server/payments/errors';
 import { signOrderToken } from '../server/bff/order-token';
 import type { OrderResolver } from '../server/payments/orders';
 import { parseJson } from '../server/bff/validate';
 import type { Clock } from '../server/lib/clock';
 import { safeEqual } from '../server/lib/secrets';
 import type { ProviderClient } from '../server/provider';
-import { ADMIN_KEY_HEADER, SANDBOX_PAYER, type Sandbox } from '../server/sandbox';
+import { SANDBOX_PAYER } from '../server/sandbox';
 import type { Store } from '../server/store/types';
 import { PRODUCTS } from './catalog';
 import type { DemoStore } from './store';
@@ -33,17 +33,11 @@ const orderBody = z.object({
 /** How long the shopper's page may start the order's payment: the checkout token the shop hands it lasts this long. */
 const ORDER_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** Largest body the back-office sends to the emulator's admin routes (the emulator takes up to 64 KiB of JSON). */
-const SANDBOX_ADMIN_MAX_BODY = 64 * 1024;
-
 /** What the sandbox panel may make happen to a payment of each method. */
 const OUTCOMES: Record<Method, readonly string[]> = {
   pix: ['complete', 'error', 'cancel', 'reverse'],
   openfinance: ['complete', 'error'],
 };
-
-/** What the emulator's admin routes take, so what the proxy forwards (fetch's Request refuses TRACE and the like). */
-const PROXIED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'];
 
 /**
  * The order id of the address, or a 400 for one no order has (the demo's are `A-` and hex digits; the BFF's rule is
@@ -73,13 +67,9 @@ export interface DemoApiOptions {
   ordersToken: string;
   provider: ProviderClient;
   clock: Clock;
-  /** Bearer token of the back-office; it opens the proxy to the emulator's admin routes. */
-  adminToken: string;
-  /** The embedded emulator: its admin routes are reached in process, with its admin key added on the server side. */
-  sandbox: Pick<Sandbox, 'app' | 'adminKey'>;
 }
 
-export function demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken, sandbox }: DemoApiOptions) {
+export function demoApi({ store, demo, orders, ordersToken, provider, clock }: DemoApiOptions) {
   /**
    * The payer pays a PIX code at the emulator. The contract wants the payer named when the code was anonymous: the
    * checkout's own payer when the shopper gave one, else the sandbox's.
@@ -184,41 +174,5 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock, adm
           return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
         }
       })
-      // The back-office's way to the emulator's admin routes (the portal stand-in): the browser sends the back-office
-      // admin token, never the emulator's admin key, which is added here. Only paths below /sandbox/admin are reached.
-      .all(
-        '/sandbox-admin/*',
-        (c, next) => {
-          const header = c.req.header('authorization') ?? '';
-          if (!safeEqual(header.startsWith('Bearer ') ? header.slice(7) : undefined, adminToken))
-            return c.json(errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'), 401);
-          return next();
-        },
-        bodyLimit({
-          maxSize: SANDBOX_ADMIN_MAX_BODY,
-          onError: (c) => c.json(errorBody('PayloadTooLarge', 'payload_too_large', 'The request body is too large.'), 413),
-        }),
-        async (c) => {
-          const url = new URL(c.req.url);
-          const rest = /\/sandbox-admin(\/.*)?$/.exec(url.pathname)?.[1] ?? '';
-          const target = new URL(`/admin${rest}${url.search}`, 'http://sandbox.invalid');
-          if (target.pathname !== '/admin' && !target.pathname.startsWith('/admin/')) throw new ApiError('not_found', 'No such route.');
-          const method = c.req.method;
-          if (!PROXIED_METHODS.includes(method)) {
-            c.header('allow', PROXIED_METHODS.join(', '));
-            return sendError(c, methodNotAllowed());
-          }
-          const headers: Record<string, string> = { [ADMIN_KEY_HEADER]: sandbox.adminKey };
-          for (const name of ['content-type', 'accept']) {
-            const value = c.req.header(name);
-            if (value !== undefined) headers[name] = value;
-          }
-          const body = method === 'GET' || method === 'HEAD' ? undefined : await c.req.arrayBuffer();
-          const answer = await sandbox.app.request(target.pathname + target.search, { method, headers, body });
-          const forwarded = new Headers(answer.headers);
-          forwarded.set('cache-control', 'no-store');
-          return new Response(answer.body, { status: answer.status, headers: forwarded });
-        },
-      )
   );
 }

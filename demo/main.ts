@@ -18,7 +18,10 @@ if (running.sandbox) {
   console.log(`pix-checkout demo listening on ${url}`);
   console.log(`  demo shop     ${url}/`);
   console.log(`  checkout API  ${url}/api`);
-  console.log(`  back-office   ${url}/backoffice.html (admin token: ${token})`);
+  console.log(`  console       ${url}/admin`);
+  if (running.demoUsers) console.log(`  users         file ${running.demoUsers.file} (the console's demo users and their passwords)`);
+  console.log(`  admin API     ${url}/api/admin (bearer token: ${token})`);
+  console.log(`  portal        ${url}/sandbox-portal.html (the provider's portal stand-in: receivers, approvals, cash-outs)`);
   console.log(`  sandbox       ${url}/sandbox/v1/partners-int`);
   console.log(`  sandbox admin ${url}/sandbox/admin (x-sandbox-admin-key: file ${config.dataDir}/sandbox-admin-key)`);
   if (running.merchantWebhook?.own)
@@ -28,6 +31,7 @@ if (running.sandbox) {
   else if (running.merchantWebhook) console.log(`  webhooks      MERCHANT_WEBHOOK_URL (${running.merchantWebhook.url})`);
 } else {
   console.log(`pix-checkout BFF listening on ${url} (provider ${config.provider?.baseUrl})`);
+  console.log(`  console       ${url}/admin`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

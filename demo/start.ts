@@ -1,7 +1,8 @@
 /**
- * The demo as one process (`npm start`): the product (BFF, element) on the embedded sandbox emulator, plus the
- * shop, the sandbox panel and the back-office page. With PROVIDER_BASE_URL set nothing of the demo or the emulator
- * is mounted: this starts the standalone BFF instead, exactly as `npm run serve` does.
+ * The demo as one process (`npm start`): the product (BFF, element, the console at /admin) on the embedded sandbox
+ * emulator, plus the shop, the checkout page's sandbox panel, the sandbox portal (the provider's portal stand-in) and
+ * the demo's console users. With PROVIDER_BASE_URL set nothing of the demo or the emulator is mounted: this starts the
+ * standalone BFF instead, exactly as `npm run serve` does.
  */
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -21,7 +22,9 @@ import { createProduct, listen, startServer, type StartOptions } from '../server
 import { openStore } from '../server/store';
 import { demoApi, demoOrders } from './api';
 import { sameOriginWrites } from './cross-site';
+import { ensureDemoUsers } from './demo-users';
 import { merchantEndpoint, merchantWebhookRoutes } from './merchant-webhooks';
+import { sandboxAdminProxy } from './sandbox-admin';
 import { openDemoStore } from './store';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -39,7 +42,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   if (config.provider) {
     log.warn('PROVIDER_BASE_URL is set: the demo and the emulator stay off; starting the BFF alone (as `npm run serve`).');
     const server = await startServer(config, options);
-    return { ...server, sandbox: undefined, demo: undefined, ordersToken: undefined, merchantWebhook: undefined };
+    return { ...server, sandbox: undefined, demo: undefined, ordersToken: undefined, merchantWebhook: undefined, demoUsers: undefined };
   }
   const clock = options.clock ?? systemClock;
   const tuning = options.tuning;
@@ -51,7 +54,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     clock,
     ...(config.sandboxKeys.accessKey ? { accessKey: config.sandboxKeys.accessKey } : {}),
     ...(config.sandboxKeys.secret ? { secret: config.sandboxKeys.secret } : {}),
-    // Kept in DATA_DIR so a restart keeps it; only the server side holds it (the back-office goes through /demo/api).
+    // Kept in DATA_DIR so a restart keeps it; only the server side holds it (the sandbox portal goes through /demo/api).
     adminKey: keptSecret(config.dataDir, 'sandbox-admin-key'),
     // A body must arrive within BODY_TIMEOUT_MS, as for the BFF (else only REQUEST_TIMEOUT_MS would bound it).
     bodyTimeoutMs: config.limits.bodyTimeoutMs,
@@ -89,6 +92,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     tuning,
     onWebhook: (receipt) => demo.logWebhook(receipt),
   });
+  // The console's users of the demo: added at the first start, their passwords in DATA_DIR/demo-users.txt.
+  const demoUsers = await ensureDemoUsers({ store, clock, dataDir: config.dataDir, consoleUrl: `${listener.publicBaseUrl}/admin` });
 
   const app = new Hono();
   // Security headers on every answer (nosniff, referrer, framing), and the strict policy on every page.
@@ -96,14 +101,19 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   product.mount(app, { provider: 'sandbox' });
   // Anyone who reaches a demo can drive its sandbox; a page on another site must not, through a visitor's browser:
   // writes are taken from the demo's own pages only (and from scripts, which send no Origin).
-  const ownWrites = sameOriginWrites(defaultAllowedOrigins(listener.publicBaseUrl));
+  const allowedOrigins = defaultAllowedOrigins(listener.publicBaseUrl);
+  const ownWrites = sameOriginWrites(allowedOrigins);
   app.use('/sandbox/*', ownWrites);
   app.route('/sandbox', sandbox.app);
   // The demo API's bodies get the BFF's deadline (BODY_TIMEOUT_MS, then 408 body_timeout in its envelope).
   app.use('/demo/api/*', ownWrites, bodyDeadline(config.limits.bodyTimeoutMs, { maxBytes: DEMO_JSON_MAX_BYTES }));
   app.route('/demo/api', merchantWebhookRoutes({ demo, secrets: merchantWebhook.secrets, clock }));
-  app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock, adminToken: config.adminToken, sandbox }));
-  // The demo pages' built scripts (shop, checkout, sandbox panel, back-office) under dist/demo/assets.
+  app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock }));
+  // The sandbox portal's way to the emulator's admin routes: the console's session (operator, owner) or ADMIN_TOKEN.
+  app.route('/demo/api', sandboxAdminProxy({ adminToken: config.adminToken, store, clock, allowedOrigins, sandbox }));
+  // The back office's page moved into the product: the console at /admin.
+  app.on(['GET', 'HEAD'], '/backoffice.html', (c) => c.redirect('/admin', 301));
+  // The demo pages' built scripts (shop, checkout, sandbox panel, sandbox portal) under dist/demo/assets.
   const assets = here('../dist/demo');
   // Files answer GET and HEAD only: any other method falls through to the 404 envelope (an OPTIONS once got the
   // file's length and no body, and hung until the idle timeout).
@@ -127,6 +137,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     ordersToken,
     /** Where the product's signed webhooks go: the demo's own receiver (`own`) unless MERCHANT_WEBHOOK_URL is set. */
     merchantWebhook: { url: merchantWebhook.url, own },
+    /** The demo's console users: the file with their passwords (undefined when the store had other users). */
+    demoUsers,
     checkout: product.checkout,
     deliveries: product.deliveries,
     async close() {

@@ -1,7 +1,7 @@
-// Builds the demo pages' scripts into dist/demo/assets, which the demo server serves under /assets: the shop and the
-// checkout page with its sandbox panel (demo/pages), and the back-office page's Lit elements (console/, the product's console, until it is served by the BFF itself). Each
-// page gets one self-contained, minified ES module (the pages run under `script-src 'self'`, without inline scripts);
-// prints their sizes, raw and gzip.
+// Builds the demo pages' scripts into dist/demo/assets, which the demo server serves under /assets: the shop, the
+// checkout page with its sandbox panel, and the sandbox portal (the provider's portal stand-in), all in demo/pages.
+// Each page gets one self-contained, minified ES module (the pages run under `script-src 'self'`, without inline
+// scripts); prints their sizes, raw and gzip. The merchant console is the product's: scripts/build-console.mjs.
 import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +14,7 @@ const outDir = 'dist/demo/assets';
 const bundles = [
   { name: 'shop', entry: 'demo/pages/shop.ts', what: 'shop page' },
   { name: 'checkout', entry: 'demo/pages/checkout.ts', what: 'checkout page' },
-  { name: 'backoffice', entry: 'console/main.ts', what: 'back-office' },
+  { name: 'sandbox-portal', entry: 'demo/pages/sandbox-portal.ts', what: 'sandbox portal' },
 ];
 
 try {

@@ -42,6 +42,27 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tempDir() }).orders).toBeUndefined();
   });
 
+  it('reads APPROVAL_ABOVE exactly as reais into cents: R$ 1000.00 unset, 0 for every movement', () => {
+    const above = (value?: string) =>
+      loadConfig({ DATA_DIR: tempDir(), ...(value === undefined ? {} : { APPROVAL_ABOVE: value }) }).approvalAboveCents;
+    expect(above()).toBe(100_000);
+    expect(above('')).toBe(100_000);
+    expect(above('1000')).toBe(100_000);
+    expect(above('1000.00')).toBe(100_000);
+    expect(above('250.5')).toBe(25_050);
+    expect(above('0.29')).toBe(29);
+    expect(above('0')).toBe(0);
+    expect(above('90071992547409.91')).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('refuses an APPROVAL_ABOVE that is no exact amount of reais, naming it', () => {
+    for (const value of ['-1', '1000.001', '1e3', '1.000,00', 'R$ 1000', 'mil', '90071992547409.92', 'NaN']) {
+      expect(() => loadConfig({ DATA_DIR: tempDir(), APPROVAL_ABOVE: value }), value).toThrowError(
+        /APPROVAL_ABOVE: must be an amount in reais/,
+      );
+    }
+  });
+
   it('fails fast with one message naming every bad variable', () => {
     const attempt = () =>
       loadConfig({

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseCents } from '../core/money';
 import { WEBHOOK_SECRET_FORMAT } from './events/signing';
+import { DEFAULT_APPROVAL_ABOVE_CENTS } from './payments/cashout-request';
 import { openFileLimit } from './lib/limits';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
@@ -52,6 +54,15 @@ const env = z
         ),
     ),
     ORDERS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
+    APPROVAL_ABOVE: optional(
+      z
+        .string()
+        .refine(
+          (v) => parseCents(v) !== undefined,
+          'must be an amount in reais like 1000 or 1000.00 (0: every cash-out and refund needs approval)',
+        )
+        .transform((v) => parseCents(v)!),
+    ),
     TRUST_PROXY: z.preprocess(
       (v) => (v === '' ? undefined : v),
       z.coerce.number('must be the number of proxies in front of this server (0 to 10)').int().min(0).max(10).default(0),
@@ -138,6 +149,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
      * The merchant's backend, told of every payment by a signed webhook (Standard Webhooks): MERCHANT_WEBHOOK_URL with
      * MERCHANT_WEBHOOK_SECRET (two secrets, space-separated, while one is rotated: both sign).
      */
+    /**
+     * Cash-outs and refunds of more cents than this wait for an owner's approval (maker-checker); 0: every one does.
+     * APPROVAL_ABOVE, in reais ("1000.00"), read exactly; R$ 1000.00 when unset.
+     */
+    approvalAboveCents: e.APPROVAL_ABOVE ?? DEFAULT_APPROVAL_ABOVE_CENTS,
     merchantWebhook: e.MERCHANT_WEBHOOK_URL ? { url: e.MERCHANT_WEBHOOK_URL, secrets: e.MERCHANT_WEBHOOK_SECRET! } : undefined,
     /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
     checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,

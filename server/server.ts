@@ -7,13 +7,14 @@ import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
+import { noUserHint } from './accounts/users';
 import { backOfficeApi, isInvoiceUpload } from './backoffice';
 import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
 import { createDeliveryWorker } from './events/delivery';
 import { errorBody } from './payments/errors';
 import { securityHeaders } from './bff/guards';
 import { httpOrders, type OrderResolver } from './payments/orders';
-import { keptSecret, type Config } from './config';
+import { defaultAllowedOrigins, keptSecret, type Config } from './config';
 import { listen, type Listener, type Logger } from './listen';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
@@ -21,6 +22,7 @@ import { requestLog, webhookLine } from './request-log';
 import { openStore } from './store';
 import type { StatusHub, Store } from './store/types';
 import { widgetFiles } from './widget';
+import { consoleApp } from './console';
 
 export { listen, type Listener, type Logger } from './listen';
 
@@ -114,7 +116,15 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
   const deliveries = createDeliveryWorker({ store, hub, endpoints, clock, logger: log, ...(retryDelaysMs && { retryDelaysMs }) });
   if (config.adminToken) {
     const { adminToken } = config;
-    const backOffice = backOfficeApi({ provider, adminToken, clock, webhook: checkout.webhook, store, hub, webhooks: deliveries });
+    const backOffice = backOfficeApi({
+      ...{ provider, adminToken, clock, webhook: checkout.webhook, store, hub, webhooks: deliveries, log },
+      // The console's session cookie: Secure on https, and its writes only from the console's own origin.
+      trustProxy: config.limits.trustProxy,
+      secureCookies: listener.publicBaseUrl.startsWith('https:'),
+      allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
+      // Cash-outs and refunds above APPROVAL_ABOVE wait for an owner's approval.
+      approvalAboveCents: config.approvalAboveCents,
+    });
     checkout.app.route('/admin', backOffice);
   }
 
@@ -127,6 +137,8 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     if (!existsSync(`${built}/integrity.json`)) log.warn('dist/widget is missing: run `npm run build` to serve the element.');
     // Mounted either way: a build made while the server runs is served from then on.
     app.use('/widget/*', widgetFiles({ dir: built, allowedOrigins: listener.allowedOrigins }));
+    // The merchant console under /admin (its own CSP; a 503 saying to build it until dist/console exists).
+    app.route('/', consoleApp({ dir: here('../dist/console'), warn: (line) => log.warn(line) }));
   }
 
   return { checkout, mount, deliveries };
@@ -154,6 +166,9 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     ...(options.tuning?.providerTimeoutMs ? { timeoutMs: options.tuning.providerTimeoutMs } : {}),
   });
   const product = createProduct({ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning });
+  // A first start with no console user says how to add one.
+  const hint = await noUserHint(store).catch(() => undefined);
+  if (hint) log.log(hint);
 
   const app = new Hono();
   app.use(securityHeaders({ https: listener.publicBaseUrl.startsWith('https:') }));

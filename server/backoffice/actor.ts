@@ -25,6 +25,8 @@ export interface Actor {
   role: Role;
   /** The caller's address, as the BFF's rate limits see it. */
   ip: string;
+  /** When a user's session ends at the latest (12 h after sign-in); absent for the token. */
+  sessionExpiresAt?: string;
 }
 
 /** One line of the audit trail, as a route records it; who, when and from where are added by the recorder. */
@@ -52,9 +54,9 @@ export const actorOf = (c: Context<AdminEnv>) => c.get('actor');
  * listed here, which need `owner`. Checked on the server for every route by the middleware of `index.ts`.
  */
 const OWNER_WRITES = [/^\/users(\/|$)/, /^\/webhook-endpoints(\/|$)/, /^\/approvals(\/|$)/];
-/** Reads that only an owner may make (the users, the audit trail of everyone). */
+/** Reads that only an owner may make: the users. (The audit trail is read by every role.) */
 const OWNER_READS = [/^\/users(\/|$)/];
-/** Writes any signed-in role may make: signing out. */
+/** Writes any signed-in role may make: signing out. (Signing in, `POST /session`, is answered before any role exists.) */
 const ANY_WRITES = [/^\/session$/];
 
 export function roleFor(method: string, path: string): Role {

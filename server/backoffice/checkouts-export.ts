@@ -1,63 +1,78 @@
 /**
- * `GET /checkouts/export.csv`: every payment received under the list's filters as a CSV file, however many. The store
- * is read a page at a time by the list's cursor and each page is written as the client reads it, so memory stays flat
- * whatever the file's length; cells a spreadsheet would run as a formula are defused.
+ * `GET /checkouts/export.csv`: every payment received under the list's filters as a CSV file, however many, in the
+ * format `?format=` asks (csv.ts): `csv`, the default, opens as columns in a pt-BR spreadsheet (Portuguese headers and
+ * states, `;`, decimal comma, São Paulo time); `csv-iso` is the machine format (English names, ISO values). Each row
+ * has the provider's fee and the net amount (empty when the provider gave no charges) and what was refunded. The
+ * store is read a page at a time by the list's cursor and each page is written as the client reads it, so memory
+ * stays flat whatever the file's length.
  */
 import { Hono } from 'hono';
+import type { Method } from '../../core/methods';
+import type { StoredState } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { Checkout, Store } from '../store/types';
 import { parseQuery } from '../bff/validate';
 import { filterOf, filterQuery } from './checkout-filter';
 import type { AdminCheckoutView } from './checkouts';
+import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn, type CsvFormat } from './csv';
 
 /** Rows the CSV export reads from the store at a time. */
 export const EXPORT_PAGE_SIZE = 200;
 
-const CSV_COLUMNS = [
-  'id',
-  'orderId',
-  'method',
-  'state',
-  'amount',
-  'currency',
-  'createdAt',
-  'expiresAt',
-  'paidAt',
-  'transactionId',
-  'duplicateOf',
-  'late',
-  'refundState',
-  'refundTransactionId',
-  'description',
-] as const;
+/** A checkout's state as the merchant reads it (the console's words); every state of core/states.ts, by its type. */
+const STATE_PT: Record<StoredState, string> = {
+  Creating: 'Em criação',
+  Created: 'Criado',
+  Registered: 'Aguardando pagamento',
+  Expired: 'Expirado',
+  Completed: 'Pago',
+  Error: 'Erro',
+  Cancelled: 'Cancelado',
+  Reversed: 'Estornado',
+};
 
-/** RFC 4180 quoting; a cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) is prefixed with `'`. */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  let cell = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(cell)) cell = `'${cell}`;
-  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
+/** A refund's state ("o reembolso": masculine forms), ours or the provider's. */
+const REFUND_STATE_PT: Record<string, string> = {
+  PendingApproval: 'Aguardando aprovação',
+  Rejected: 'Rejeitado',
+  Sending: 'Enviando',
+  Created: 'Criado',
+  Registered: 'Registrado',
+  Completed: 'Concluído',
+  Cancelled: 'Cancelado',
+  Reversed: 'Estornado',
+  Refunded: 'Devolvido',
+  Error: 'Erro',
+};
 
-function csvRow(v: AdminCheckoutView): string {
-  const cells: Record<(typeof CSV_COLUMNS)[number], string | boolean | null> = {
-    id: v.id,
-    orderId: v.orderId,
-    method: v.method,
-    state: v.state,
-    amount: v.amount,
-    currency: 'BRL',
-    createdAt: v.createdAt,
-    expiresAt: v.expiresAt,
-    paidAt: v.paidAt,
-    transactionId: v.transactionId,
-    duplicateOf: v.duplicateOf,
-    late: v.late,
-    refundState: v.refund?.state ?? null,
-    refundTransactionId: v.refund?.transactionId ?? null,
-    description: v.description,
-  };
-  return `${CSV_COLUMNS.map((name) => csvCell(cells[name])).join(',')}\r\n`;
-}
+const METHOD_PT: Record<Method, string> = { pix: 'Pix', openfinance: 'OpenFinance' };
+
+/** The code in csv-iso, its Portuguese word (or the code, for one not in the table) in the pt-BR file. */
+const label = (table: Record<string, string>, code: string | null, format: CsvFormat) => ({
+  text: code === null || format === 'csv-iso' ? code : (table[code] ?? code),
+});
+
+/** The columns, in the order of both files: the pt-BR header, the csv-iso name and the cell. */
+export const EXPORT_COLUMNS: readonly CsvColumn<AdminCheckoutView>[] = [
+  { pt: 'ID', iso: 'id', value: (v) => ({ text: v.id }) },
+  { pt: 'Pedido', iso: 'orderId', value: (v) => ({ text: v.orderId }) },
+  { pt: 'Método', iso: 'method', value: (v, f) => label(METHOD_PT, v.method, f) },
+  { pt: 'Situação', iso: 'state', value: (v, f) => label(STATE_PT, v.state, f) },
+  { pt: 'Valor', iso: 'amount', value: (v) => ({ money: v.amount }) },
+  { pt: 'Tarifa', iso: 'fee', value: (v) => ({ money: v.fee }) },
+  { pt: 'Valor líquido', iso: 'net', value: (v) => ({ money: v.net }) },
+  { pt: 'Reembolsado', iso: 'refunded', value: (v) => ({ money: v.refunded }) },
+  { pt: 'Moeda', iso: 'currency', value: () => ({ text: 'BRL' }) },
+  { pt: 'Criado em', iso: 'createdAt', value: (v) => ({ instant: v.createdAt }) },
+  { pt: 'Expira em', iso: 'expiresAt', value: (v) => ({ instant: v.expiresAt }) },
+  { pt: 'Pago em', iso: 'paidAt', value: (v) => ({ instant: v.paidAt }) },
+  { pt: 'ID da transação', iso: 'transactionId', value: (v) => ({ text: v.transactionId }) },
+  { pt: 'Duplicata de', iso: 'duplicateOf', value: (v) => ({ text: v.duplicateOf }) },
+  { pt: 'Pago após o prazo', iso: 'late', value: (v) => ({ bool: v.late }) },
+  { pt: 'Situação do reembolso', iso: 'refundState', value: (v, f) => label(REFUND_STATE_PT, v.refund?.state ?? null, f) },
+  { pt: 'ID da transação do reembolso', iso: 'refundTransactionId', value: (v) => ({ text: v.refund?.transactionId ?? null }) },
+  { pt: 'Descrição', iso: 'description', value: (v) => ({ text: v.description }) },
+];
 
 export interface ExportRoutesOptions {
   store: Store;
@@ -68,36 +83,20 @@ export interface ExportRoutesOptions {
   pageSize?: number;
 }
 
+/** The export's route; a bad filter or format is a 400 before anything is written. */
 export function checkoutExportRoutes({ store, clock, withRefunds, pageSize = EXPORT_PAGE_SIZE }: ExportRoutesOptions) {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error('pageSize must be a positive integer');
   return new Hono().get('/checkouts/export.csv', (c) => {
     const filter = filterOf(parseQuery(c, filterQuery));
+    const { format } = parseQuery(c, csvFormatQuery);
     let after: { createdAt: string; id: string } | undefined;
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        // The BOM lets spreadsheets read the accents; then the header row.
-        controller.enqueue(encoder.encode(`\uFEFF${CSV_COLUMNS.join(',')}\r\n`));
-      },
-      // One page per pull, after the last row written (the list's cursor), until a page comes back short: every row
-      // once, in the list's order, written as the client reads it and never held whole in memory.
-      async pull(controller) {
-        const page = await store.listCheckouts({ ...filter, ...(after ? { after } : {}) }, pageSize);
-        if (page.length > 0) {
-          controller.enqueue(encoder.encode((await withRefunds(page)).map(csvRow).join('')));
-          after = { createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id };
-        }
-        if (page.length < pageSize) controller.close();
-      },
+    // One page per pull, after the last row written (the list's cursor), until a page comes back short: every row
+    // once, in the list's order, written as the client reads it and never held whole in memory.
+    const body = csvStream(EXPORT_COLUMNS, format, async () => {
+      const page = await store.listCheckouts({ ...filter, ...(after ? { after } : {}) }, pageSize);
+      if (page.length > 0) after = { createdAt: page.at(-1)!.createdAt, id: page.at(-1)!.id };
+      return { rows: page.length > 0 ? await withRefunds(page) : [], done: page.length < pageSize };
     });
-    const day = clock.now().toISOString().slice(0, 10);
-    return new Response(body, {
-      headers: {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="pagamentos-${day}.csv"`,
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-      },
-    });
+    return new Response(body, { headers: csvHeaders(format, 'pagamentos', clock.now()) });
   });
 }

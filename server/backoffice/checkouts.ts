@@ -1,16 +1,18 @@
 /**
  * The payments received, for the back-office under `/api/admin/checkouts`: the shop's checkouts filtered and paged by
  * cursor (checkout-filter.ts), each with its timeline (its events, the webhooks that moved it) and the provider's
- * record read on demand, late and duplicate payments flagged. The CSV export is checkouts-export.ts, the refund of a
- * duplicate payment refunds.ts; both show the rows as `adminCheckoutView` does.
+ * record read on demand, late and duplicate payments flagged, each with its refunds (whole or partial) and what they
+ * gave back. The CSV export is checkouts-export.ts, the refunds refunds.ts; both show the rows as `adminCheckoutView`
+ * does.
  */
 import { Hono } from 'hono';
-import { formatCents } from '../../core/money';
+import { formatCents, formatDecimal, MICRO_SCALE, microsOf, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../provider';
-import type { CashOut } from '../store/back-office';
+import { holdsRefund, type CashOut } from '../store/back-office';
 import type { Checkout, Store } from '../store/types';
 import { cashOutView } from '../payments/cashouts';
+import { refundTotals } from '../payments/refunds';
 import { checkoutNotFound, noTransaction, providerReadFailed } from '../payments/errors';
 import { parseQuery } from '../bff/validate';
 import { expiresAtOf } from '../payments/window';
@@ -28,9 +30,19 @@ const text = (details: Record<string, unknown>, name: string) => {
 /** Paid after its payment window ended (however the BFF heard of it). */
 export const isLate = (c: Checkout) => c.state === COMPLETED && (text(c.details, 'paidAt') ?? '') > expiresAtOf(c);
 
-/** A refund counts while it is sending, under way or done; the latest one is shown. */
-const liveRefund = (refunds: CashOut[]) =>
-  refunds.filter((r) => !['Error', 'Cancelled', 'Reversed'].includes(r.state)).at(-1) ?? refunds.at(-1);
+/**
+ * The provider's fee on a paid checkout (its charges, kept by payments/receipt.ts) and what the merchant nets, amount
+ * − fee, both exact at the provider's six decimals ("0.599000", "9.401000"); null when the provider gave no charges.
+ */
+function feeAndNet(c: Checkout): { fee: string | null; net: string | null } {
+  const charges = c.state === COMPLETED ? text(c.details, 'charges') : null;
+  const fee = charges === null ? undefined : parseDecimal(charges, MICRO_SCALE);
+  if (fee === undefined) return { fee: null, net: null };
+  return { fee: formatDecimal(fee, MICRO_SCALE), net: formatDecimal(microsOf(c.amountCents) - fee, MICRO_SCALE) };
+}
+
+/** A refund counts while it holds its amount (waiting for approval, sending, under way or done); the latest one is shown. */
+const liveRefund = (refunds: CashOut[]) => refunds.filter((r) => holdsRefund(r.state)).at(-1) ?? refunds.at(-1);
 
 /** One row of the back-office list: what the merchant needs, no payer data. */
 export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []) {
@@ -48,10 +60,17 @@ export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []) {
     expiresAt: expiresAtOf(c),
     paidAt: c.state === COMPLETED ? text(c.details, 'paidAt') : null,
     payerBank: c.state === COMPLETED ? text(c.details, 'payerBank') : null,
+    /** The provider's fee and the net amount (`feeAndNet`), at six decimals; null when the provider gave no charges. */
+    ...feeAndNet(c),
     /** The checkout of the order this one duplicates: the order was paid twice when both are Completed. */
     duplicateOf: c.duplicateOf,
     late: isLate(c),
+    /** The latest refund that counts (else the latest one): kept for the pages that show one refund. */
     refund: refund ? cashOutView(refund) : null,
+    /** Every refund, oldest first. */
+    refunds: refunds.map(cashOutView),
+    /** What the Completed refunds gave back (a decimal string, "0.00" when none). */
+    refunded: formatCents(refundTotals(c, refunds).refundedCents),
   };
 }
 export type AdminCheckoutView = ReturnType<typeof adminCheckoutView>;

@@ -1,24 +1,31 @@
 /**
  * The merchant's back-office API, mounted under `/api/admin` by server/server.ts on the BFF's app (so it meets the
- * same security headers, body guards, size limits and error envelope). Only a bearer admin token opens it (no
- * cookies, no CORS), so a storefront page can never reach it. This module checks the token and assembles the
- * resources, one module each: the account (account.ts), the payments received (checkouts.ts, checkouts-export.ts,
- * refunds.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
+ * same security headers, body guards, size limits and error envelope). It is opened by the bearer admin token or by
+ * a console user's session cookie (auth.ts: SameSite=Strict, and a cookie-borne write must come from the console's
+ * own Origin), never by CORS, so a storefront page can never reach it. The sign-in (session.ts) is the one route open
+ * without them. Each route's least role is checked here (actor.ts). This module assembles the resources, one module
+ * each: the console's session, users and audit trail (session.ts, users.ts, audit.ts), the account (account.ts), the
+ * payments received (checkouts.ts, checkouts-export.ts, refunds.ts), the approvals of cash-outs and refunds
+ * (approvals.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
  * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
  * payment requests and their invoices (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
  */
 import { Hono } from 'hono';
-import { BACK_OFFICE_ERRORS } from '../../core/contract';
 import type { Clock } from '../lib/clock';
-import { safeEqual } from '../lib/secrets';
-import { requestClient } from '../bff/guards';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
-import { createCashOutDesk } from '../payments/cashouts';
-import { errorBody } from '../payments/errors';
+import { createApprovals } from '../payments/approvals';
+import { createCashOutDesk, DEFAULT_APPROVAL_ABOVE_CENTS } from '../payments/cashouts';
+import { createRefunds } from '../payments/refunds';
+import { adminForbidden } from '../accounts/errors';
+import { createSessions } from '../accounts/sessions';
+import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './account';
+import { approvalRoutes } from './approvals';
 import { hasRole, roleFor, type AdminEnv } from './actor';
+import { auditRoutes } from './audit';
+import { authenticate } from './auth';
 import { cashOutRoutes } from './cashouts';
 import { checkoutExportRoutes } from './checkouts-export';
 import { checkoutRoutes, viewsWithRefunds } from './checkouts';
@@ -30,7 +37,9 @@ import { invoiceRoutes } from './invoices';
 import { paymentRequestRoutes } from './payment-requests';
 import { receiverRoutes } from './receivers';
 import { refundRoutes } from './refunds';
+import { sessionRoutes, signInRoutes } from './session';
 import { createAdminStreams } from './stream';
+import { userRoutes } from './users';
 
 export { isInvoiceUpload } from './invoices';
 
@@ -44,8 +53,16 @@ export interface BackOfficeOptions {
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;
+  /** Cash-outs and refunds of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
+  approvalAboveCents?: number;
   /** How many proxies in front of the BFF add X-Forwarded-For (the BFF's `trustProxy`); the audit's address. */
   trustProxy?: number;
+  /** Mark the session cookie `Secure`: the console is served over https (the public base URL is https). */
+  secureCookies?: boolean;
+  /** The origins a cookie-opened write may come from: the console's own (the public base URL's). None: no such write passes. */
+  allowedAdminOrigins?: readonly string[];
+  /** Where a failure to record in the audit trail is told. */
+  log?: { error(...args: unknown[]): void };
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
   tuning?: { cashOutWaitMs?: number; cashOutStaleMs?: number; followMs?: number; heartbeatMs?: number };
 }
@@ -59,7 +76,11 @@ export function backOfficeApi({
   store,
   hub,
   webhooks,
+  approvalAboveCents = DEFAULT_APPROVAL_ABOVE_CENTS,
   trustProxy = 0,
+  secureCookies = false,
+  allowedAdminOrigins = [],
+  log = console,
   tuning = {},
 }: BackOfficeOptions) {
   const desk = createCashOutDesk({
@@ -67,9 +88,12 @@ export function backOfficeApi({
     store,
     clock,
     webhook,
+    approvalAboveCents,
     ...(tuning.cashOutWaitMs !== undefined ? { waitMs: tuning.cashOutWaitMs } : {}),
     ...(tuning.cashOutStaleMs !== undefined ? { staleMs: tuning.cashOutStaleMs } : {}),
   });
+  const refunds = createRefunds({ provider, store, desk });
+  const approvals = createApprovals({ store, desk, clock });
   const streams = createAdminStreams({
     hub,
     desk,
@@ -77,40 +101,36 @@ export function backOfficeApi({
     ...(tuning.heartbeatMs !== undefined ? { heartbeatMs: tuning.heartbeatMs } : {}),
   });
 
+  const sessions = createSessions({ store, clock });
+  const signIn = createSignIn({ store, clock, sessions, log });
+  const allowedOrigins = allowedAdminOrigins;
+
   return (
     new Hono<AdminEnv>()
       .use(async (c, next) => {
         c.header('cache-control', 'no-store');
-        const header = c.req.header('authorization') ?? '';
-        const token = header.startsWith('Bearer ') ? header.slice(7) : undefined;
-        if (!safeEqual(token, adminToken)) {
-          return c.json(
-            errorBody('AuthenticationError', 'admin_unauthorized', 'A valid admin token is required.'),
-            BACK_OFFICE_ERRORS.admin_unauthorized,
-          );
-        }
-        c.set('actor', { kind: 'token', id: 'api-token', name: 'api-token', role: 'owner', ip: requestClient(c, trustProxy) });
-        c.set('audit', async () => {});
         await next();
       })
+      // The sign-in, before the authentication: the one route open without a token or a session.
+      .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))
+      .use(authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies }))
       // Every route's least role (./actor.ts), checked here for all of them.
       .use(async (c, next) => {
         const needed = roleFor(c.req.method, c.req.path.replace(/^.*?\/admin(?=\/|$)/, ''));
-        if (!hasRole(c.get('actor').role, needed)) {
-          return c.json(
-            errorBody('PermissionError', 'admin_forbidden', `This needs the ${needed} role.`),
-            BACK_OFFICE_ERRORS.admin_forbidden,
-          );
-        }
+        if (!hasRole(c.get('actor').role, needed)) throw adminForbidden(needed);
         await next();
       })
+      .route('/', sessionRoutes({ sessions, secureCookies }))
+      .route('/', userRoutes({ store, clock }))
+      .route('/', auditRoutes({ store, clock }))
       .route('/', accountRoutes({ provider, clock }))
       .route('/', cashOutRoutes({ desk }))
       .route('/', eventRoutes({ streams }))
       // The export before the detail: `/checkouts/export.csv` would otherwise read as the checkout `export.csv`.
       .route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }))
       .route('/', checkoutRoutes({ provider, store, clock }))
-      .route('/', refundRoutes({ provider, store, desk }))
+      .route('/', refundRoutes({ store, desk, refunds }))
+      .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))
       .route('/', webhookEventRoutes({ store, clock, webhooks }))
       .route('/', webhookEndpointRoutes({ store, clock, webhooks }))

@@ -8,9 +8,12 @@
  * Rotation: `POST /:id/rotate` makes a new secret the endpoint's; the previous one keeps signing beside it (each
  * delivery carries both signatures) for 24 hours, or until `POST /:id/rotate/finish`, whichever comes first. A second
  * rotation meanwhile drops the oldest secret.
+ *
+ * Every change and every test is recorded in the audit trail (`webhook_endpoint.add`, `.disable`, `.enable`, `.delete`,
+ * `.rotate`, `.rotate_finish`, `.test`), with the endpoint's id; never a secret.
  */
 import { randomBytes } from 'node:crypto';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock';
 import type { WebhookEndpoint } from '../events/delivery';
@@ -21,6 +24,7 @@ import { MERCHANT_EVENT_TYPES } from '../store/merchant-events';
 import type { Store } from '../store/types';
 import { webhookEndpointFromEnvironment, webhookEndpointNotFound, webhookEndpointsLimit } from '../payments/errors';
 import { parseJson } from '../bff/validate';
+import type { AdminEnv, AuditRecord } from './actor';
 
 /** What the back office needs of the delivery worker: its environment's endpoints, and a wake-up after a change. */
 export interface WebhookWiring {
@@ -112,7 +116,11 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
     return changed(storedEndpointView(endpoint, clock.now()));
   };
 
-  return new Hono()
+  /** Records a change of endpoint `id` made by the request's actor. */
+  const audit = (c: Context<AdminEnv>, action: string, id: string, details?: AuditRecord['details']) =>
+    c.get('audit')({ action: `webhook_endpoint.${action}`, target: id, outcome: 'ok', ...(details ? { details } : {}) });
+
+  return new Hono<AdminEnv>()
     .post('/webhook-endpoints', async (c) => {
       const body = await parseJson(c, endpointBody);
       if ((await store.listWebhookEndpoints()).length >= MAX_ENDPOINTS) throw webhookEndpointsLimit(MAX_ENDPOINTS);
@@ -124,6 +132,7 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
         secret: given,
         createdAt: clock.now().toISOString(),
       });
+      await audit(c, 'add', endpoint.id, { url: endpoint.url, types: endpoint.types });
       // The secret is answered this once: the list shows a hint of it only.
       return c.json(changed({ ...storedEndpointView(endpoint, clock.now()), secret: given }), 201);
     })
@@ -134,15 +143,20 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
     })
     .post('/webhook-endpoints/:id/disable', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
-      return c.json(await shown(store.disableWebhookEndpoint(id, { reason: 'owner', since: clock.now().toISOString() })));
+      const view = await shown(store.disableWebhookEndpoint(id, { reason: 'owner', since: clock.now().toISOString() }));
+      await audit(c, 'disable', id);
+      return c.json(view);
     })
     .post('/webhook-endpoints/:id/enable', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
-      return c.json(await shown(store.enableWebhookEndpoint(id)));
+      const view = await shown(store.enableWebhookEndpoint(id));
+      await audit(c, 'enable', id);
+      return c.json(view);
     })
     .delete('/webhook-endpoints/:id', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
       if (!(await store.deleteWebhookEndpoint(id))) throw webhookEndpointNotFound();
+      await audit(c, 'delete', id);
       return c.json(changed({ id, deleted: true }));
     })
     .post('/webhook-endpoints/:id/rotate', async (c) => {
@@ -152,11 +166,15 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const body = hasBody ? await parseJson(c, rotateBody) : {};
       const fresh = body.secret ?? newSecret();
       const until = new Date(clock.now().getTime() + ROTATION_MS).toISOString();
-      return c.json({ ...(await shown(store.rotateWebhookEndpointSecret(id, fresh, until))), secret: fresh });
+      const view = await shown(store.rotateWebhookEndpointSecret(id, fresh, until));
+      await audit(c, 'rotate', id, { previousUntil: until });
+      return c.json({ ...view, secret: fresh });
     })
     .post('/webhook-endpoints/:id/rotate/finish', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
-      return c.json(await shown(store.finishWebhookEndpointRotation(id)));
+      const view = await shown(store.finishWebhookEndpointRotation(id));
+      await audit(c, 'rotate_finish', id);
+      return c.json(view);
     })
     .post('/webhook-endpoints/:id/test', async (c) => {
       // Any endpoint, the environment's and a disabled one too: a test tells whether it is ready.
@@ -166,6 +184,7 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const secrets = fromEnvironment ? fromEnvironment.secrets : signingSecrets(endpoint as StoredWebhookEndpoint, clock.now());
       const event = testEvent(id, clock);
       const attempt = await sendEvent({ id, url: endpoint.url, secrets }, event, clock, TEST_TIMEOUT_MS);
+      await audit(c, 'test', id, { delivered: attempt.error === null, status: attempt.status });
       return c.json({ eventId: event.id, delivered: attempt.error === null, ...attempt });
     });
 }

@@ -57,10 +57,12 @@ export function securityHeaders({ pageCsp = API_CSP, https = false }: SecurityHe
     const headers = c.res.headers;
     headers.set('cross-origin-resource-policy', resourcePolicy(c.req.path));
     // A policy governs documents: pages get theirs; JSON gets `default-src 'none'` should it ever be opened as one.
-    // Scripts, styles, images and PDFs are left alone (a policy on a PDF can stop the browser's viewer).
+    // Scripts, styles, images and PDFs are left alone (a policy on a PDF can stop the browser's viewer). A route that
+    // set a policy of its own keeps it (the console's page, the emulator's bank page).
     const type = headers.get('content-type') ?? '';
-    if (type.startsWith('text/html')) headers.set('content-security-policy', pageCsp);
-    else if (type.startsWith('application/json')) headers.set('content-security-policy', API_CSP);
+    const own = headers.has('content-security-policy');
+    if (type.startsWith('text/html') && !own) headers.set('content-security-policy', pageCsp);
+    else if (type.startsWith('application/json') && !own) headers.set('content-security-policy', API_CSP);
     // A script is never a document: headers that only govern documents are dead weight on the element's cold load.
     else if (type.startsWith('text/javascript')) for (const name of DOCUMENT_ONLY_HEADERS) headers.delete(name);
   };

@@ -3,77 +3,35 @@
  * the client's `Idempotency-Key`, taken in the store before the provider is called, so the same key (a double click,
  * a retry, another instance, a restart) always answers the same cash-out and the provider makes one. The provider's
  * `transaction.orderId` is chosen before the call, so an answer lost to a timeout is looked up rather than sent
- * twice. Also: the charges the plan will take (from the provider's own record of an earlier transaction), and the
- * states of recent cash-outs, re-read from the provider.
+ * twice. A movement above the approval threshold is only kept (`PendingApproval`) until an owner approves it
+ * (`proceed`, through ./approvals.ts), and nothing reaches the provider before. Also: the charges the plan will take
+ * (from the provider's own record of an earlier transaction), and the states of recent cash-outs, re-read from the
+ * provider.
  */
-import { createHash } from 'node:crypto';
-import { maskCpf } from '../../core/cpf';
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, mulDiv, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
-import type { PixKeyType, ProviderClient } from '../provider';
-import { CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from '../store/back-office';
+import type { ProviderClient } from '../provider';
+import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from '../store/back-office';
 import type { Store } from '../store/types';
-import { idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, refundExists } from './errors';
+import { checkoutNotPaid, idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, refundExceedsPaid } from './errors';
+import { fingerprintOf, needsApproval, requestOf, sha256, type CashOutRequest } from './cashout-request';
 import { createSaga } from './saga';
 import type { WebhookTarget } from './webhook-target';
 
 export { cashOutTopic } from '../store/feed';
 
-/** Keys a client may send: 8 to 128 letters, digits and `-_.:`; a UUID is typical. */
-export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/;
-
-export interface CashOutRequest {
-  recipient: { name: string; cpf: string };
-  key: { type: PixKeyType; value: string };
-  amountCents: number;
-  /** The provider's order id; chosen from the key when not given. */
-  orderId?: string | undefined;
-  description?: string | undefined;
-  /** The checkout whose duplicate payment this refunds. */
-  refundOf?: string | undefined;
-  /** What the key stands for, when not the request itself (a refund: its checkout). */
-  fingerprint?: string | undefined;
-}
-
-/** What the back-office sees of a cash-out. The recipient's CPF is shown masked: the key says where money goes. */
-export function cashOutView(c: CashOut) {
-  return {
-    idempotencyKey: c.idempotencyKey,
-    transactionId: c.transactionId,
-    orderId: c.orderId,
-    state: c.state,
-    amount: formatCents(c.amountCents),
-    charges: c.charges,
-    recipient: { name: c.recipientName, cpf: maskCpf(c.recipientCpf) },
-    key: { type: c.keyType, value: c.keyType === 'CPF' ? maskCpf(c.keyValue) : c.keyValue },
-    description: c.description,
-    refundOf: c.refundOf,
-    createdAt: c.createdAt,
-    updatedAt: c.updatedAt,
-  };
-}
-export type CashOutView = ReturnType<typeof cashOutView>;
-
-/** The CPF masking of core/cpf (also the emulator's), re-exported for the back-office's views. */
-export { maskCpf };
-
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** Fingerprint of a request, so the same key with another request is refused. */
-export function fingerprintOf(request: CashOutRequest): string {
-  return sha256(
-    JSON.stringify([
-      request.recipient.name,
-      request.recipient.cpf,
-      request.key.type,
-      request.key.value,
-      request.amountCents.toString(),
-      request.orderId ?? null,
-      request.description ?? null,
-      request.refundOf ?? null,
-    ]),
-  );
-}
+/** What a request is and how the back office shows a cash-out (./cashout-request.ts), for the desk's callers. */
+export {
+  cashOutView,
+  DEFAULT_APPROVAL_ABOVE_CENTS,
+  fingerprintOf,
+  IDEMPOTENCY_KEY,
+  maskCpf,
+  needsApproval,
+  sha256,
+  type CashOutRequest,
+  type CashOutView,
+} from './cashout-request';
 
 export interface CashOutDeskOptions {
   provider: ProviderClient;
@@ -84,8 +42,16 @@ export interface CashOutDeskOptions {
   waitMs?: number;
   /** A key `Sending` for longer than this had its call lost (a crash, a timeout): it is looked up at the provider. */
   staleMs?: number;
+  /**
+   * Movements of more than this many cents wait for an owner's approval; 0: every one does. Undefined: none does
+   * (the back office always passes the configuration's APPROVAL_ABOVE).
+   */
+  approvalAboveCents?: number | undefined;
   logger?: Pick<Console, 'warn'>;
 }
+
+/** When a cash-out was (last) taken for sending: its approval, or its creation. The provider's look-up starts there. */
+const sentFrom = (cashOut: CashOut) => cashOut.decidedAt ?? cashOut.createdAt;
 
 /** How far the provider's clock may be from ours when an order's transactions are listed. */
 const SKEW_MS = 5 * 60_000;
@@ -106,6 +72,7 @@ export function createCashOutDesk({
   webhook,
   waitMs = 10_000,
   staleMs = 30_000,
+  approvalAboveCents,
   logger = console,
 }: CashOutDeskOptions) {
   const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
@@ -137,17 +104,19 @@ export function createCashOutDesk({
           keyValue: request.key.value,
           description: request.description ?? null,
           refundOf: request.refundOf ?? null,
+          requestedBy: request.requestedBy ?? null,
+          awaitsApproval: needsApproval(request.amountCents, approvalAboveCents),
           createdAt: now(),
         });
-        if (reserved.outcome === 'refund_taken') {
-          throw refundExists(cashOutView(reserved.cashOut));
-        }
-        if (reserved.outcome === 'existing' && reserved.cashOut.fingerprint !== fingerprint) {
-          throw idempotencyKeyReused();
-        }
+        if (reserved.outcome === 'not_paid') throw checkoutNotPaid();
+        if (reserved.outcome === 'exceeds_paid') throw refundExceedsPaid(formatCents(reserved.refundableCents));
+        const same =
+          reserved.cashOut.fingerprint === fingerprint || (request.wholeRefund === true && reserved.cashOut.refundOf === request.refundOf);
+        if (reserved.outcome === 'existing' && !same) throw idempotencyKeyReused();
         return { created: reserved.outcome === 'created', record: reserved.cashOut };
       },
       isReserved: (cashOut) => cashOut.state === CASH_OUT_SENDING,
+      awaitsApproval: (cashOut) => cashOut.state === CASH_OUT_PENDING_APPROVAL,
       async call(cashOut, { request }) {
         const { transaction } = await provider.pix.createCashOut({
           payment: { recipient: request.recipient, key: request.key, value: formatCents(request.amountCents) },
@@ -160,7 +129,7 @@ export function createCashOutDesk({
       adoptAnswer: (cashOut) => store.getCashOut(cashOut.idempotencyKey),
       /** Finds what the provider made for the key's order id; activates it, or frees the key when it made nothing. */
       async settle(cashOut, { release }) {
-        const start = Date.parse(cashOut.createdAt) - SKEW_MS;
+        const start = Date.parse(sentFrom(cashOut)) - SKEW_MS;
         const page = await provider.transactions.list({
           transactionOrderId: cashOut.orderId,
           startDate: new Date(start).toISOString(),
@@ -180,7 +149,7 @@ export function createCashOutDesk({
       },
       discard: (cashOut) => store.discardCashOut(cashOut.idempotencyKey),
       reload: (cashOut) => store.getCashOut(cashOut.idempotencyKey),
-      createdAt: (cashOut) => cashOut.createdAt,
+      createdAt: sentFrom,
       // The store keeps no mark of a given-up call: a retry waits, and looks once the key is older than `staleMs`.
       gaveUp: () => false,
       async markGaveUp(cashOut) {
@@ -196,14 +165,29 @@ export function createCashOutDesk({
     refresh,
 
     /**
-     * Makes the cash-out of `request` under `key`, or answers the key's cash-out: `created` says which. Another
-     * request under the same key is 422; a refund of a checkout that already has one is 409 with that refund.
+     * Makes the cash-out of `request` under `key` (or keeps it for an owner's approval: `PendingApproval`), or answers
+     * the key's cash-out: `created` says which. Another request under the same key is 422; a refund of a checkout not
+     * Completed is 409 `checkout_not_paid`, one past what is left of its payment 409 `refund_exceeds_paid`.
      */
     async send(key: string, request: CashOutRequest): Promise<{ created: boolean; cashOut: CashOut }> {
       const fingerprint = request.fingerprint ?? fingerprintOf(request);
       const orderId = request.orderId ?? `${request.refundOf ? 'refund' : 'payout'}-${sha256(key).slice(0, 20)}`;
       const { created, record } = await saga.run({ key, request, fingerprint, orderId });
       return { created, cashOut: record };
+    },
+
+    /**
+     * Sends a movement an owner just approved (the store moved it from `PendingApproval` to `Sending`): the provider
+     * call under its own order id, so a crash after the approval is settled by the usual look-up.
+     */
+    async proceed(approved: CashOut): Promise<CashOut> {
+      const request = requestOf(approved);
+      return saga.proceed(approved, {
+        key: approved.idempotencyKey,
+        request,
+        fingerprint: approved.fingerprint,
+        orderId: approved.orderId,
+      });
     },
 
     /** Recent cash-outs, newest first, those still moving re-read at the provider first (a failed read keeps the stored state). */

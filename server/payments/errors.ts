@@ -158,6 +158,19 @@ export const orderNotPaidTwice = () =>
   new ApiError('order_not_paid_twice', 'The order has no other completed payment: this one is the one that pays it.');
 export const payerNotRefundable = () =>
   new ApiError('payer_not_refundable', 'The provider names no payer with a CPF for this payment; refund it by hand.');
+/** Only a Completed checkout can be refunded (`state`: the checkout's). */
+export const checkoutNotPaid = (state?: string) =>
+  new ApiError('checkout_not_paid', 'Only a completed payment can be refunded.', state === undefined ? undefined : { state });
+/** The refund would take the checkout's refunds past what was paid; `refundable` is what is left (a decimal string). */
+export const refundExceedsPaid = (refundable: string) =>
+  new ApiError('refund_exceeds_paid', `At most ${refundable} of this payment can still be refunded.`, { refundable });
+export const approvalNotFound = () => new ApiError('approval_not_found', 'No cash-out or refund waits for a decision under this key.');
+/** Decided already (by another owner, or a moment ago); `state` is where it is now. */
+export const approvalNotPending = (state: string) =>
+  new ApiError('approval_not_pending', 'This cash-out or refund was already decided.', { state });
+/** Maker-checker: whoever asked for a movement cannot decide it. */
+export const approvalByMaker = () =>
+  new ApiError('approval_by_maker', 'Who asked for a cash-out or refund cannot approve or reject it: another owner must.');
 export const noTransaction = () => new ApiError('no_transaction', 'This checkout has no provider transaction.');
 export const invalidFileName = () => new ApiError('invalid_file_name', 'X-File-Name must be percent-encoded (encodeURIComponent).');
 export const lengthRequired = () => new ApiError('length_required', 'Send the file with its Content-Length.');

@@ -1,7 +1,9 @@
 /**
- * What the BFF keeps of a payment once the provider's record says Completed: when it was paid, the receipt voucher
- * and the payer's bank. Never the payer's CPF, account or name: the record has them, the checkout does not keep them.
+ * What the BFF keeps of a payment once the provider's record says Completed: when it was paid, the receipt voucher,
+ * the payer's bank and the provider's charges (the merchant's fee, shown only in the back office). Never the payer's
+ * CPF, account or name: the record has them, the checkout does not keep them.
  */
+import { MICRO_SCALE, parseDecimal } from '../../core/money';
 import type { TransactionRecord } from '../provider';
 
 export interface Receipt {
@@ -10,6 +12,11 @@ export interface Receipt {
   receiptVoucher?: string;
   /** `transaction.payer.bankName`: the effective payer's bank, when the provider names it. */
   payerBank?: string;
+  /**
+   * `transaction.charges`: the provider's fee on this payment, its decimal string as given ("0.599000"), kept when it
+   * is a non-negative amount of at most six decimals (the provider's precision).
+   */
+  charges?: string;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
@@ -26,9 +33,11 @@ export function receiptOf(record: TransactionRecord, seenAt: string): Receipt {
   const { transaction } = record;
   const receiptVoucher = text(transaction.receiptVoucher);
   const payerBank = text(transaction.payer?.bankName);
+  const charges = text(transaction.charges);
   return {
     paidAt: instant(transaction.stateCompletedDate) ?? seenAt,
     ...(receiptVoucher ? { receiptVoucher } : {}),
     ...(payerBank ? { payerBank } : {}),
+    ...(charges !== undefined && parseDecimal(charges, MICRO_SCALE) !== undefined ? { charges } : {}),
   };
 }

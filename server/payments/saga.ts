@@ -12,6 +12,9 @@
  *    looked at and what it made is adopted. It is released (the key freed) only once older than the settle window,
  *    since a request held on the way could still land after the look.
  *
+ * A reservation kept for an owner's approval (`awaitsApproval`) stops after step 1: nothing is sent until it is
+ * approved, and the approval runs steps 2 to 4 for it (`proceed`).
+ *
  * A second request for a key still reserved waits for the first one's answer, or settles it when its creator gave up
  * or it is past the window. The reconciler settles what a crash left behind through `settleStale`. What a step
  * means for a checkout or a cash-out is the caller's (`SagaSteps`); the order of the steps and their branches are here.
@@ -36,6 +39,8 @@ export interface SagaSteps<I, R, A> {
   reserve(input: I): Promise<{ created: boolean; record: R }>;
   /** Still waiting for its provider answer. */
   isReserved(record: R): boolean;
+  /** Kept for an owner's approval: taken, but nothing is sent before it is approved (then `proceed`). */
+  awaitsApproval?(record: R): boolean;
   /** The one provider call. */
   call(record: R, input: I): Promise<A>;
   /** Stores the answer on the reservation; undefined when it is no longer reserved. */
@@ -130,6 +135,7 @@ export function createSaga<I, R, A>(steps: SagaSteps<I, R, A>, { clock, settleAf
       // A failed concurrent call frees the key again, so try to reserve it once more before giving up.
       for (let attempt = 0; attempt < 3; attempt++) {
         const reserved = await steps.reserve(input);
+        if (reserved.created && steps.awaitsApproval?.(reserved.record)) return { created: true, record: reserved.record };
         if (reserved.created) return { created: true, record: await start(reserved.record, input) };
         const settled = await awaitAnswer(reserved.record);
         const kept = settled && (steps.review ? await steps.review(settled, input) : settled);
@@ -137,6 +143,12 @@ export function createSaga<I, R, A>(steps: SagaSteps<I, R, A>, { clock, settleAf
       }
       throw steps.pending();
     },
+
+    /**
+     * Steps 2 to 4 for a reservation an owner just approved (the store moved it to reserved, atomically, so only one
+     * approval gets here): the one provider call, then its answer; a clear refusal frees it as `discard` says.
+     */
+    proceed: (reservation: R, input: I): Promise<R> => start(reservation, input),
 
     /** Settles reservations a crash or a lost answer left behind (the reconciler); resolves with how many. */
     async settleStale(reservations: readonly R[], onError: (error: unknown) => void): Promise<number> {

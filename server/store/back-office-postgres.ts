@@ -3,17 +3,47 @@
  * cash-out's change is written in one transaction with the merchant's events it makes (./merchant-events).
  */
 import type pg from 'pg';
-import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
-import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
+import { COMPLETED } from '../../core/states';
+import {
+  CASH_OUT_PENDING_APPROVAL,
+  CASH_OUT_REJECTED,
+  CASH_OUT_SENDING,
+  CheckoutWebhookSchema,
+  ForeignTransactionSchema,
+  NewCashOutSchema,
+  type BackOfficeStore,
+  type CheckoutFilter,
+  type ReserveCashOutResult,
+} from './back-office';
+import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDING, REOPENED_FROM, UNSETTLED } from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
+import { PAID_LATE } from './migrations-indexes';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
 
-/** Dates in the `toISOString()` form the receipt's `paidAt` is written in, so the two compare as text. */
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+/** The payments list's query (./back-office-sql) as this store runs it: positional parameters, the planner's index. */
+export function postgresCheckoutList(filter: CheckoutFilter, limit: number): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const text = checkoutListQuery(filter, limit, {
+    param: (value) => `$${values.push(value)}`,
+    paidAfterWindow: PAID_LATE.postgres,
+    checkoutsBy: () => 'checkouts',
+  });
+  return { text, values };
+}
+
+/** The refunds of the checkouts `$1` (a text array), oldest first; `= ANY` seeks `cashouts_by_refund`. */
+export const POSTGRES_REFUNDS_OF = 'SELECT * FROM cashouts WHERE refund_of = ANY($1::text[]) ORDER BY created_at, idempotency_key';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
+
+const INSERT_CASH_OUT = `
+  INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
+    key_type, key_value, description, refund_of, requested_by, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+  ON CONFLICT DO NOTHING
+  RETURNING *`;
 
 export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
   const one = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows[0];
@@ -64,48 +94,77 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       return rows.map(webhookFromRow);
     },
     async listCheckouts(filter, limit) {
-      const values: unknown[] = [];
-      const param = (value: unknown) => `$${values.push(value)}`;
-      const query = checkoutListQuery(filter, limit, {
-        param,
-        inList: (column, list) => `${column} = ANY(${param(list)}::text[])`,
-        paidAfterWindow: `(details->>'paidAt') > to_char(expires_at AT TIME ZONE 'UTC', ${ISO})`,
-      });
-      return (await all(query, values)).map((row) => checkoutFromRow(row, 'parsed'));
+      const { text, values } = postgresCheckoutList(filter, limit);
+      return (await all(text, values)).map((row) => checkoutFromRow(row, 'parsed'));
     },
     async reserveCashOut(input) {
       const d = NewCashOutSchema.parse(input);
-      // A refund place freed between the insert and the look-up lets the next attempt insert.
+      const state = d.awaitsApproval ? CASH_OUT_PENDING_APPROVAL : CASH_OUT_SENDING;
+      const values = [
+        d.idempotencyKey,
+        d.fingerprint,
+        d.orderId,
+        state,
+        d.amountCents,
+        d.recipientName,
+        d.recipientCpf,
+        d.keyType,
+        d.keyValue,
+        d.description,
+        d.refundOf,
+        d.requestedBy,
+        d.createdAt,
+      ];
+      // A key freed between the insert and the look-up (a discarded cash-out) lets the next attempt insert.
       for (let attempt = 0; attempt < 5; attempt++) {
-        const inserted = await one(
-          `INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
-             key_type, key_value, description, refund_of, created_at, updated_at)
-           VALUES ($1, $2, $3, '${CASH_OUT_SENDING}', $4, $5, $6, $7, $8, $9, $10, $11, $11)
-           ON CONFLICT DO NOTHING
-           RETURNING *`,
-          [
-            d.idempotencyKey,
-            d.fingerprint,
-            d.orderId,
-            d.amountCents,
-            d.recipientName,
-            d.recipientCpf,
-            d.keyType,
-            d.keyValue,
-            d.description,
-            d.refundOf,
-            d.createdAt,
-          ],
-        );
-        if (inserted) return { outcome: 'created', cashOut: cashOutFromRow(inserted) };
-        const existing = await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [d.idempotencyKey]);
-        if (existing) return { outcome: 'existing', cashOut: cashOutFromRow(existing) };
-        const refund = d.refundOf
-          ? await one(`SELECT * FROM cashouts WHERE refund_of = $1 AND state IN (${HOLDING})`, [d.refundOf])
-          : undefined;
-        if (refund) return { outcome: 'refund_taken', cashOut: cashOutFromRow(refund) };
+        const result = await inTransaction(pool, async (client): Promise<ReserveCashOutResult | undefined> => {
+          const row = async (text: string, params: unknown[]) => (await client.query<Row>(text, params)).rows[0];
+          if (d.refundOf) {
+            // The checkout's row locked first: concurrent refunds of it, on any instance, take turns from here to the commit.
+            const checkout = await row('SELECT state, amount_cents FROM checkouts WHERE id = $1 FOR UPDATE', [d.refundOf]);
+            const existing = await row('SELECT * FROM cashouts WHERE idempotency_key = $1', [d.idempotencyKey]);
+            if (existing) return { outcome: 'existing', cashOut: cashOutFromRow(existing) };
+            if (!checkout || checkout.state !== COMPLETED) return { outcome: 'not_paid' };
+            const paid = BigInt(checkout.amount_cents as string);
+            const sum = await row(
+              `SELECT coalesce(sum(amount_cents), 0)::text AS held FROM cashouts WHERE refund_of = $1 AND state IN (${HOLDING})`,
+              [d.refundOf],
+            );
+            const held = BigInt(sum!.held as string);
+            if (held + BigInt(d.amountCents) > paid) {
+              return { outcome: 'exceeds_paid', refundableCents: Number(paid > held ? paid - held : 0n) };
+            }
+          }
+          const inserted = await row(INSERT_CASH_OUT, values);
+          if (inserted) return { outcome: 'created', cashOut: cashOutFromRow(inserted) };
+          const existing = await row('SELECT * FROM cashouts WHERE idempotency_key = $1', [d.idempotencyKey]);
+          return existing ? { outcome: 'existing', cashOut: cashOutFromRow(existing) } : undefined;
+        });
+        if (result) return result;
       }
       throw new Error(`cash-out ${d.idempotencyKey}: reservation kept conflicting with rows that then disappeared`);
+    },
+    async decideCashOut(key, { approve, by, at }) {
+      const decided = await one(
+        `UPDATE cashouts SET state = $2, decided_by = $3, decided_at = $4, updated_at = $4
+         WHERE idempotency_key = $1 AND state IN (${AWAITING_DECISION})
+         RETURNING *`,
+        [key, approve ? CASH_OUT_SENDING : CASH_OUT_REJECTED, by, new Date(at).toISOString()],
+      );
+      if (decided) return { outcome: 'decided', cashOut: cashOutFromRow(decided) };
+      const current = await one('SELECT * FROM cashouts WHERE idempotency_key = $1', [key]);
+      return current ? { outcome: 'not_pending', cashOut: cashOutFromRow(current) } : { outcome: 'not_found' };
+    },
+    async listApprovals(state, limit) {
+      const rows =
+        state === 'pending'
+          ? await all(`SELECT * FROM cashouts WHERE state = '${CASH_OUT_PENDING_APPROVAL}' ORDER BY created_at, idempotency_key LIMIT $1`, [
+              limit,
+            ])
+          : await all('SELECT * FROM cashouts WHERE decided_at IS NOT NULL ORDER BY decided_at DESC, idempotency_key DESC LIMIT $1', [
+              limit,
+            ]);
+      return rows.map(cashOutFromRow);
     },
     async activateCashOut(key, transactionId, state, at) {
       const { after } = await changeCashOut(
@@ -118,7 +177,17 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
       return after;
     },
     async discardCashOut(key) {
-      await pool.query(`DELETE FROM cashouts WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})`, [key]);
+      // Sent without an approval: deleted. Approved: waits for a decision again. (One statement each, each guarded.)
+      const deleted = await pool.query(
+        `DELETE FROM cashouts WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER}) AND decided_at IS NULL`,
+        [key],
+      );
+      if (deleted.rowCount) return;
+      await pool.query(
+        `UPDATE cashouts SET state = '${CASH_OUT_PENDING_APPROVAL}', decided_by = NULL, decided_at = NULL
+         WHERE idempotency_key = $1 AND state IN (${REOPENED_FROM}) AND decided_at IS NOT NULL`,
+        [key],
+      );
     },
     async updateCashOut(key, fields, at) {
       const { before, after } = await changeCashOut(
@@ -146,10 +215,7 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
     },
     async refundsOf(checkoutIds) {
       if (checkoutIds.length === 0) return [];
-      const rows = await all('SELECT * FROM cashouts WHERE refund_of = ANY($1::text[]) ORDER BY created_at, idempotency_key', [
-        [...checkoutIds],
-      ]);
-      return rows.map(cashOutFromRow);
+      return (await all(POSTGRES_REFUNDS_OF, [[...checkoutIds]])).map(cashOutFromRow);
     },
   };
 }

@@ -3,31 +3,80 @@
  * cash-out's change with the merchant's events it makes (./merchant-events).
  */
 import type Database from 'better-sqlite3';
-import { CASH_OUT_SENDING, CheckoutWebhookSchema, ForeignTransactionSchema, NewCashOutSchema, type BackOfficeStore } from './back-office';
-import { AWAITING_ANSWER, checkoutListQuery, FOLLOWED, HOLDING, UNSETTLED } from './back-office-sql';
+import { COMPLETED } from '../../core/states';
+import {
+  CASH_OUT_PENDING_APPROVAL,
+  CASH_OUT_REJECTED,
+  CASH_OUT_SENDING,
+  CheckoutWebhookSchema,
+  ForeignTransactionSchema,
+  NewCashOutSchema,
+  type BackOfficeStore,
+  type CheckoutFilter,
+  type ReserveCashOutResult,
+} from './back-office';
+import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDING, REOPENED_FROM, UNSETTLED } from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
+import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
 
+/** The payments list's query (./back-office-sql) as this store runs it: named parameters, its index named. */
+export function sqliteCheckoutList(filter: CheckoutFilter, limit: number): { text: string; params: Record<string, unknown> } {
+  const params: Record<string, unknown> = {};
+  const text = checkoutListQuery(filter, limit, {
+    param: (value) => {
+      const name = `p${Object.keys(params).length}`;
+      params[name] = value;
+      return `@${name}`;
+    },
+    paidAfterWindow: PAID_LATE.sqlite,
+    checkoutsBy: (index) => `checkouts INDEXED BY ${index}`,
+  });
+  return { text, params };
+}
+
+/** Checkout ids per `refundsOf` statement (SQLite allows 32,766 parameters). */
+const REFUND_IDS = 1_024;
+
+/** The refunds of `count` checkouts, oldest first: `refund_of IN (?, …)` seeks `cashouts_by_refund`. */
+export const sqliteRefundsOf = (count: number) =>
+  `SELECT * FROM cashouts WHERE refund_of IN (${Array.from({ length: count }, () => '?').join(', ')}) ORDER BY created_at, idempotency_key`;
+
+/** SQLite's BINARY order of two text columns: their UTF-8 bytes. */
+const binary = (a: unknown, b: unknown) => Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
+
 export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   const sql = {
     reserve: db.prepare(`
       INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
-        key_type, key_value, description, refund_of, created_at, updated_at)
-      VALUES (@idempotencyKey, @fingerprint, @orderId, '${CASH_OUT_SENDING}', @amountCents, @recipientName, @recipientCpf,
-        @keyType, @keyValue, @description, @refundOf, @createdAt, @createdAt)
+        key_type, key_value, description, refund_of, requested_by, created_at, updated_at)
+      VALUES (@idempotencyKey, @fingerprint, @orderId, @state, @amountCents, @recipientName, @recipientCpf,
+        @keyType, @keyValue, @description, @refundOf, @requestedBy, @createdAt, @createdAt)
       ON CONFLICT DO NOTHING
       RETURNING *`),
     byKey: db.prepare(`SELECT * FROM cashouts WHERE idempotency_key = ?`),
     byTransaction: db.prepare(`SELECT * FROM cashouts WHERE transaction_id = ?`),
-    holdingRefund: db.prepare(`SELECT * FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
+    paidCheckout: db.prepare(`SELECT amount_cents FROM checkouts WHERE id = ? AND state = '${COMPLETED}'`),
+    heldRefunds: db.prepare(`SELECT coalesce(sum(amount_cents), 0) AS held FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
+    decide: db.prepare(`
+      UPDATE cashouts SET state = @state, decided_by = @by, decided_at = @at, updated_at = @at
+      WHERE idempotency_key = @key AND state IN (${AWAITING_DECISION})
+      RETURNING *`),
+    pendingApprovals: db.prepare(`
+      SELECT * FROM cashouts WHERE state = '${CASH_OUT_PENDING_APPROVAL}' ORDER BY created_at, idempotency_key LIMIT ?`),
+    decidedApprovals: db.prepare(`
+      SELECT * FROM cashouts WHERE decided_at IS NOT NULL ORDER BY decided_at DESC, idempotency_key DESC LIMIT ?`),
     activate: db.prepare(`
       UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_ANSWER})
       ${RETURNING}`),
-    discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER})`),
+    discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER}) AND decided_at IS NULL`),
+    reopen: db.prepare(`
+      UPDATE cashouts SET state = '${CASH_OUT_PENDING_APPROVAL}', decided_by = NULL, decided_at = NULL
+      WHERE idempotency_key = ? AND state IN (${REOPENED_FROM}) AND decided_at IS NOT NULL`),
     update: db.prepare(`
       UPDATE cashouts SET state = @state, charges = coalesce(@charges, charges), updated_at = @at
       WHERE idempotency_key = @key AND state IN (${FOLLOWED})
@@ -41,21 +90,40 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       VALUES (@checkoutId, @transactionId, @state, @outcome, @receivedAt)`),
     webhooksOf: db.prepare(`
       SELECT * FROM (SELECT * FROM checkout_webhooks WHERE checkout_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id`),
-    refundsOf: db.prepare(`
-      SELECT * FROM cashouts WHERE refund_of IN (SELECT value FROM json_each(?)) ORDER BY created_at, idempotency_key`),
   };
   const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
+  /** The list's and the refunds' statements by text; their texts are few (filters × states), the cache is emptied if not. */
+  const statements = new Map<string, Database.Statement>();
+  const prepared = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      if (statements.size >= 256) statements.clear();
+      statements.set(text, (statement = db.prepare(text)));
+    }
+    return statement;
+  };
 
-  const reserve = db.transaction((draft: ReturnType<typeof NewCashOutSchema.parse>) => {
-    const inserted = one(sql.reserve, draft);
-    if (inserted) return { outcome: 'created' as const, cashOut: cashOutFromRow(inserted) };
+  /**
+   * Takes the key (run IMMEDIATE: the write lock is held from the first read, so a refund's sum cannot change
+   * between the check and the insert, whatever other process writes the file).
+   */
+  const reserve = db.transaction((draft: ReturnType<typeof NewCashOutSchema.parse>): ReserveCashOutResult => {
     const existing = one(sql.byKey, draft.idempotencyKey);
-    if (existing) return { outcome: 'existing' as const, cashOut: cashOutFromRow(existing) };
-    const refund = draft.refundOf ? one(sql.holdingRefund, draft.refundOf) : undefined;
-    if (refund) return { outcome: 'refund_taken' as const, cashOut: cashOutFromRow(refund) };
-    throw new Error(`cash-out ${draft.idempotencyKey} conflicted with nothing that holds its place`);
+    if (existing) return { outcome: 'existing', cashOut: cashOutFromRow(existing) };
+    if (draft.refundOf) {
+      const checkout = one(sql.paidCheckout, draft.refundOf);
+      if (!checkout) return { outcome: 'not_paid' };
+      const paid = BigInt(checkout.amount_cents as number);
+      const held = BigInt(one(sql.heldRefunds, draft.refundOf)!.held as number);
+      if (held + BigInt(draft.amountCents) > paid)
+        return { outcome: 'exceeds_paid', refundableCents: Number(paid > held ? paid - held : 0n) };
+    }
+    const { awaitsApproval, ...row } = draft;
+    const inserted = one(sql.reserve, { ...row, state: awaitsApproval ? CASH_OUT_PENDING_APPROVAL : CASH_OUT_SENDING });
+    if (!inserted) throw new Error(`cash-out ${draft.idempotencyKey} conflicted with nothing that holds its place`);
+    return { outcome: 'created', cashOut: cashOutFromRow(inserted) };
   });
 
   /**
@@ -71,6 +139,11 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       sql.insertMerchantEvent.run({ ...event, data: toJson(event.data) });
     }
     return { before, after };
+  });
+
+  /** Deletes a key sent without an approval; puts an approved one back to waiting for a decision. */
+  const discard = db.transaction((key: string) => {
+    if (sql.discard.run(key).changes === 0) sql.reopen.run(key);
   });
 
   const foreign = {
@@ -95,27 +168,27 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       return all(sql.webhooksOf, checkoutId, limit).map(webhookFromRow);
     },
     async listCheckouts(filter, limit) {
-      const params: Record<string, unknown> = {};
-      const param = (value: unknown) => {
-        const name = `p${Object.keys(params).length}`;
-        params[name] = value;
-        return `@${name}`;
-      };
-      const query = checkoutListQuery(filter, limit, {
-        param,
-        inList: (column, values) => `${column} IN (SELECT value FROM json_each(${param(JSON.stringify(values))}))`,
-        paidAfterWindow: `json_extract(details, '$.paidAt') > expires_at`,
-      });
-      return (db.prepare(query).all(params) as Row[]).map((row) => checkoutFromRow(row, 'text'));
+      const { text, params } = sqliteCheckoutList(filter, limit);
+      return (prepared(text).all(params) as Row[]).map((row) => checkoutFromRow(row, 'text'));
     },
     async reserveCashOut(input) {
       return reserve.immediate(NewCashOutSchema.parse(input));
+    },
+    async decideCashOut(key, { approve, by, at }) {
+      const state = approve ? CASH_OUT_SENDING : CASH_OUT_REJECTED;
+      const decided = one(sql.decide, { key, state, by, at: new Date(at).toISOString() });
+      if (decided) return { outcome: 'decided', cashOut: cashOutFromRow(decided) };
+      const current = one(sql.byKey, key);
+      return current ? { outcome: 'not_pending', cashOut: cashOutFromRow(current) } : { outcome: 'not_found' };
+    },
+    async listApprovals(state, limit) {
+      return all(state === 'pending' ? sql.pendingApprovals : sql.decidedApprovals, limit).map(cashOutFromRow);
     },
     async activateCashOut(key, transactionId, state, at) {
       return changeCashOut.immediate(key, sql.activate, { key, transactionId, state, at: new Date(at).toISOString() }).after;
     },
     async discardCashOut(key) {
-      sql.discard.run(key);
+      discard.immediate(key);
     },
     async updateCashOut(key, fields, at) {
       const { before, after } = changeCashOut.immediate(key, sql.update, {
@@ -139,8 +212,17 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       return all(sql.unsettled, limit).map(cashOutFromRow);
     },
     async refundsOf(checkoutIds) {
-      if (checkoutIds.length === 0) return [];
-      return all(sql.refundsOf, JSON.stringify(checkoutIds)).map(cashOutFromRow);
+      const ids = [...new Set(checkoutIds)];
+      const rows: Row[] = [];
+      for (let start = 0; start < ids.length; start += REFUND_IDS) {
+        const chunk = ids.slice(start, start + REFUND_IDS);
+        // Padded with its first id to a power of two, so a handful of statements serve every page size.
+        const size = 2 ** Math.ceil(Math.log2(chunk.length));
+        rows.push(...all(prepared(sqliteRefundsOf(size)), ...chunk, ...Array<string>(size - chunk.length).fill(chunk[0]!)));
+      }
+      // More than one statement (never for a page): their rows merged in the same order, SQLite's BINARY one.
+      if (ids.length > REFUND_IDS) rows.sort((a, b) => binary(a.created_at, b.created_at) || binary(a.idempotency_key, b.idempotency_key));
+      return rows.map(cashOutFromRow);
     },
   };
 }

@@ -1,29 +1,40 @@
 /**
  * What the merchant's back-office needs from the store besides the checkouts themselves: the checkouts listed with
  * filters and a cursor, and the cash-outs the back-office made (each under its `Idempotency-Key`, so a repeated or
- * concurrent request, on any instance and after a restart, makes one cash-out; a refund of a duplicate payment is
- * a cash-out linked to its checkout). Implemented for both databases in `back-office-sqlite.ts` and
- * `back-office-postgres.ts`, with the same behaviour (the store contract tests run on both).
+ * concurrent request, on any instance and after a restart, makes one cash-out; a refund of a paid checkout, whole or
+ * partial, is a cash-out linked to its checkout, and the refunds of a checkout never add up to more than was paid).
+ * A movement above the approval threshold is kept `PendingApproval` until an owner decides it. Implemented for both
+ * databases in `back-office-sqlite.ts` and `back-office-postgres.ts`, with the same behaviour (the store contract
+ * tests run on both).
  */
 import { z } from 'zod';
-import { CASH_OUT_SENDING } from '../../core/cashout-machine';
+import {
+  CASH_OUT_PENDING_APPROVAL,
+  CASH_OUT_REJECTED,
+  CASH_OUT_SENDING,
+  CASH_OUT_STATES,
+  isFinalCashOutState,
+} from '../../core/cashout-machine';
 import { METHODS } from '../../core/methods';
-import { CHECKOUT_STATES, FINAL_TRANSACTION_STATES, TRANSACTION_STATES } from '../../core/states';
+import { CHECKOUT_STATES } from '../../core/states';
 import type { Checkout } from './types';
 
 const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
-/** A cash-out whose provider call has not answered yet: the key is taken, the transaction not known. */
-export { CASH_OUT_SENDING };
-export const CashOutStateSchema = z.enum([CASH_OUT_SENDING, ...TRANSACTION_STATES]);
+/** Ours before the provider's: waiting for an owner, rejected by one, and sent but not answered yet. */
+export { CASH_OUT_PENDING_APPROVAL, CASH_OUT_REJECTED, CASH_OUT_SENDING, isFinalCashOutState };
+export const CashOutStateSchema = z.enum(CASH_OUT_STATES);
 export type CashOutState = z.infer<typeof CashOutStateSchema>;
 
 /** Cash-out states that still move at the provider (`Sending` is ours: the provider has not answered). */
 export const UNSETTLED_CASH_OUT_STATES = ['Created', 'Registered'] as const;
-/** A refund in these states counts: one per checkout (a failed one may be tried again). */
-export const HOLDING_REFUND_STATES = [CASH_OUT_SENDING, 'Created', 'Registered', 'Completed'] as const;
-
-export const isFinalCashOutState = (state: string) => (FINAL_TRANSACTION_STATES as readonly string[]).includes(state);
+/**
+ * A refund in these states holds its amount: the refunds of a checkout in them never add up to more than it was paid
+ * (a failed or rejected one frees its amount).
+ */
+export const HOLDING_REFUND_STATES = [CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, 'Created', 'Registered', 'Completed'] as const;
+/** Whether a refund in `state` holds its amount. */
+export const holdsRefund = (state: string) => (HOLDING_REFUND_STATES as readonly string[]).includes(state);
 
 export const CashOutSchema = z.object({
   /** The client's `Idempotency-Key`: the same key is always this cash-out. */
@@ -40,28 +51,63 @@ export const CashOutSchema = z.object({
   keyType: z.string(),
   keyValue: z.string(),
   description: z.string().nullable(),
-  /** The checkout whose duplicate payment this cash-out gives back, when it is a refund. */
+  /** The checkout whose payment (all of it or a part) this cash-out gives back, when it is a refund. */
   refundOf: z.string().nullable(),
   /** The provider's charges (a decimal string), once its record was read. */
   charges: z.string().nullable(),
+  /** Who asked for it (the back office's actor name: an e-mail, or `api-token`); null for those made before step 13. */
+  requestedBy: z.string().nullable(),
+  /** The owner who approved or rejected it, and when; null while it needs no decision or waits for one. */
+  decidedBy: z.string().nullable(),
+  decidedAt: InstantSchema.nullable(),
   createdAt: InstantSchema,
   updatedAt: InstantSchema,
 });
 export type CashOut = z.infer<typeof CashOutSchema>;
 
-export const NewCashOutSchema = CashOutSchema.omit({ transactionId: true, state: true, charges: true, updatedAt: true }).extend({
+export const NewCashOutSchema = CashOutSchema.omit({
+  transactionId: true,
+  state: true,
+  charges: true,
+  decidedBy: true,
+  decidedAt: true,
+  updatedAt: true,
+}).extend({
   description: z.string().nullable().default(null),
   refundOf: z.string().nullable().default(null),
+  requestedBy: z.string().nullable().default(null),
+  /** Kept `PendingApproval` (nothing is sent before an owner approves it) rather than taken `Sending`. */
+  awaitsApproval: z.boolean().default(false),
 });
 export type NewCashOut = z.input<typeof NewCashOutSchema>;
 
 export type ReserveCashOutResult =
-  /** The key was free: the caller makes the provider call, then activates or discards. */
+  /** The key was free: the caller makes the provider call (or waits for the approval), then activates or discards. */
   | { outcome: 'created'; cashOut: CashOut }
-  /** The key was taken: its cash-out (maybe still `Sending`). */
+  /** The key was taken: its cash-out (maybe still `Sending` or `PendingApproval`). */
   | { outcome: 'existing'; cashOut: CashOut }
-  /** Another key already holds a refund of that checkout that is not Error, Cancelled or Reversed. */
-  | { outcome: 'refund_taken'; cashOut: CashOut };
+  /** A refund of a checkout that is not (or no longer) Completed: nothing was paid to give back. */
+  | { outcome: 'not_paid' }
+  /** A refund that would take the checkout's refunds past what was paid: `refundableCents` is what is left. */
+  | { outcome: 'exceeds_paid'; refundableCents: number };
+
+/** An owner's decision on a movement waiting for approval. */
+export interface CashOutDecision {
+  approve: boolean;
+  /** The owner's name, as the actor's. */
+  by: string;
+  at: string;
+}
+
+export type DecideCashOutResult =
+  /** It was `PendingApproval` and is now `Sending` (approved) or `Rejected`. */
+  | { outcome: 'decided'; cashOut: CashOut }
+  /** It is not waiting for a decision (decided already, or never needed one). */
+  | { outcome: 'not_pending'; cashOut: CashOut }
+  | { outcome: 'not_found' };
+
+/** Which movements the approvals list shows: those waiting, or those decided (most recently decided first). */
+export type ApprovalListState = 'pending' | 'decided';
 
 /** Which checkouts a back-office list shows; every field narrows it. `Creating` reservations are never listed. */
 export const CheckoutFilterSchema = z.object({
@@ -119,13 +165,26 @@ export interface BackOfficeStore {
   /** Checkouts matching `filter`, newest first (`createdAt` then `id`, both descending), at most `limit`. */
   listCheckouts(filter: CheckoutFilter, limit: number): Promise<Checkout[]>;
   /**
-   * Takes the idempotency key for a new cash-out in state `Sending`, atomically across processes and instances;
-   * or returns the key's cash-out; or, for a refund, the refund another key already holds for that checkout.
+   * Takes the idempotency key for a new cash-out in state `Sending` (or `PendingApproval`), atomically across
+   * processes and instances; or returns the key's cash-out. A refund is taken only of a Completed checkout and only
+   * while the refunds holding an amount (`HOLDING_REFUND_STATES`), this one included, add up to at most the checkout's
+   * amount: checked in the reservation's transaction (the checkout's row locked), so concurrent refunds on any
+   * instance never pass it.
    */
   reserveCashOut(draft: NewCashOut): Promise<ReserveCashOutResult>;
+  /**
+   * An owner's decision, atomically: `PendingApproval` → `Sending` (approved) or `Rejected`, with who and when. Of two
+   * decisions at once, exactly one is `decided`.
+   */
+  decideCashOut(idempotencyKey: string, decision: CashOutDecision): Promise<DecideCashOutResult>;
+  /** Movements waiting for approval (oldest first), or decided ones (most recently decided first), at most `limit`. */
+  listApprovals(state: ApprovalListState, limit: number): Promise<CashOut[]>;
   /** `Sending` → the provider's answer. Returns undefined when the key's cash-out is not `Sending` (settled meanwhile). */
   activateCashOut(idempotencyKey: string, transactionId: string, state: string, at: string): Promise<CashOut | undefined>;
-  /** Frees a key whose provider call was refused (so nothing was made); a cash-out past `Sending` stays. */
+  /**
+   * Frees a key whose provider call was refused or found to have made nothing: a `Sending` cash-out is deleted, or,
+   * when an owner had approved it, waits for a decision again (`PendingApproval`). A cash-out past `Sending` stays.
+   */
   discardCashOut(idempotencyKey: string): Promise<void>;
   /**
    * Records the provider's state (and charges, when given) of an activated cash-out. Changes nothing once it is

@@ -1,6 +1,6 @@
 /**
  * The one event feed. Every change the store commits (a checkout's activation, move or adoption, with the events
- * the same transaction appended; a cash-out's answer or new state) is told to the status hub here, once its commit
+ * the same transaction appended; a cash-out's answer, new state or an owner's decision) is told to the status hub here, once its commit
  * has returned, and nowhere else: callers of the store never publish. Every consumer reads the feed from the hub:
  * the shoppers' event streams (`server/bff/stream.ts`), the back-office's live view (`server/backoffice/stream.ts`),
  * and whatever comes next subscribes the same way. With PostgreSQL the hub carries the notice to every instance.
@@ -54,6 +54,11 @@ export function publishingCommits(store: Store, hub: StatusHub): Store {
     async updateCashOut(...args) {
       const result = await store.updateCashOut(...args);
       if (result.changed && result.cashOut) cashOutMoved(result.cashOut);
+      return result;
+    },
+    async decideCashOut(...args) {
+      const result = await store.decideCashOut(...args);
+      if (result.outcome === 'decided') cashOutMoved(result.cashOut);
       return result;
     },
   };

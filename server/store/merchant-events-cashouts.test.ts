@@ -21,6 +21,9 @@ const sending: CashOut = {
   description: null,
   refundOf: null,
   charges: null,
+  requestedBy: 'api-token',
+  decidedBy: null,
+  decidedAt: null,
   createdAt: T,
   updatedAt: T,
 };

@@ -55,7 +55,7 @@ const cashOutFields = {
   charges: z.string().optional(),
 };
 
-/** A refund is a cash-out that gives back a checkout's (duplicate) payment. */
+/** A refund is a cash-out that gives back a checkout's payment, all or part of it (`amount` is the refund's own). */
 const refundFields = {
   ...cashOutFields,
   /** The refunded checkout. */
@@ -81,7 +81,7 @@ export const MERCHANT_EVENT_DATA = {
   'refund.created': z.object(refundFields),
   /** The refund reached the payer. */
   'refund.completed': z.object(refundFields),
-  /** The refund failed at the provider: `failure` says how. The checkout may be refunded again. */
+  /** The refund failed at the provider: `failure` says how. Its amount may be refunded again. */
   'refund.failed': z.object({ ...refundFields, failure: cashOutFailure }),
   /** A cash-out (not a refund) reached its recipient. */
   'cashout.completed': z.object(cashOutFields),

@@ -1,9 +1,14 @@
 /**
- * Schema steps 5 to 7: the back-office tables (cash-outs and refunds, each checkout's webhooks) and the nonces of
- * signed webhooks. Listed in order by `./migrations`.
+ * Schema steps 5 to 7 (`backOfficeSteps`): the back-office tables (cash-outs and refunds, each checkout's webhooks) and
+ * the nonces of signed webhooks; and step 13 (`backOfficeApprovalSteps`): any number of refunds per checkout (partial ones; their sum is checked in the
+ * reservation's transaction), and the approval of movements (who asked, who decided and when). Listed in order by
+ * `./migrations`.
  */
-import { HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES } from './back-office';
+import { CASH_OUT_PENDING_APPROVAL, UNSETTLED_CASH_OUT_STATES } from './back-office';
 import { sqlList, type Migration } from './migration-step';
+
+/** The states that held a checkout's one refund when step 5 was released; a released step never changes. */
+const STEP_5_HOLDING_STATES = ['Sending', 'Created', 'Registered', 'Completed'];
 
 export const backOfficeSteps: readonly Migration[] = [
   {
@@ -30,7 +35,7 @@ export const backOfficeSteps: readonly Migration[] = [
         updated_at TEXT NOT NULL
       ) STRICT;
       CREATE UNIQUE INDEX cashouts_one_refund ON cashouts (refund_of)
-        WHERE refund_of IS NOT NULL AND state IN (${sqlList(HOLDING_REFUND_STATES)});
+        WHERE refund_of IS NOT NULL AND state IN (${sqlList(STEP_5_HOLDING_STATES)});
       CREATE INDEX cashouts_recent ON cashouts (created_at);
       CREATE INDEX cashouts_unsettled ON cashouts (updated_at) WHERE state IN (${sqlList(UNSETTLED_CASH_OUT_STATES)});
       CREATE INDEX checkouts_recent ON checkouts (created_at, id);
@@ -54,7 +59,7 @@ export const backOfficeSteps: readonly Migration[] = [
         updated_at timestamptz NOT NULL
       );
       CREATE UNIQUE INDEX cashouts_one_refund ON cashouts (refund_of)
-        WHERE refund_of IS NOT NULL AND state IN (${sqlList(HOLDING_REFUND_STATES)});
+        WHERE refund_of IS NOT NULL AND state IN (${sqlList(STEP_5_HOLDING_STATES)});
       CREATE INDEX cashouts_recent ON cashouts (created_at);
       CREATE INDEX cashouts_unsettled ON cashouts (updated_at) WHERE state IN (${sqlList(UNSETTLED_CASH_OUT_STATES)});
       CREATE INDEX checkouts_recent ON checkouts (created_at, id);
@@ -104,6 +109,35 @@ export const backOfficeSteps: readonly Migration[] = [
         received_at timestamptz NOT NULL
       );
       CREATE INDEX checkout_webhooks_by_checkout ON checkout_webhooks (checkout_id, id);
+    `,
+  },
+];
+
+/** Step 13, listed by `./migrations` after step 12 (the steps between are in other files). */
+export const backOfficeApprovalSteps: readonly Migration[] = [
+  {
+    version: 13,
+    name: 'back-office: partial refunds (no longer one per checkout) and the approval of cash-outs and refunds',
+    // The refunds of a checkout are summed in the reservation's transaction (the checkout's row locked), so the index
+    // that allowed one refund per checkout goes; a plain one finds a checkout's refunds. Who asked for a movement, and
+    // the owner who approved or rejected it (PendingApproval until then), are kept on the row.
+    sqlite: `
+      DROP INDEX cashouts_one_refund;
+      CREATE INDEX cashouts_by_refund ON cashouts (refund_of) WHERE refund_of IS NOT NULL;
+      ALTER TABLE cashouts ADD COLUMN requested_by TEXT;
+      ALTER TABLE cashouts ADD COLUMN decided_by TEXT;
+      ALTER TABLE cashouts ADD COLUMN decided_at TEXT;
+      CREATE INDEX cashouts_pending_approval ON cashouts (created_at) WHERE state = '${CASH_OUT_PENDING_APPROVAL}';
+      CREATE INDEX cashouts_decided ON cashouts (decided_at) WHERE decided_at IS NOT NULL;
+    `,
+    postgres: `
+      DROP INDEX cashouts_one_refund;
+      CREATE INDEX cashouts_by_refund ON cashouts (refund_of) WHERE refund_of IS NOT NULL;
+      ALTER TABLE cashouts ADD COLUMN requested_by text;
+      ALTER TABLE cashouts ADD COLUMN decided_by text;
+      ALTER TABLE cashouts ADD COLUMN decided_at timestamptz;
+      CREATE INDEX cashouts_pending_approval ON cashouts (created_at) WHERE state = '${CASH_OUT_PENDING_APPROVAL}';
+      CREATE INDEX cashouts_decided ON cashouts (decided_at) WHERE decided_at IS NOT NULL;
     `,
   },
 ];

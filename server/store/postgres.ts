@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
+import { accountsPostgres } from './accounts-postgres';
 import { backOfficePostgres } from './back-office-postgres';
 import { deliveriesPostgres } from './deliveries-postgres';
 import { endpointsPostgres } from './endpoints-postgres';
@@ -134,6 +135,7 @@ export async function openPostgresStore({
     ...backOfficePostgres(pool),
     ...deliveriesPostgres(pool),
     ...endpointsPostgres(pool),
+    ...accountsPostgres(pool),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.

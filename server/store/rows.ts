@@ -76,6 +76,9 @@ export function cashOutFromRow(row: Row): CashOut {
     description: row.description ?? null,
     refundOf: row.refund_of ?? null,
     charges: row.charges ?? null,
+    requestedBy: row.requested_by ?? null,
+    decidedBy: row.decided_by ?? null,
+    decidedAt: row.decided_at ? date(row.decided_at) : null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   });

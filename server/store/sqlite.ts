@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
+import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
 import { endpointsSqlite } from './endpoints-sqlite';
@@ -193,6 +194,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     ...backOfficeSqlite(db),
     ...deliveriesSqlite(db),
     ...endpointsSqlite(db),
+    ...accountsSqlite(db),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
+import type { AccountStore } from './accounts';
 import type { BackOfficeStore } from './back-office';
 import type { DeliveryStore } from './deliveries';
 import type { DeliveryLogStore, EndpointStore } from './endpoints';
@@ -131,7 +132,7 @@ export type TransitionResult =
   | { changed: false; checkout: Checkout };
 
 /** Persistence of checkouts and their events (and the back-office's cash-outs). Methods reject on database errors. */
-export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, DeliveryLogStore {
+export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, DeliveryLogStore, AccountStore {
   /**
    * Atomically returns the order's checkout when one is `Creating`, `Created`, `Registered` or `Completed`, else
    * inserts `draft` as `Creating`. A partial unique index enforces this in the database, so two processes (or two

@@ -1,5 +1,12 @@
-/** `npm start` with a real provider configured: nothing of the demo or the emulator is reachable. */
+/**
+ * `npm start` with a real provider configured: nothing of the demo or the emulator is reachable, no demo user is
+ * made, and the product's console is served at /admin all the same.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USERS_FILE } from '../../demo/demo-users';
+import { CONSOLE_CSP } from '../../server/console';
 import { startTestServer, type TestServer } from './helpers/server';
 
 describe('the demo entry with PROVIDER_BASE_URL set', () => {
@@ -33,6 +40,11 @@ describe('the demo entry with PROVIDER_BASE_URL set', () => {
       ['POST', '/sandbox/v1/partners-int/login'],
       ['GET', '/sandbox/admin/company-webhook'],
       ['GET', '/sandbox/v1/system/checkout/tx-1'],
+      ['GET', '/sandbox-portal.html'],
+      ['GET', '/assets/sandbox-portal.js'],
+      ['GET', '/demo/api/sandbox-admin/company-webhook'],
+      ['POST', '/demo/api/sandbox-admin/cashouts/tx-1/complete'],
+      ['GET', '/backoffice.html'],
     ] as const;
     for (const [method, path] of paths) expect((await server.json(method, path)).status, `${method} ${path}`).toBe(404);
     expect((await server.json('GET', '/healthz')).body).toEqual({ status: 'ok', provider: 'remote' });
@@ -40,5 +52,19 @@ describe('the demo entry with PROVIDER_BASE_URL set', () => {
     const { orderId, orderToken } = await provider.order();
     const created = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(created).toMatchObject({ status: 201, body: { orderId, amount: '79.80' } });
+  });
+
+  it('serves the console at /admin (its page, or the 503 that says to build it) under its own CSP', async () => {
+    const page = await fetch(`${server.url}/admin`);
+    expect([200, 503]).toContain(page.status);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+    expect(await page.text()).toContain(page.status === 200 ? '<bo-app>' : 'npm run build');
+  });
+
+  it('makes no demo user', async () => {
+    expect(server.demoUsers).toBeUndefined();
+    expect(await server.store.countUsers()).toBe(0);
+    expect(existsSync(join(server.dataDir, DEMO_USERS_FILE))).toBe(false);
   });
 });

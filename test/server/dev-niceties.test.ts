@@ -85,7 +85,8 @@ describe('a taken port', () => {
   }
 
   it('stops `npm run serve` with that line and exit code 1', async () => {
-    const { code, output } = await run('npm', ['run', '--silent', 'serve'], {
+    // Without its `preserve` (the builds of the element and the console, and their lines): the port's line alone.
+    const { code, output } = await run('npm', ['run', '--silent', '--ignore-scripts', 'serve'], {
       PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
       PROVIDER_ACCESS_KEY: 'k',
       PROVIDER_SECRET: 's',

@@ -4,8 +4,11 @@
  * its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signOrderToken } from '../../server/bff/order-token';
+import { CONSOLE_CSP } from '../../server/console';
 import { freePort, sendJson, startRecordingServer } from './helpers/http';
 import { jsonClient, startTestServer, tempDir, type TestServer } from './helpers/server';
 import { openSse } from './helpers/sse';
@@ -14,9 +17,15 @@ const ORDERS_TOKEN = 'orders-token-for-the-serve-test';
 /** What the merchant's backend gives the page for an order: signed with ORDERS_TOKEN, valid for an hour. */
 const orderToken = (orderId: string) => signOrderToken(ORDERS_TOKEN, orderId, new Date(Date.now() + 3_600_000));
 
-/** Runs `npm run serve` with `env`; resolves with its output and exit code once it exits. */
+/** The console is built by `npm run build` (npm test and test:e2e build it; test:server alone may run without). */
+const consoleBuilt = existsSync(fileURLToPath(new URL('../../dist/console/manifest.json', import.meta.url)));
+
+/**
+ * Runs `npm run serve` with `env`; resolves with its output and exit code once it exits. Without its `preserve`
+ * (the build of the element and the console): other tests read dist/ meanwhile, and `npm test` has built it.
+ */
 function serve(env: Record<string, string>) {
-  const child = spawn('npm', ['run', '--silent', 'serve'], {
+  const child = spawn('npm', ['run', '--silent', '--ignore-scripts', 'serve'], {
     env: { ...process.env, ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,10 +133,32 @@ describe('npm run serve', () => {
         '/sandbox/admin/company-webhook',
         '/',
         '/backoffice.html',
+        '/sandbox-portal.html',
+        '/assets/sandbox-portal.js',
+        '/demo/api/sandbox-admin/company-webhook',
       ]) {
         expect((await json('GET', path)).status, path).toBe(404);
       }
       expect((await json('POST', '/demo/api/sandbox/pix/complete/tx-1')).status).toBe(404);
+    });
+
+    it.skipIf(!consoleBuilt)('serves the console at /admin under its own CSP, its script from our origin with its SRI hash', async () => {
+      const page = await fetch(`${url}/admin`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      const html = await page.text();
+      const script = /<script type="module" src="(\/admin\/assets\/console\.[0-9a-f]{16}\.js)" integrity="sha384-[\w+/=]+"><\/script>/.exec(
+        html,
+      );
+      expect(script, html).not.toBeNull();
+      // No inline script: every script tag is that one, empty.
+      expect(html.match(/<script\b/g)).toHaveLength(1);
+      const asset = await fetch(url + script![1]!);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(/^text\/javascript/);
+      // Nothing of the demo's: its portal's proxy is not there.
+      expect((await fetch(`${url}/demo/api/sandbox-admin`)).status).toBe(404);
     });
   });
 });

@@ -7,7 +7,8 @@ import { startTestServer, type TestServer } from '../helpers/server';
 const TOKEN = 'admin-token-for-tests-0123456789';
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ env: { ADMIN_TOKEN: TOKEN } });
+  // No approval in the way (the refused cash-out is R$ 999,999.00): approvals are approvals.test.ts's.
+  server = await startTestServer({ env: { ADMIN_TOKEN: TOKEN, APPROVAL_ABOVE: '1000000.00' } });
 });
 afterAll(() => server.close());
 

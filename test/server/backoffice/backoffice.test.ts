@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
-import { csvCell } from '../../../server/backoffice/checkouts-export';
 import { sha256 } from '../../../server/payments/cashouts';
 import { ManualClock } from '../../../server/lib/clock';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
+import { csvRecords, parseCsv, pointMicros, brazilianMicros } from '../helpers/csv';
 import { openSse } from '../helpers/sse';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -22,7 +22,8 @@ let clock: ManualClock;
 let server: TestServer;
 beforeAll(async () => {
   clock = new ManualClock(new Date());
-  server = await startTestServer({ env: { ADMIN_TOKEN: TOKEN }, start: { clock } });
+  // No approval in the way (the refused cash-out is R$ 999,999.00): approvals are approvals.test.ts's.
+  server = await startTestServer({ env: { ADMIN_TOKEN: TOKEN, APPROVAL_ABOVE: '1000000.00' }, start: { clock } });
 });
 afterAll(() => server?.close());
 
@@ -128,23 +129,46 @@ describe('payments received', () => {
     expect((await server.json('GET', '/api/admin/checkouts')).status).toBe(401);
   });
 
-  it('exports the filtered list as a streamed CSV', async () => {
+  it('exports the filtered list as a streamed CSV, pt-BR by default, with the fee and net of the provider record', async () => {
     const res = await fetch(`${server.url}/api/admin/checkouts/export.csv?orderId=${paid.late.orderId}`, { headers: auth });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="pagamentos-\d{4}-\d\d-\d\d\.csv"$/);
-    const lines = (await res.text())
-      .replace(/^\uFEFF/, '')
-      .trimEnd()
-      .split('\r\n');
-    expect(lines[0]).toBe(
-      'id,orderId,method,state,amount,currency,createdAt,expiresAt,paidAt,transactionId,duplicateOf,late,refundState,refundTransactionId,description',
-    );
-    expect(lines).toHaveLength(3);
-    const late = lines.find((line) => line.startsWith(paid.late.id))!;
-    expect(late).toContain(`,${paid.renewed.id},true,`);
-    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvCell('2× Café, moído')).toBe('"2× Café, moído"');
+    // The bytes, since Response.text() would drop the BOM.
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const records = csvRecords(parseCsv(bytes.subarray(3).toString('utf8'), ';'));
+    expect(records.map((r) => r['ID']).sort()).toEqual([paid.late.id, paid.renewed.id].sort());
+    const late = records.find((r) => r['ID'] === paid.late.id)!;
+    expect(late).toMatchObject({ 'Duplicata de': paid.renewed.id, 'Pago após o prazo': 'sim', Situação: 'Pago', Método: 'Pix' });
+    // The fee is the charges of the provider's record (the emulator's billing plan), the net the amount less them.
+    const { transaction } = await server.provider.transactions.retrieve(paid.late.transactionId);
+    const charges = pointMicros(transaction.charges!);
+    expect(charges).toBeGreaterThan(0n);
+    expect(brazilianMicros(late['Tarifa']!)).toBe(charges);
+    expect(brazilianMicros(late['Valor líquido']!)).toBe(brazilianMicros(late['Valor']!) - charges);
+
+    const iso = await fetch(`${server.url}/api/admin/checkouts/export.csv?orderId=${paid.late.orderId}&format=csv-iso`, { headers: auth });
+    expect(iso.status).toBe(200);
+    const isoRecords = csvRecords(parseCsv(await iso.text(), ','));
+    expect(isoRecords.find((r) => r['id'] === paid.late.id)).toMatchObject({
+      duplicateOf: paid.renewed.id,
+      late: 'true',
+      state: 'Completed',
+      fee: late['Tarifa']!.replace(',', '.').padEnd(transaction.charges!.length, '0'),
+    });
+
+    const bad = await admin('GET', '/checkouts/export.csv?format=xlsx');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ statusCode: 'Error', error: { code: 'invalid_request' } });
+  });
+
+  it("shows the provider's fee and the net amount of a paid checkout", async () => {
+    const res = await admin('GET', `/checkouts/${paid.once.id}`);
+    const { transaction } = await server.provider.transactions.retrieve(paid.once.transactionId);
+    const charges = pointMicros(transaction.charges!);
+    expect(pointMicros(res.body.checkout.fee)).toBe(charges);
+    expect(pointMicros(res.body.checkout.net)).toBe(pointMicros(res.body.checkout.amount) - charges);
   });
 
   it("shows a checkout's timeline, webhooks and order, and re-reads the provider's record without its secret", async () => {

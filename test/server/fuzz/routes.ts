@@ -788,7 +788,7 @@ export const BFF_ROUTES: Target[] = [
     method: 'GET',
     path: '/api/admin/checkouts/export.csv',
     auth: 'admin',
-    query: () => ({ state: 'Completed', from: `${DAY}T00:00:00.000Z`, flag: 'late' }),
+    query: () => ({ state: 'Completed', from: `${DAY}T00:00:00.000Z`, flag: 'late', format: 'csv-iso' }),
     otherAnswer: (answer) => answer.status === 200 && (answer.headers['content-type'] ?? '').startsWith('text/csv'),
   }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),

@@ -1,11 +1,14 @@
 /**
- * `npm start` keeps the emulator's admin key in DATA_DIR, and the back-office reaches the admin routes only through
- * the demo's proxy (`/demo/api/sandbox-admin/...`), which takes the back-office admin token and adds the key itself.
+ * `npm start` keeps the emulator's admin key in DATA_DIR, and the sandbox portal reaches the admin routes only through
+ * the demo's proxy (`/demo/api/sandbox-admin/...`), which takes the back-office admin token or the console's session
+ * of an operator or an owner (a cookie-borne write from the page's own origin only), and adds the key itself.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_USERS_FILE, parseDemoUsers } from '../../../demo/demo-users';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox';
+import { sessionCookie } from '../backoffice/auth-helpers';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server';
 
 const ADMIN_TOKEN = 'proxy-test-admin-token-0123456789abcdef';
@@ -124,5 +127,76 @@ describe(`${PROXY}/*`, () => {
   it('refuses a body over 64 KiB before it reaches the emulator', async () => {
     const reply = await server.json('POST', `${PROXY}/receivers`, { pad: 'x'.repeat(70 * 1024) }, bearer());
     expect(reply.status).toBe(413);
+  });
+});
+
+describe(`${PROXY}/* with the console's session`, () => {
+  const origin = () => new URL(server.publicBaseUrl).origin;
+  /** Signs in as the demo user of `role` (DATA_DIR/demo-users.txt) and resolves with the session's cookie header. */
+  async function sessionOf(role: string) {
+    const user = parseDemoUsers(readFileSync(join(dataDir, DEMO_USERS_FILE), 'utf8')).find((u) => u.role === role)!;
+    const signedIn = await server.json('POST', '/api/admin/session', { email: user.email, password: user.password }, { origin: origin() });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    return sessionCookie(signedIn.headers.get('set-cookie'));
+  }
+
+  it.each(['operator', 'owner'])('lets an %s read and decide, from the page of its own origin', async (role) => {
+    const cookie = await sessionOf(role);
+    const overview = await server.json('GET', PROXY, undefined, { cookie });
+    expect(overview.status).toBe(200);
+    expect(overview.body.data.receivers.length).toBeGreaterThan(0);
+    expect(overview.text).not.toContain(adminKey());
+    const registered = await server.json(
+      'POST',
+      `${PROXY}/receivers`,
+      { companyFantasyName: `Empresa ${role}`, companyCNPJ: '11222333000181' },
+      { cookie, origin: origin() },
+    );
+    expect(registered.status, registered.text).toBe(201);
+    const pending = registered.body.data;
+    expect(pending.receiverStatus).toBe('Pending');
+    const reviewed = await server.json('POST', `${PROXY}/receivers/${pending.id}/approve`, {}, { cookie, origin: origin() });
+    expect(reviewed.status, reviewed.text).toBe(200);
+    expect(reviewed.body.data.receiverStatus).toBe('Approved');
+  });
+
+  it('refuses a viewer with 403 admin_forbidden, reads and writes alike', async () => {
+    const cookie = await sessionOf('viewer');
+    for (const [method, path] of [
+      ['GET', '/company-webhook'],
+      ['POST', '/transaction-requests/x/approve'],
+    ] as const) {
+      const reply = await server.json(method, PROXY + path, method === 'POST' ? {} : undefined, { cookie, origin: origin() });
+      expect(reply.status, `${method} ${path}`).toBe(403);
+      expect(reply.body.error.code).toBe('admin_forbidden');
+    }
+  });
+
+  it('refuses a cookie-borne write without the page origin (403 cross_site_write), and one from another site', async () => {
+    const cookie = await sessionOf('operator');
+    const bare = await server.json('POST', `${PROXY}/transaction-requests/x/approve`, {}, { cookie });
+    expect(bare.status).toBe(403);
+    expect(bare.body.error.code).toBe('cross_site_write');
+    const foreign = await server.json('POST', `${PROXY}/transaction-requests/x/approve`, {}, { cookie, origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    // The same write from the page's own origin reaches the emulator (which knows no such request).
+    const own = await server.json('POST', `${PROXY}/transaction-requests/x/approve`, {}, { cookie, origin: origin() });
+    expect(own.status).toBe(404);
+  });
+
+  it('refuses a session that ended, and a cookie that is no session, with 401 admin_unauthorized', async () => {
+    const cookie = await sessionOf('owner');
+    expect((await server.json('DELETE', '/api/admin/session', undefined, { cookie, origin: origin() })).status).toBe(204);
+    for (const stale of [cookie, 'pix_admin=not-a-session', `pix_admin=${'A'.repeat(43)}`]) {
+      const reply = await server.json('GET', `${PROXY}/company-webhook`, undefined, { cookie: stale });
+      expect(reply.status, stale).toBe(401);
+      expect(reply.body.error.code).toBe('admin_unauthorized');
+    }
+  });
+
+  it('never tries a wrong bearer token as the cookie', async () => {
+    const cookie = await sessionOf('owner');
+    const reply = await server.json('GET', `${PROXY}/company-webhook`, undefined, { cookie, ...bearer('not-the-admin-token-0123456789') });
+    expect(reply.status).toBe(401);
   });
 });

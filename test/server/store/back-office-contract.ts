@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewCashOut } from '../../../server/store/back-office';
+import type { CashOut, NewCashOut, ReserveCashOutResult } from '../../../server/store/back-office';
 import type { Checkout, Store } from '../../../server/store/types';
 import { at, draftFor, type StoreSetup } from './store-contract';
 
@@ -29,6 +29,12 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
       return (await store.transition(checkout.id, ['Registered'], state as 'Completed', 'webhook', {}, at(minute + 1), { details }))
         .checkout;
     }
+
+    /** The cash-out a reservation took or found (the test fails on a refusal). */
+    const taken = (result: ReserveCashOutResult): CashOut => {
+      if (!('cashOut' in result)) throw new Error(`reservation refused: ${result.outcome}`);
+      return result.cashOut;
+    };
 
     const cashOut = (overrides: Partial<NewCashOut> = {}): NewCashOut => ({
       idempotencyKey: randomUUID(),
@@ -146,14 +152,14 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         const draft = cashOut();
         const first = await store.reserveCashOut(draft);
         expect(first.outcome).toBe('created');
-        expect(first.cashOut).toMatchObject({ state: 'Sending', transactionId: null, amountCents: 1_000, refundOf: null, charges: null });
-        expect(await store.reserveCashOut({ ...draft, fingerprint: 'other' })).toEqual({ outcome: 'existing', cashOut: first.cashOut });
+        expect(taken(first)).toMatchObject({ state: 'Sending', transactionId: null, amountCents: 1_000, refundOf: null, charges: null });
+        expect(await store.reserveCashOut({ ...draft, fingerprint: 'other' })).toEqual({ outcome: 'existing', cashOut: taken(first) });
         const results = await Promise.all(Array.from({ length: 10 }, () => store.reserveCashOut(cashOut({ idempotencyKey: 'k-race' }))));
         expect(results.filter((r) => r.outcome === 'created')).toHaveLength(1);
       });
 
       it('activates, follows the provider state forward, and stops once final', async () => {
-        const { cashOut: sending } = await store.reserveCashOut(cashOut({ idempotencyKey: 'k-1' }));
+        const sending = taken(await store.reserveCashOut(cashOut({ idempotencyKey: 'k-1' })));
         const active = await store.activateCashOut('k-1', 'tx-out-1', 'Created', at(1));
         expect(active).toMatchObject({
           idempotencyKey: sending.idempotencyKey,
@@ -193,15 +199,17 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         expect((await store.listUnsettledCashOuts(10)).map((c) => c.idempotencyKey)).toEqual(['b', 'a']);
       });
 
-      it('holds one refund per checkout until it fails, and links refunds to their checkout', async () => {
+      it('holds a refund of the whole payment until it fails, and links refunds to their checkout', async () => {
         const checkout = await paid('R-1', 0);
-        const first = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-1', refundOf: checkout.id }));
+        const first = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-1', refundOf: checkout.id, amountCents: 12_345 }));
         expect(first.outcome).toBe('created');
-        const second = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id }));
-        expect(second).toEqual({ outcome: 'refund_taken', cashOut: first.cashOut });
+        const second = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, amountCents: 12_345 }));
+        expect(second).toEqual({ outcome: 'exceeds_paid', refundableCents: 0 });
         await store.activateCashOut('r-1', 'tx-r1', 'Created', at(1));
         await store.updateCashOut('r-1', { state: 'Error' }, at(2));
-        const retry = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, createdAt: at(3) }));
+        const retry = await store.reserveCashOut(
+          cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, amountCents: 12_345, createdAt: at(3) }),
+        );
         expect(retry.outcome).toBe('created');
         expect((await store.refundsOf([checkout.id, 'none'])).map((c) => [c.idempotencyKey, c.state])).toEqual([
           ['r-1', 'Error'],
@@ -223,9 +231,7 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
       it('tell of a refund: refund.created once the provider answers, refund.completed when done, no recipient data', async () => {
         const checkout = await paid('E-1', 0);
         const after = await lastSeq();
-        const { cashOut: refund } = await store.reserveCashOut(
-          cashOut({ idempotencyKey: 'e-r1', refundOf: checkout.id, amountCents: 12_345 }),
-        );
+        const refund = taken(await store.reserveCashOut(cashOut({ idempotencyKey: 'e-r1', refundOf: checkout.id, amountCents: 12_345 })));
         expect(await since(after)).toEqual([]); // Sending: the provider has not answered
         await store.activateCashOut('e-r1', 'tx-e-r1', 'Created', at(1));
         await store.updateCashOut('e-r1', { state: 'Created' }, at(2));

@@ -1,0 +1,103 @@
+/**
+ * The stores the console rows (../console-rows.ts) measure: a fresh store of each database holding `n` checkouts of
+ * the seeded history (./console-seed.ts), opened as the server opens it (its migrations applied), and thrown away
+ * afterwards. SQLite: a file in a temporary folder. PostgreSQL: a schema of its own in the database of the URL
+ * given (made and dropped by the bench, so the database's other tables are never touched), the store's connections
+ * pointed at it by their search_path.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { openPostgresStore } from '../../server/store/postgres';
+import { openSqliteStore } from '../../server/store/sqlite';
+import type { Store } from '../../server/store/types';
+import { seedPostgres, seedSqlite } from './console-seed';
+
+export interface BenchStore {
+  store: Store;
+  /** Seconds the history took to write (and, on PostgreSQL, to ANALYZE). */
+  seedSeconds: number;
+  close(): Promise<void>;
+}
+
+export type BenchDatabase = 'SQLite' | 'PostgreSQL';
+
+/** A fresh SQLite store file holding `n` checkouts. */
+export async function sqliteBenchStore(n: number): Promise<BenchStore> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-console-'));
+  const file = join(dir, 'store.sqlite');
+  await openSqliteStore({ file }).close();
+  const started = performance.now();
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  try {
+    seedSqlite(db, n);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  const seedSeconds = (performance.now() - started) / 1000;
+  const store = openSqliteStore({ file });
+  return {
+    store,
+    seedSeconds,
+    async close() {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh PostgreSQL store, in a schema of its own on the database of `url`, holding `n` checkouts. */
+export async function postgresBenchStore(url: string, n: number): Promise<BenchStore> {
+  const schema = `bench_console_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await (await openPostgresStore({ connectionString: scoped.toString() })).close();
+    const client = new pg.Client({ connectionString: scoped.toString() });
+    await client.connect();
+    const started = performance.now();
+    try {
+      await seedPostgres(client, n);
+    } finally {
+      await client.end();
+    }
+    const seedSeconds = (performance.now() - started) / 1000;
+    const store = await openPostgresStore({ connectionString: scoped.toString() });
+    return {
+      store,
+      seedSeconds,
+      async close() {
+        await store.close();
+        await drop();
+      },
+    };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+/** A fresh store of `database` holding `n` checkouts (`url`: PostgreSQL's). */
+export const benchStore = (database: BenchDatabase, n: number, url: string | undefined) =>
+  database === 'SQLite' ? sqliteBenchStore(n) : postgresBenchStore(url!, n);

@@ -1,0 +1,72 @@
+/**
+ * Signing in to the console: the e-mail and password checked, a session started. A wrong e-mail, a wrong password and
+ * a disabled user get the same refusal, after the same work (an unknown e-mail is checked against a dummy hash), so
+ * neither the answer nor its time tells which. Failures are braked per address and per e-mail (./sign-in-limiter),
+ * and every attempt is recorded in the audit trail as `session.sign_in`, as the e-mail tried, never the password.
+ */
+import type { Clock } from '../lib/clock';
+import type { AccountStore, StoredUser } from '../store/accounts';
+import { auditRecorder, type AuditRecorder } from './audit';
+import { invalidCredentials, signInRateLimited } from './errors';
+import { prepareDummyHash, verifyNothing, verifyPassword } from './passwords';
+import type { Sessions, StartedSession } from './sessions';
+import { createSignInLimiter, type SignInLimiter, type SignInLimits } from './sign-in-limiter';
+import { EmailSchema } from './users';
+
+export interface SignInOptions {
+  store: AccountStore;
+  clock: Clock;
+  sessions: Sessions;
+  limits?: Partial<SignInLimits>;
+  log?: { error(...args: unknown[]): void };
+}
+
+export type SignInResult =
+  { ok: true; user: StoredUser; session: StartedSession } | { ok: false; error: Error; retryAfterSeconds?: number };
+
+/** What the audit trail shows as who tried: the e-mail tried, lower-cased and cut to a sane length, or `anonymous`. */
+const triedAs = (email: string) => email.trim().toLowerCase().slice(0, 254) || 'anonymous';
+
+export function createSignIn({ store, clock, sessions, limits, log }: SignInOptions) {
+  const limiter: SignInLimiter = createSignInLimiter(clock, limits);
+  prepareDummyHash();
+
+  /** The user the password opens, or undefined; as long whether the e-mail has a user or not. */
+  async function checked(email: string, password: string): Promise<StoredUser | undefined> {
+    const valid = EmailSchema.safeParse(email);
+    const user = valid.success ? await store.findUserByEmail(valid.data) : undefined;
+    if (!user) return verifyNothing(password).then(() => undefined);
+    const matches = await verifyPassword(password, user.passwordHash);
+    return matches && user.disabledAt === null ? user : undefined;
+  }
+
+  return {
+    /** Checks the credentials from `address` and starts a session; refusals are `invalid_credentials` or `sign_in_rate_limited`. */
+    async signIn({ email, password, address }: { email: string; password: string; address: string }): Promise<SignInResult> {
+      const actor = triedAs(email);
+      const audit: AuditRecorder = auditRecorder({ store, clock, who: { actor, role: null, ip: address }, ...(log ? { log } : {}) });
+      const { retryAfterMs, report } = limiter.check(address, actor);
+      if (retryAfterMs > 0) {
+        if (report)
+          await audit({ action: 'session.sign_in', target: actor, outcome: 'refused', details: { code: 'sign_in_rate_limited' } });
+        return { ok: false, error: signInRateLimited(), retryAfterSeconds: Math.ceil(retryAfterMs / 1000) };
+      }
+      const user = await checked(email, password);
+      if (!user) {
+        limiter.fail(address, actor);
+        await audit({ action: 'session.sign_in', target: actor, outcome: 'refused', details: { code: 'invalid_credentials' } });
+        return { ok: false, error: invalidCredentials() };
+      }
+      limiter.succeed(actor);
+      const session = await sessions.start(user);
+      await auditRecorder({ store, clock, who: { actor: user.email, role: user.role, ip: address }, ...(log ? { log } : {}) })({
+        action: 'session.sign_in',
+        target: user.email,
+        outcome: 'ok',
+      });
+      return { ok: true, user, session };
+    },
+  };
+}
+
+export type SignIn = ReturnType<typeof createSignIn>;

@@ -1,0 +1,179 @@
+/**
+ * `npm run admin`: the console's users from the shell, on the store of the server's own configuration (DATA_DIR or
+ * DATABASE_URL, read by `loadConfig`), for the first owner and for when nobody can sign in. Each change is recorded in
+ * the audit trail as `cli`. A password is read from standard input (`--password-stdin`: its first line; typed unseen
+ * on a terminal), never from the command line, where the shell's history and `ps` would keep it. An error is one line
+ * on stderr and exit code 1, never a stack. The logic is server/accounts/users.ts's, shared with the back office.
+ *
+ *   npm run admin -- user add <email> --role <viewer|operator|owner> --password-stdin
+ *   npm run admin -- user list
+ *   npm run admin -- user disable <email>
+ *   npm run admin -- user enable <email>
+ *   npm run admin -- user reset-password <email> --password-stdin
+ *   npm run admin -- help
+ */
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { auditRecorder } from './accounts/audit';
+import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps, type UserView } from './accounts/users';
+import { loadConfig } from './config';
+import { systemClock } from './lib/clock';
+import { openStore } from './store';
+import { USER_ROLES, type UserRole } from './store/accounts';
+
+const USAGE = `Usage: npm run admin -- <command>
+
+  user add <email> --role <viewer|operator|owner> --password-stdin
+                                      add a console user; the password is the first line of standard input
+  user list                           the users: e-mail, role, state, last sign-in
+  user disable <email>                stop the user signing in (its sessions end at once)
+  user enable <email>                 let a disabled user sign in again
+  user reset-password <email> --password-stdin
+                                      set a new password (the user's sessions end)
+  help                                this text
+
+The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data).`;
+
+type Command =
+  | { name: 'help' }
+  | { name: 'list' }
+  | { name: 'add'; email: string; role: UserRole }
+  | { name: 'disable' | 'enable' | 'reset-password'; email: string };
+
+/** A refusal of the command line itself. */
+class UsageError extends Error {}
+
+/** The command of `args` (what follows `npm run admin --`), or a UsageError saying what is wrong. */
+function parse(args: readonly string[]): Command {
+  const [group, verb, email, ...rest] = args;
+  if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { name: 'help' };
+  if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
+  if (verb === 'list' && email === undefined) return { name: 'list' };
+  if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
+    throw new UsageError(`Unknown command "user ${verb ?? ''}"; try \`npm run admin -- help\`.`);
+  }
+  if (!email || email.startsWith('--')) throw new UsageError(`user ${verb} needs an e-mail address.`);
+  const flags = [...rest];
+  const take = (flag: string) => {
+    const at = flags.indexOf(flag);
+    return at < 0 ? false : (flags.splice(at, 1), true);
+  };
+  const needsPassword = verb === 'add' || verb === 'reset-password';
+  if (needsPassword && !take('--password-stdin')) {
+    throw new UsageError(`user ${verb} needs --password-stdin: the password is read from standard input, never from the command line.`);
+  }
+  let role: UserRole | undefined;
+  if (verb === 'add') {
+    const at = flags.indexOf('--role');
+    const value = at < 0 ? undefined : flags.splice(at, 2)[1];
+    if (!USER_ROLES.includes(value as UserRole)) throw new UsageError(`user add needs --role ${USER_ROLES.join('|')}.`);
+    role = value as UserRole;
+  }
+  if (flags.length > 0) throw new UsageError(`Unexpected "${flags.join(' ')}"; try \`npm run admin -- help\`.`);
+  return verb === 'add' ? { name: 'add', email, role: role! } : { name: verb, email };
+}
+
+/** The first line of standard input; on a terminal, asked for and typed without echo. */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) {
+    let muted = false;
+    const output = new Writable({
+      write(chunk, _encoding, done) {
+        if (!muted) process.stderr.write(chunk as Buffer);
+        done();
+      },
+    });
+    const prompt = createInterface({ input: process.stdin, output, terminal: true });
+    process.stderr.write('Password: ');
+    muted = true;
+    return new Promise((resolve) =>
+      prompt.question('', (answer) => {
+        prompt.close();
+        process.stderr.write('\n');
+        resolve(answer);
+      }),
+    );
+  }
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  return '';
+}
+
+/** The users as a table: e-mail, role, state, last sign-in. */
+function table(users: readonly UserView[]): string {
+  if (users.length === 0) return 'No users yet. Add one with: npm run admin -- user add <email> --role owner --password-stdin';
+  const rows = [
+    ['EMAIL', 'ROLE', 'STATE', 'LAST SIGN-IN'],
+    ...users.map((u) => [u.email, u.role, u.disabled ? 'disabled' : 'enabled', u.lastSignInAt ?? 'never']),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** Runs `command` on the store; resolves with what to print. */
+async function run(command: Command, deps: UserDeps): Promise<string> {
+  const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
+  switch (command.name) {
+    case 'help':
+      return USAGE;
+    case 'list':
+      return table(await listUsers(deps.store));
+    case 'add': {
+      const user = await addUser(deps, { email: command.email, role: command.role, password: await readPassword() }, audit);
+      return `Added ${user.email} as ${user.role}.`;
+    }
+    case 'disable':
+    case 'enable': {
+      const { id } = await userByEmail(deps.store, command.email);
+      const user = await changeUser(deps, id, { disabled: command.name === 'disable' }, audit);
+      return user.disabled ? `Disabled ${user.email}; its sessions are ended.` : `Enabled ${user.email}.`;
+    }
+    case 'reset-password': {
+      const { id } = await userByEmail(deps.store, command.email);
+      const user = await resetPassword(deps, id, await readPassword(), audit);
+      return `New password set for ${user.email}; its sessions are ended.`;
+    }
+  }
+}
+
+/** An error as one line: a configuration's several problems joined, never a stack. */
+const oneLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ');
+
+async function main(): Promise<number> {
+  const command = parse(process.argv.slice(2));
+  if (command.name === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  try {
+    console.log(await run(command, { store, clock: systemClock }));
+    return 0;
+  } finally {
+    await hub.close();
+    await store.close();
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`admin: ${oneLine(error)}`);
+  process.exitCode = 1;
+}

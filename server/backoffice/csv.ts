@@ -1,0 +1,165 @@
+/**
+ * The back office's CSV writer, in the two formats every export offers (`?format=`):
+ *
+ * - `csv` (the default) is what a Brazilian spreadsheet opens as columns: `;` between cells, a decimal comma with no
+ *   thousands separator (`1234,56`), instants as São Paulo local time `dd/mm/aaaa hh:mm:ss`, `sim`/`não`, Portuguese
+ *   headers, UTF-8 with a BOM (so Excel reads the accents), CRLF line ends.
+ * - `csv-iso` is for machines (RFC 4180): `,`, a decimal point, ISO 8601 UTC instants, `true`/`false`, English
+ *   camelCase headers, no BOM, CRLF.
+ *
+ * Both quote a cell holding `"`, `,`, `;`, CR or LF (either separator, so a reader that guesses the separator splits
+ * neither), and defuse formula injection: a text cell starting with `=`, `+`, `-`, `@`, tab or CR gets a leading `'`.
+ * The numbers we write ourselves are never defused, so a negative amount stays a number. Money is exact: decimal
+ * strings through core/money.ts, never a binary float.
+ */
+import { z } from 'zod';
+import { formatDecimal, parseDecimal } from '../../core/money';
+
+export const CSV_FORMATS = ['csv', 'csv-iso'] as const;
+/** `csv`: pt-BR for spreadsheets (the default); `csv-iso`: RFC 4180 with ISO values, for machines. */
+export type CsvFormat = (typeof CSV_FORMATS)[number];
+
+/** `?format=` of an export: `csv` when absent; another value is a 400 through `parseQuery`. */
+export const csvFormatQuery = z.object({ format: z.enum(CSV_FORMATS).default('csv') });
+
+/**
+ * A cell's value, tagged with what it is so each format writes it its own way; null is an empty cell.
+ * `money` is a decimal string of any scale ("12.34", "-0.990000"); `instant` an ISO 8601 instant.
+ */
+export type CsvValue = { text: string | null } | { money: string | null } | { instant: string | null } | { bool: boolean | null };
+
+/** One column of an export: its header in each format and its cell of a row. */
+export interface CsvColumn<T> {
+  /** The header of the pt-BR file ("Valor líquido"). */
+  pt: string;
+  /** The header of the csv-iso file, English camelCase ("net"). */
+  iso: string;
+  /** The cell of `row`; `format` is for the few cells whose words differ by format (a state: `Pago` or `Completed`). */
+  value: (row: T, format: CsvFormat) => CsvValue;
+}
+
+const TIME_ZONE = 'America/Sao_Paulo';
+
+/** São Paulo's wall clock, by parts: the pt-BR file's times and the file name's day. */
+const saoPaulo = new Intl.DateTimeFormat('en-GB', {
+  timeZone: TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+function saoPauloParts(date: Date): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+  const parts = Object.fromEntries(saoPaulo.formatToParts(date).map((p) => [p.type, p.value]));
+  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+}
+
+/** A decimal string as an exact count of units at its own scale (at least cents); undefined when it is no number. */
+function exactDecimal(text: string): { units: bigint; scale: number } | undefined {
+  const match = /^-?\d+(?:\.(\d+))?$/.exec(text);
+  if (!match) return undefined;
+  const scale = Math.max(2, match[1]?.length ?? 0);
+  const units = parseDecimal(text, scale, { signed: true });
+  return units === undefined ? undefined : { units, scale };
+}
+
+/** The pt-BR amount: cents when exact at cents ("0,99"), else every significant digit ("0,012345"); never rounded. */
+function brazilianMoney({ units, scale }: { units: bigint; scale: number }): string {
+  while (scale > 2 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return formatDecimal(units, scale).replace('.', ',');
+}
+
+const validDate = (iso: string): Date | undefined => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+};
+
+/** A text cell: defused if a spreadsheet would run it as a formula, then quoted if it needs to be. */
+function textCell(text: string): string {
+  const cell = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",;\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+/**
+ * One cell as `format` writes it. Money and instants that are not what they claim (corrupt data) are written as the
+ * text they are, defused, rather than as a made-up number or a broken file.
+ */
+export function csvCell(value: CsvValue, format: CsvFormat): string {
+  const iso = format === 'csv-iso';
+  if ('text' in value) return value.text === null ? '' : textCell(value.text);
+  if ('bool' in value) return value.bool === null ? '' : iso ? String(value.bool) : value.bool ? 'sim' : 'não';
+  if ('money' in value) {
+    if (value.money === null) return '';
+    const decimal = exactDecimal(value.money);
+    if (!decimal) return textCell(value.money);
+    return iso ? formatDecimal(decimal.units, decimal.scale) : brazilianMoney(decimal);
+  }
+  if (value.instant === null) return '';
+  const date = validDate(value.instant);
+  if (!date) return textCell(value.instant);
+  if (iso) return date.toISOString();
+  const p = saoPauloParts(date);
+  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+}
+
+const separatorOf = (format: CsvFormat) => (format === 'csv-iso' ? ',' : ';');
+
+/** The header line, CRLF-terminated; the pt-BR file's starts with the BOM, so it is the first thing written. */
+export function csvHeader<T>(columns: readonly CsvColumn<T>[], format: CsvFormat): string {
+  const names = columns.map((column) => textCell(format === 'csv-iso' ? column.iso : column.pt));
+  return `${format === 'csv-iso' ? '' : '\uFEFF'}${names.join(separatorOf(format))}\r\n`;
+}
+
+/** The line of one row, CRLF-terminated. */
+export function csvLine<T>(columns: readonly CsvColumn<T>[], row: T, format: CsvFormat): string {
+  return `${columns.map((column) => csvCell(column.value(row, format), format)).join(separatorOf(format))}\r\n`;
+}
+
+/**
+ * The response headers of an export named `<fileBaseName>-<day>.csv`, the day `now` is in São Paulo (pt-BR) or UTC
+ * (csv-iso); never cached, never sniffed.
+ */
+export function csvHeaders(format: CsvFormat, fileBaseName: string, now: Date): Record<string, string> {
+  const p = saoPauloParts(now);
+  const day = format === 'csv-iso' ? now.toISOString().slice(0, 10) : `${p.year}-${p.month}-${p.day}`;
+  return {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${fileBaseName}-${day}.csv"`,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+}
+
+/** A page of rows to write, and whether it was the last. */
+export interface CsvPage<T> {
+  rows: readonly T[];
+  done: boolean;
+}
+
+/**
+ * The file as a stream: the header, then one page per pull, as the client reads it, until a page says it is the
+ * last; memory stays at one page whatever the file's length.
+ */
+export function csvStream<T>(
+  columns: readonly CsvColumn<T>[],
+  format: CsvFormat,
+  nextPage: () => Promise<CsvPage<T>>,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvHeader(columns, format)));
+    },
+    async pull(controller) {
+      const { rows, done } = await nextPage();
+      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((row) => csvLine(columns, row, format)).join('')));
+      if (done) controller.close();
+    },
+  });
+}
