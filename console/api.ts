@@ -1,8 +1,9 @@
 /**
- * The back-office's only wire: the BFF's `/api/admin` routes with the bearer admin token, the invoice upload through
- * `XMLHttpRequest` (fetch reports no upload progress), the live updates (`/api/admin/events`, read with fetch so the
- * token goes in a header, never in an address), and the sandbox emulator's admin routes through the demo's proxy
- * (`/demo/api/sandbox-admin`), which takes the same token and adds the emulator's key on the server.
+ * The console's only wire: the BFF's `/api/admin` routes, opened by the session (`/api/admin/session`: sign in with
+ * e-mail and password, read who is signed in, sign out). The session is an HttpOnly cookie the browser sends on these
+ * same-origin calls by itself: the page never holds a token or a password after the sign-in call. The invoice upload
+ * goes through `XMLHttpRequest` (fetch reports no upload progress) and the live updates (`/api/admin/events`) are read
+ * with fetch. Nothing here knows the demo or the emulator: their controls live in the demo's sandbox portal.
  */
 import type {
   ApprovalFilter,
@@ -11,7 +12,6 @@ import type {
   PaymentRequest,
   PaymentRequestDetail,
   PaymentRequestPage,
-  Receiver,
   ReceiverAccount,
   ReceiverPage,
   TransactionList,
@@ -23,48 +23,33 @@ import type {
   CheckoutFilters,
   CheckoutPage,
   LiveChange,
-  NewAccountInput,
-  NewReceiverInput,
   PageSize,
   PaymentRequestInput,
   ProviderRecord,
-  RefundPreview,
+  AdminUser,
+  ApprovalView,
+  AuditFilters,
+  AuditPage,
+  CheckoutRefunds,
+  CsvFormat,
+  MerchantEventPage,
+  NewUserInput,
+  RefundView,
+  Session,
+  SignedIn,
+  UserChange,
+  WebhookEndpointInput,
+  WebhookEndpointView,
+  WebhookEndpointWithSecret,
+  WebhookTestResult,
 } from './api-types';
+
+import { AdminApiError, errorFrom, MESSAGES } from './api-errors';
+
+export { AdminApiError } from './api-errors';
 
 /** The wire's shapes, importable from here as from ./api-types. */
 export type * from './api-types';
-
-/** A refused or failed call: the BFF's `error.code` (or `network_error`) with a message fit for the page. */
-export class AdminApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AdminApiError';
-  }
-}
-
-/** pt-BR wording for the codes a merchant meets; anything else keeps the server's own message. */
-const MESSAGES: Record<string, string> = {
-  admin_unauthorized: 'Token de administrador inválido. Confira o arquivo admin-token indicado no log do servidor.',
-  network_error: 'Sem resposta do servidor. Verifique a conexão e tente de novo.',
-  file_too_large: 'A nota fiscal deve ter no máximo 10 MiB.',
-  pdf_required: 'A nota fiscal deve ser um PDF.',
-  provider_unavailable: 'O provedor de pagamentos não respondeu. Tente de novo em instantes.',
-  InsufficientBalance: 'Saldo insuficiente para o valor mais a tarifa.',
-  refund_exists: 'Este pagamento já tem um reembolso em andamento ou concluído.',
-  order_not_paid_twice: 'O pedido não tem outro pagamento concluído: este é o que o paga.',
-  payer_not_refundable: 'O provedor não informa um pagador com CPF para este pagamento; reembolse manualmente.',
-  idempotency_key_in_progress: 'A transferência ainda está sendo enviada. Aguarde um instante e confira a lista.',
-};
-
-function errorFrom(status: number, body: unknown): AdminApiError {
-  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
-  const code = error?.code ?? `http_${status}`;
-  return new AdminApiError(status, code, MESSAGES[code] ?? error?.message ?? `Falha inesperada (HTTP ${status}).`);
-}
 
 const query = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams();
@@ -74,40 +59,70 @@ const query = (params: Record<string, string | number | undefined>) => {
 };
 
 export class AdminApi {
-  /**
-   * @param token - The admin token, sent as `Authorization: Bearer`.
-   * @param onUnauthorized - Called when a call is refused for the token (it was changed on the server, say).
-   */
-  constructor(
-    readonly token: string,
-    private readonly onUnauthorized: () => void = () => {},
-  ) {}
+  /** @param onUnauthorized - Called when a call is refused for want of a session (it expired, or was ended elsewhere). */
+  constructor(private readonly onUnauthorized: () => void = () => {}) {}
 
-  /**
-   * `sandbox` calls go to the emulator's admin routes through the demo's proxy: the page never holds the emulator's
-   * admin key, and the emulator never sees the BFF's admin token.
-   */
-  private async call<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    target: 'bff' | 'sandbox' = 'bff',
-    extra: Record<string, string> = {},
-  ): Promise<T> {
-    const base = target === 'bff' ? '/api/admin' : '/demo/api/sandbox-admin';
-    const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${this.token}`, ...extra };
+  /** One JSON call to `/api/admin<path>`, with the session cookie (same-origin); throws an AdminApiError. */
+  private async send<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', ...extra };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     try {
-      response = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      response = await fetch(`/api/admin${path}`, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
     } catch {
       throw new AdminApiError(0, 'network_error', MESSAGES.network_error!);
     }
     const data: unknown = await response.json().catch(() => null);
     if (response.ok) return data as T;
-    const error = errorFrom(response.status, data);
-    if (error.code === 'admin_unauthorized') this.onUnauthorized();
-    throw error;
+    throw errorFrom(response.status, data, response.headers.get('retry-after'));
+  }
+
+  /** `send`, and the page hears when the session is gone. */
+  private async call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+    try {
+      return await this.send<T>(method, path, body, extra);
+    } catch (error) {
+      if ((error as AdminApiError).code === 'admin_unauthorized') this.onUnauthorized();
+      throw error;
+    }
+  }
+
+  /** Who is signed in; undefined when nobody is (no cookie, or it expired). */
+  async session(): Promise<Session | undefined> {
+    try {
+      return await this.send<Session>('GET', '/session');
+    } catch (error) {
+      if ((error as AdminApiError).code === 'admin_unauthorized') return undefined;
+      throw error;
+    }
+  }
+
+  /** Signs in; the BFF sets the session cookie. Refusals: `invalid_credentials`, `sign_in_rate_limited` (with `retryAfter`). */
+  async signIn(email: string, password: string): Promise<Session> {
+    const { user, expiresAt } = await this.send<SignedIn>('POST', '/session', { email, password });
+    return { actor: { kind: 'user', name: user.email, role: user.role }, expiresAt };
+  }
+
+  /** Ends the session on the server (the cookie is cleared); an already ended one is no error. */
+  async signOut(): Promise<void> {
+    await this.send<unknown>('DELETE', '/session').catch((error: AdminApiError) => {
+      if (error.code !== 'admin_unauthorized') throw error;
+    });
+  }
+
+  /** Which provider the product talks to, as `/healthz` says: `sandbox` (a test environment) or `remote`. */
+  async environment(): Promise<'sandbox' | 'remote' | undefined> {
+    try {
+      const response = await fetch('/healthz', { headers: { accept: 'application/json' } });
+      return ((await response.json()) as { provider?: 'sandbox' | 'remote' }).provider;
+    } catch {
+      return undefined;
+    }
   }
 
   balance = () => this.call<Balance & { credits?: string; debits?: string; charges?: string }>('GET', '/balance');
@@ -132,7 +147,7 @@ export class AdminApi {
 
   /** One cash-out per `idempotencyKey`: sending it again (a double click, a retry) answers the same cash-out. */
   cashOut = (input: CashOutInput, idempotencyKey: string) =>
-    this.call<CashOutView>('POST', '/cashouts', input, 'bff', { 'idempotency-key': idempotencyKey });
+    this.call<CashOutView>('POST', '/cashouts', input, { 'idempotency-key': idempotencyKey });
 
   cashOuts = (limit = 10) => this.call<{ items: CashOutView[] }>('GET', `/cashouts${query({ limit })}`);
 
@@ -146,17 +161,58 @@ export class AdminApi {
 
   providerRecord = (id: string) => this.call<ProviderRecord>('GET', `/checkouts/${encodeURIComponent(id)}/provider`);
 
-  refundPreview = (id: string) => this.call<RefundPreview>('GET', `/checkouts/${encodeURIComponent(id)}/refund`);
+  /** What is paid, refunded and refundable of a payment, to whom, and its refunds. */
+  checkoutRefunds = (id: string) => this.call<CheckoutRefunds>('GET', `/checkouts/${encodeURIComponent(id)}/refunds`);
 
-  refund = (id: string, idempotencyKey: string) =>
-    this.call<CashOutView>('POST', `/checkouts/${encodeURIComponent(id)}/refund`, {}, 'bff', { 'idempotency-key': idempotencyKey });
+  /** One refund per `idempotencyKey`; its state is `PendingApproval` when it waits for an owner's approval. */
+  refundCheckout = (id: string, amount: string, idempotencyKey: string) =>
+    this.call<RefundView>('POST', `/checkouts/${encodeURIComponent(id)}/refunds`, { amount }, { 'idempotency-key': idempotencyKey });
+
+  approvals = (state: 'pending' | 'decided') => this.call<{ data: ApprovalView[] }>('GET', `/approvals${query({ state })}`);
+
+  decideApproval = (key: string, decision: 'approve' | 'reject') =>
+    this.call<ApprovalView>('POST', `/approvals/${encodeURIComponent(key)}/${decision}`, {});
+
+  audit = (filters: AuditFilters, after?: number, limit = 50) =>
+    this.call<AuditPage>('GET', `/audit${query({ ...filters, after, limit })}`);
+
+  /** The address of the audit trail's CSV with these filters: a plain download link (the session cookie opens it). */
+  auditExportUrl = (filters: AuditFilters, format: CsvFormat) => `/api/admin/audit/export.csv${query({ format, ...filters })}`;
+
+  users = () => this.call<{ data: AdminUser[] }>('GET', '/users');
+
+  addUser = (input: NewUserInput) => this.call<AdminUser>('POST', '/users', input);
+
+  changeUser = (id: string, change: UserChange) => this.call<AdminUser>('PATCH', `/users/${encodeURIComponent(id)}`, change);
+
+  webhookEndpoints = () => this.call<{ items: WebhookEndpointView[] }>('GET', '/webhook-endpoints');
+
+  /** The answer carries the endpoint's secret: the only time it is shown. */
+  addWebhookEndpoint = (input: WebhookEndpointInput) => this.call<WebhookEndpointWithSecret>('POST', '/webhook-endpoints', input);
+
+  setWebhookEndpoint = (id: string, action: 'disable' | 'enable') =>
+    this.call<WebhookEndpointView>('POST', `/webhook-endpoints/${encodeURIComponent(id)}/${action}`, {});
+
+  /** A new secret (the answer is the only time it is shown); the previous one keeps signing for 24 hours. */
+  rotateWebhookSecret = (id: string) =>
+    this.call<WebhookEndpointWithSecret>('POST', `/webhook-endpoints/${encodeURIComponent(id)}/rotate`, {});
+
+  testWebhookEndpoint = (id: string) => this.call<WebhookTestResult>('POST', `/webhook-endpoints/${encodeURIComponent(id)}/test`, {});
+
+  /** The merchant's events after the cursor `after`, oldest first, with their deliveries. */
+  webhookEvents = (after: string | undefined, limit: number) =>
+    this.call<MerchantEventPage>('GET', `/webhook-events${query({ after, limit })}`);
+
+  redeliver = (eventId: string, endpointId: string) =>
+    this.call<unknown>('POST', `/webhook-events/${encodeURIComponent(eventId)}/redeliver${query({ endpoint: endpointId })}`, {});
 
   /** The filtered list as CSV, streamed by the BFF; returned as a file to save. */
-  async exportCsv(filters: CheckoutFilters): Promise<Blob> {
+  async exportCsv(filters: CheckoutFilters, format: CsvFormat = 'csv'): Promise<Blob> {
     let response: Response;
     try {
-      response = await fetch(`/api/admin/checkouts/export.csv${query({ ...filters })}`, {
-        headers: { authorization: `Bearer ${this.token}`, accept: 'text/csv' },
+      response = await fetch(`/api/admin/checkouts/export.csv${query({ format, ...filters })}`, {
+        headers: { accept: 'text/csv' },
+        credentials: 'same-origin',
       });
     } catch {
       throw new AdminApiError(0, 'network_error', MESSAGES.network_error!);
@@ -178,7 +234,8 @@ export class AdminApi {
     while (!signal.aborted) {
       try {
         const response = await fetch('/api/admin/events', {
-          headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' },
+          headers: { accept: 'text/event-stream' },
+          credentials: 'same-origin',
           signal,
         });
         if (response.status === 401) {
@@ -213,42 +270,13 @@ export class AdminApi {
     }
   }
 
-  /** Sandbox only: true when the emulator's admin routes answer (the back-office then shows its controls). */
-  async sandboxMode(): Promise<boolean> {
-    try {
-      await this.call<unknown>('GET', '/company-webhook', undefined, 'sandbox');
-      return true;
-    } catch (error) {
-      if ((error as AdminApiError).code === 'admin_unauthorized') throw error;
-      return false;
-    }
-  }
-
-  /** Sandbox only: the bank's decision on a cash-out (`complete`, `error`, `cancel`). */
-  cashOutControl = (transactionId: string, operation: 'complete' | 'error' | 'cancel') =>
-    this.call<unknown>('POST', `/cashouts/${encodeURIComponent(transactionId)}/${operation}`, {}, 'sandbox');
-
-  /** Sandbox only: registers a receiver (Pending) as the provider's portal would. */
-  createReceiver = (input: NewReceiverInput) => this.call<{ data: Receiver }>('POST', '/receivers', input, 'sandbox');
-
-  addAccount = (receiverId: string, input: NewAccountInput) =>
-    this.call<{ data: ReceiverAccount }>('POST', `/receivers/${encodeURIComponent(receiverId)}/accounts`, input, 'sandbox');
-
-  reviewReceiver = (receiverId: string, decision: 'approve' | 'reject') =>
-    this.call<{ data: Receiver }>('POST', `/receivers/${encodeURIComponent(receiverId)}/${decision}`, {}, 'sandbox');
-
   transactions = (orderId: string) => this.call<TransactionList>('GET', `/transactions${query({ orderId })}`);
-
-  /** Sandbox only: the emulator's reviewer decides a payment request, as the provider's portal would. */
-  review = (id: string, decision: 'approve' | 'reject') =>
-    this.call<unknown>('POST', `/transaction-requests/${encodeURIComponent(id)}/${decision}`, {}, 'sandbox');
 
   /** Streams the PDF to the BFF; `onProgress` gets the fraction sent, from 0 to 1. */
   uploadInvoice(id: string, file: File, onProgress: (fraction: number) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('PUT', `/api/admin/payment-requests/${encodeURIComponent(id)}/invoice`);
-      xhr.setRequestHeader('authorization', `Bearer ${this.token}`);
       xhr.setRequestHeader('content-type', 'application/pdf');
       xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name));
       xhr.responseType = 'json';

@@ -1,6 +1,6 @@
 /** The DOM events the back-office elements send up to `<bo-app>`: their details, the one helper, their typing. */
 import type { PaymentRequest, Receiver, ReceiverAccount } from '../server/provider/schemas';
-import type { CashOutView } from './api';
+import type { CashOutView, Session } from './api';
 
 export interface BoNoticeDetail {
   message: string;
@@ -9,7 +9,7 @@ export interface BoNoticeDetail {
 }
 
 export interface BoEventMap {
-  'bo-signed-in': CustomEvent<{ token: string }>;
+  'bo-signed-in': CustomEvent<{ session: Session }>;
   'bo-sign-out': CustomEvent<null>;
   'bo-notice': CustomEvent<BoNoticeDetail>;
   'bo-account-selected': CustomEvent<{ receiver: Receiver; account: ReceiverAccount }>;
@@ -19,7 +19,6 @@ export interface BoEventMap {
   'bo-balance-changed': CustomEvent<null>;
   'bo-checkout-open': CustomEvent<{ id: string }>;
   'bo-cashout-created': CustomEvent<{ cashOut: CashOutView }>;
-  'bo-receivers-changed': CustomEvent<{ receiver: Receiver }>;
 }
 
 /** Fires a bubbling, composed event from `target`. */

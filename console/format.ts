@@ -48,6 +48,7 @@ const TONES: Record<string, 'good' | 'bad' | 'wait'> = {
   Approved: 'good',
   Completed: 'good',
   Pending: 'wait',
+  PendingApproval: 'wait',
   Created: 'wait',
   Registered: 'wait',
   Rejected: 'bad',
@@ -72,8 +73,37 @@ const CHECKOUT: Record<string, string> = {
 };
 export const checkoutLabel = (state: string) => CHECKOUT[state] ?? state;
 
+/** Our states of a movement before the provider has it: waiting for an owner, refused by one, being sent. */
+const MOVEMENT: Record<string, string> = {
+  PendingApproval: 'Aguardando aprovação',
+  Rejected: 'Rejeitada',
+  Sending: 'Enviando',
+};
+
 /** Display text of a cash-out's state: the provider's, or ours while the provider has not answered. */
-export const cashOutLabel = (state: string) => (state === 'Sending' ? 'Enviando' : executionLabel(state));
+export const cashOutLabel = (state: string) => MOVEMENT[state] ?? executionLabel(state);
+
+/** Display text of a refund's state ("o reembolso": the masculine forms). */
+const REFUND: Record<string, string> = {
+  PendingApproval: 'Aguardando aprovação',
+  Sending: 'Enviando',
+  Created: 'Criado',
+  Registered: 'Registrado',
+  Completed: 'Concluído',
+  Rejected: 'Rejeitado',
+  Cancelled: 'Cancelado',
+  Reversed: 'Estornado',
+  Refunded: 'Devolvido',
+  Error: 'Erro',
+};
+export const refundLabel = (state: string) => REFUND[state] ?? state;
+
+/** A movement's state in its own gender: a refund's, or a cash-out's. */
+export const movementLabel = (state: string, kind: 'refund' | 'cashout') => (kind === 'refund' ? refundLabel(state) : cashOutLabel(state));
+
+/** The roles, as the console names them. */
+const ROLE_NAMES: Record<string, string> = { viewer: 'Leitura', operator: 'Operador', owner: 'Proprietário' };
+export const roleLabel = (role: string) => ROLE_NAMES[role] ?? role;
 
 /** What made the BFF store an event of a checkout. */
 const SOURCES: Record<string, string> = {
@@ -91,3 +121,17 @@ export const methodLabel = (method: string) => (method === 'openfinance' ? 'Open
  * formatMoney (rounded half away from zero to cents; unreadable text shown as it is), or "—" when there is none.
  */
 export const formatMoney6 = (value: string | null | undefined): string => (value ? formatMoney(value) : '—');
+
+/** The start of a local calendar day (`<input type=date>`'s "2025-03-01") as an instant; `next`: the next day's start. */
+export function dayStart(day: string, next = false): string | undefined {
+  const [y, m, d] = day.split('-').map(Number);
+  if (!y || !m || !d) return undefined;
+  return new Date(y, m - 1, d + (next ? 1 : 0)).toISOString();
+}
+
+/** The local calendar day of an instant, as `<input type=date>` takes it; `previous`: of the instant just before. */
+export function dayOf(iso: string | undefined, previous = false): string {
+  if (!iso) return '';
+  const date = new Date(Date.parse(iso) - (previous ? 1 : 0));
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+}

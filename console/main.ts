@@ -1,2 +1,2 @@
-/** Entry of the back-office page (`/assets/backoffice.js`): defines `<bo-app>` and every element it uses. */
+/** Entry of the console's page (`/admin`, built by scripts/build-console.mjs): defines `<bo-app>` and every element it uses. */
 import './app/bo-app';

@@ -34,6 +34,25 @@ export default css`
     font-weight: 700;
     font-size: 0.85rem;
   }
+  .who {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.25rem 0.5rem;
+    margin: 0;
+  }
+  .who .name {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .who .role {
+    padding: 0.1rem 0.6rem;
+    border-radius: 999px;
+    background: var(--bo-color-selected, #eef4ff);
+    color: var(--bo-color-primary, #1849a9);
+    font-size: 0.85rem;
+    font-weight: 700;
+  }
   .notice {
     margin: 0 0 1rem;
     padding: 0.6rem 0.9rem;
@@ -71,6 +90,14 @@ export default css`
   }
   .area {
     scroll-margin-top: 1rem;
+  }
+  .stack {
+    display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    gap: 1rem;
+  }
+  main > .area {
+    margin-top: 1rem;
   }
   a:focus-visible,
   button:focus-visible {

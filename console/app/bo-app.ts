@@ -1,7 +1,9 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
-import type { Receiver, ReceiverAccount } from '../../server/provider/schemas';
-import { AdminApi } from '../api';
+import type { ReceiverAccount, Receiver } from '../../server/provider/schemas';
+import { AdminApi, type Role, type Session } from '../api';
+import { hasRole } from '../api-types';
+import type { BoApprovals } from '../approvals/bo-approvals';
 import '../balance/bo-balance';
 import type { BoBalance } from '../balance/bo-balance';
 import '../cashout-form/bo-cashout-form';
@@ -10,37 +12,42 @@ import type { BoCashouts } from '../cashouts/bo-cashouts';
 import '../checkout-detail/bo-checkout-detail';
 import type { BoCheckoutDetail } from '../checkout-detail/bo-checkout-detail';
 import type { BoEventMap, BoNoticeDetail } from '../events';
+import { roleLabel } from '../format';
 import '../payment-request-form/bo-payment-request-form';
 import '../payment-request/bo-payment-request';
 import '../payment-requests/bo-payment-requests';
 import type { BoPaymentRequests } from '../payment-requests/bo-payment-requests';
 import '../payments/bo-payments';
 import type { BoPayments } from '../payments/bo-payments';
-import '../receiver-form/bo-receiver-form';
 import '../receivers/bo-receivers';
-import type { BoReceivers } from '../receivers/bo-receivers';
 import shared from '../shared.styles';
 import '../sign-in/bo-sign-in';
 import styles from './bo-app.styles';
-
-/** Kept for the tab's life only: closing the tab signs out. */
-const TOKEN_KEY = 'pix-backoffice-admin-token';
+import { renderSection, sectionsFor } from './sections';
 
 /** Changes arriving within this window reload each list once. */
 const LIVE_DEBOUNCE_MS = 250;
 
+const EXPIRED = 'Sua sessão expirou. Entre de novo.';
+
 /**
- * The merchant's back-office: sign-in with the admin token, then the payments received (filters, CSV, a payment's
- * timeline, refund of a duplicate), balance, cash-out with confirmation and the recent cash-outs, receivers and their
- * accounts (registered and reviewed here in sandbox mode), payment requests (create, follow, invoice, cancel; sandbox
- * approval). Owns the token, the page's live region and the live stream that refreshes the lists; the other elements
- * report to it through events. Sandbox controls show only when the emulator's admin routes answer.
+ * The merchant console: on load it asks the BFF who is signed in (`GET /api/admin/session`, the HttpOnly cookie
+ * decides) and shows either the sign-in or the desk, never both; a later 401 brings the sign-in back with "Sua sessão
+ * expirou". The desk: the payments received (filters, CSV, a payment's timeline and refunds), receivers and their
+ * accounts, payment requests (create, follow, invoice, cancel), balance, cash-out with confirmation and the recent
+ * cash-outs, then the sections of `sections.ts`, each shown to the roles it is for; a viewer gets no control that
+ * moves money. Owns the session, the page's live region and the live stream that refreshes the lists; the other
+ * elements report to it through events.
  */
 @customElement('bo-app')
 export class BoApp extends LitElement {
   static override styles = [shared, styles];
 
-  @state() private api?: AdminApi;
+  /** `checking` until the session is known: the page shows neither the sign-in nor the desk meanwhile. */
+  @state() private phase: 'checking' | 'signed-out' | 'signed-in' = 'checking';
+  @state() private session?: Session;
+  /** Why the sign-in is shown again, for its alert. */
+  @state() private signInMessage = '';
   @state() private notice?: BoNoticeDetail;
   @state() private receiver?: Receiver;
   @state() private account?: ReceiverAccount;
@@ -53,25 +60,29 @@ export class BoApp extends LitElement {
   @query('bo-payments') private payments?: BoPayments;
   @query('bo-cashouts') private cashouts?: BoCashouts;
   @query('bo-checkout-detail') private checkoutDetail?: BoCheckoutDetail;
-  @query('bo-receivers') private receiversList?: BoReceivers;
+  @query('bo-approvals') private approvals?: BoApprovals;
+  private readonly api = new AdminApi(() => this.expire());
   private stream?: AbortController;
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private changed = new Set<'checkout' | 'cashout'>();
 
   override connectedCallback() {
     super.connectedCallback();
-    const token = sessionStorage.getItem(TOKEN_KEY);
-    if (token) this.start(this.apiFor(token));
+    void this.checkSession();
+    void this.api.environment().then((provider) => (this.sandbox = provider === 'sandbox'));
     this.addEventListener('bo-notice', (e) => (this.notice = e.detail));
-    this.addEventListener('bo-signed-in', (e) => this.handleSignedIn(e));
+    this.addEventListener('bo-signed-in', (e) => void this.handleSignedIn(e));
     this.addEventListener('bo-account-selected', (e) => void this.handleAccount(e));
     this.addEventListener('bo-payment-request-created', (e) => void this.openRequest(e.detail.request.id));
     this.addEventListener('bo-payment-request-open', (e) => void this.openRequest(e.detail.id));
     this.addEventListener('bo-payment-request-changed', () => this.handleRequestChanged());
     this.addEventListener('bo-balance-changed', () => void this.balance?.refresh());
     this.addEventListener('bo-checkout-open', (e) => void this.openCheckout(e.detail.id));
-    this.addEventListener('bo-cashout-created', () => void this.cashouts?.refresh());
-    this.addEventListener('bo-receivers-changed', () => void this.receiversList?.refresh());
+    this.addEventListener('bo-cashout-created', () => {
+      void this.cashouts?.refresh();
+      // Above the approval threshold it waits for an owner.
+      void this.approvals?.refresh();
+    });
   }
 
   override disconnectedCallback() {
@@ -79,18 +90,32 @@ export class BoApp extends LitElement {
     this.stop();
   }
 
-  /** Signed in: the API, the sandbox probe, and the live stream. */
-  private start(api: AdminApi) {
-    this.api = api;
-    void api.sandboxMode().then(
-      (sandbox) => this.api === api && (this.sandbox = sandbox),
-      () => undefined,
-    );
+  private get userRole(): Role {
+    return this.session?.actor.role ?? 'viewer';
+  }
+
+  /** Signed in already (the cookie of an earlier visit)? A failure to ask shows the sign-in with the reason. */
+  private async checkSession() {
+    try {
+      const session = await this.api.session();
+      if (session) this.start(session);
+      else this.phase = 'signed-out';
+    } catch (error) {
+      this.signInMessage = (error as Error).message;
+      this.phase = 'signed-out';
+    }
+  }
+
+  /** Signed in: the desk and the live stream. */
+  private start(session: Session) {
+    this.session = session;
+    this.signInMessage = '';
+    this.phase = 'signed-in';
     this.stop();
     const stream = new AbortController();
     this.stream = stream;
     this.live = 'connecting';
-    void api.live(
+    void this.api.live(
       (change) => this.handleLive(change.topic),
       (connected) => (this.live = connected ? 'on' : 'off'),
       stream.signal,
@@ -117,6 +142,8 @@ export class BoApp extends LitElement {
         // A refund is a cash-out: the list's refund column and the open payment show it.
         void this.payments?.refresh();
         void this.balance?.refresh();
+        // A refund or cash-out waiting for an owner, or decided by another one.
+        void this.approvals?.refresh();
       }
       void this.checkoutDetail?.refresh();
     }, LIVE_DEBOUNCE_MS);
@@ -139,28 +166,39 @@ export class BoApp extends LitElement {
     detail?.renderRoot.querySelector<HTMLElement>('#cd-title')?.focus({ preventScroll: true });
   }
 
-  private apiFor(token: string) {
-    return new AdminApi(token, () =>
-      this.signOut({ message: 'Sessão encerrada: o token de administrador não é mais aceito. Entre de novo.', tone: 'error' }),
-    );
+  private async handleSignedIn(event: BoEventMap['bo-signed-in']) {
+    this.start(event.detail.session);
+    this.notice = { message: `Você entrou como ${roleLabel(this.userRole)}.`, tone: 'success' };
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#payments-area')?.focus({ preventScroll: true });
   }
 
-  private handleSignedIn(event: BoEventMap['bo-signed-in']) {
-    sessionStorage.setItem(TOKEN_KEY, event.detail.token);
-    this.start(this.apiFor(event.detail.token));
-    this.notice = { message: 'Você entrou no back-office.', tone: 'success' };
-  }
-
-  private signOut(notice: BoNoticeDetail = { message: 'Você saiu do back-office.', tone: 'info' }) {
-    sessionStorage.removeItem(TOKEN_KEY);
+  /** Forgets everything of the session on the page, and shows the sign-in (with `message` in its alert). */
+  private leave(message: string, notice?: BoNoticeDetail) {
     this.stop();
-    this.api = undefined;
-    this.sandbox = false;
+    this.session = undefined;
+    this.phase = 'signed-out';
+    this.signInMessage = message;
     this.checkoutId = '';
     this.receiver = undefined;
     this.account = undefined;
     this.currentId = '';
     this.notice = notice;
+  }
+
+  /** A call was refused for want of a session: it expired (12 h, or 30 min idle) or was ended elsewhere. */
+  private expire() {
+    if (this.phase === 'signed-in') this.leave(EXPIRED);
+  }
+
+  private async signOut() {
+    try {
+      await this.api.signOut();
+    } catch (error) {
+      this.notice = { message: (error as Error).message, tone: 'error' };
+      return;
+    }
+    this.leave('', { message: 'Você saiu do console.', tone: 'info' });
   }
 
   private async handleAccount(event: BoEventMap['bo-account-selected']) {
@@ -202,53 +240,72 @@ export class BoApp extends LitElement {
     `;
   }
 
+  private renderNav() {
+    return html`<nav class="sections" aria-label="Seções do console">
+      ${sectionsFor(this.userRole).map((s) => html`<a href="#${s.id}" @click=${(e: Event) => this.jump(e, s.id)}>${s.label}</a>`)}
+      <span class="live" data-state=${this.live}>
+        ${this.live === 'on' ? 'Atualização ao vivo' : this.live === 'off' ? 'Reconectando…' : 'Conectando…'}
+      </span>
+    </nav>`;
+  }
+
   private renderDesk(api: AdminApi) {
-    return html`<nav class="sections" aria-label="Seções do back-office">
-        <a href="#payments-area" @click=${(e: Event) => this.jump(e, 'payments-area')}>Pagamentos recebidos</a>
-        <a href="#receivers-area" @click=${(e: Event) => this.jump(e, 'receivers-area')}>Recebedores</a>
-        <a href="#cashout-area" @click=${(e: Event) => this.jump(e, 'cashout-area')}>Transferências</a>
-        <span class="live" data-state=${this.live}>
-          ${this.live === 'on' ? 'Atualização ao vivo' : this.live === 'off' ? 'Reconectando…' : 'Conectando…'}
-        </span>
-      </nav>
+    const role = this.userRole;
+    const operator = hasRole(role, 'operator');
+    return html`${this.renderNav()}
       <div class="wide">
         <div id="payments-area" class="area" tabindex="-1">
           <bo-payments .api=${api} .currentId=${this.checkoutId}></bo-payments>
         </div>
-        ${this.checkoutId ? html`<bo-checkout-detail .api=${api} checkout-id=${this.checkoutId}></bo-checkout-detail>` : nothing}
+        ${this.checkoutId ? html`<bo-checkout-detail .api=${api} .role=${role} checkout-id=${this.checkoutId}></bo-checkout-detail>` : nothing}
       </div>
       <div class="desk">
         <div class="main">
           <div id="receivers-area" class="area" tabindex="-1">
-            <bo-receivers .api=${api} .selectedAccountId=${this.account?.id}></bo-receivers>
+            <bo-receivers .api=${api} .role=${role} .selectedAccountId=${this.account?.id}></bo-receivers>
           </div>
-          ${this.sandbox ? html`<bo-receiver-form .api=${api}></bo-receiver-form>` : nothing}
-          <bo-payment-request-form .api=${api} .receiver=${this.receiver} .account=${this.account}></bo-payment-request-form>
-          ${this.currentId ? html`<bo-payment-request .api=${api} request-id=${this.currentId} ?sandbox=${this.sandbox}></bo-payment-request>` : nothing}
+          ${operator ? html`<bo-payment-request-form .api=${api} .receiver=${this.receiver} .account=${this.account}></bo-payment-request-form>` : nothing}
+          ${this.currentId ? html`<bo-payment-request .api=${api} .role=${role} request-id=${this.currentId}></bo-payment-request>` : nothing}
           <bo-payment-requests .api=${api} .currentId=${this.currentId}></bo-payment-requests>
         </div>
         <div class="side">
           <bo-balance .api=${api}></bo-balance>
-          <div id="cashout-area" class="area" tabindex="-1">
-            <bo-cashout-form .api=${api}></bo-cashout-form>
+          <div id="cashout-area" class="area stack" tabindex="-1">
+            ${operator ? html`<bo-cashout-form .api=${api}></bo-cashout-form>` : nothing}
+            <bo-cashouts .api=${api}></bo-cashouts>
           </div>
-          <bo-cashouts .api=${api} ?sandbox=${this.sandbox}></bo-cashouts>
         </div>
-      </div>`;
+      </div>
+      ${sectionsFor(role).map((section) => renderSection(section, api, role))}`;
+  }
+
+  private renderWho(session: Session) {
+    const { actor } = session;
+    return html`<p class="who">
+        <span class="name" data-testid="signed-in-as">${actor.kind === 'token' ? 'Token de API' : actor.name}</span>
+        <span class="role" data-testid="signed-in-role">${roleLabel(actor.role)}</span>
+      </p>
+      <button class="secondary" type="button" @click=${() => this.signOut()}>Sair</button>`;
+  }
+
+  private renderMain() {
+    if (this.phase === 'checking') return html`<p class="muted" role="status">Verificando a sessão…</p>`;
+    if (this.phase === 'signed-out') return html`<bo-sign-in .api=${this.api} message=${this.signInMessage}></bo-sign-in>`;
+    return this.renderDesk(this.api);
   }
 
   override render() {
     return html`
       <header class="top">
         <div class="brand">
-          <h1>Back-office</h1>
+          <h1>Console</h1>
           <p class="muted">Armazém Cerrado · pagamentos recebidos, pagamentos a empresas e transferências PIX</p>
         </div>
         ${this.sandbox ? html`<p class="env">Ambiente sandbox</p>` : nothing}
-        ${this.api ? html`<button class="secondary" type="button" @click=${() => this.signOut()}>Sair</button>` : nothing}
+        ${this.phase === 'signed-in' && this.session ? this.renderWho(this.session) : nothing}
       </header>
       ${this.renderNotice()}
-      <main>${this.api ? this.renderDesk(this.api) : html`<bo-sign-in></bo-sign-in>`}</main>
+      <main>${this.renderMain()}</main>
     `;
   }
 }

@@ -23,21 +23,6 @@ export default css`
   ol.timeline li {
     margin: 0 0 0.6rem;
   }
-  .confirm {
-    border: 2px solid var(--bo-color-danger, #b42318);
-    border-radius: 10px;
-    padding: 0.75rem 1rem;
-    margin-top: 0.5rem;
-  }
-  .confirm h3 {
-    margin: 0 0 0.5rem;
-    font-size: 1rem;
-  }
-  .actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.5rem;
-  }
   pre {
     max-height: 20rem;
     overflow: auto;

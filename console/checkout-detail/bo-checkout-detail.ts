@@ -1,9 +1,11 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../core/money';
-import type { AdminApi, CheckoutDetail, ProviderRecord, RefundPreview } from '../api';
-import { emit, notify } from '../events';
-import { cashOutLabel, checkoutLabel, formatDate, formatMoney6, methodLabel, sourceLabel, toneOf } from '../format';
+import type { AdminApi, CheckoutDetail, ProviderRecord, Role } from '../api';
+import { notify } from '../events';
+import { checkoutLabel, formatDate, methodLabel, sourceLabel, toneOf } from '../format';
+import '../refund/bo-refund';
+import type { BoRefund } from '../refund/bo-refund';
 import shared from '../shared.styles';
 import styles from './bo-checkout-detail.styles';
 import { providerRecordView } from './provider-record';
@@ -16,11 +18,11 @@ const WEBHOOK_OUTCOMES = {
 } as const;
 /**
  * One payment received: its facts, the timeline of its events (what moved it and when), the webhooks that moved it,
- * the provider's record read again on demand, and, for a duplicate payment of an order paid twice, its refund by a
- * PIX cash-out to the payer after a confirmation that shows recipient, key, amount and charges. `<bo-app>` calls
- * `refresh()` when the live stream reports a change.
+ * the provider's record read again on demand, and its refunds (`<bo-refund>`: what is left to refund, the refund of
+ * any amount of it to the payer by PIX after a confirmation, for operators and owners). `<bo-app>` calls `refresh()`
+ * when the live stream reports a change.
  *
- * @event bo-balance-changed - A refund was sent.
+ * @event bo-balance-changed - A refund was sent (from `<bo-refund>`).
  * @event bo-notice - A status message for the page's live region.
  */
 @customElement('bo-checkout-detail')
@@ -31,22 +33,18 @@ export class BoCheckoutDetail extends LitElement {
   @property({ attribute: false }) api?: AdminApi;
   /** The checkout to show. */
   @property({ attribute: 'checkout-id' }) checkoutId = '';
+  /** The signed-in role, passed on to the refund (a property only: the attribute is ARIA's). */
+  @property({ attribute: false }) override role: Role = 'viewer';
 
   @state() private detail?: CheckoutDetail;
   @state() private record?: ProviderRecord;
-  @state() private preview?: RefundPreview;
   @state() private error = '';
-  @state() private refundError = '';
   @state() private busy = false;
   @state() private reading = false;
-  @state() private refunding = false;
-  /** One key per confirmation: pressing "Confirmar reembolso" again sends the same refund, never a second one. */
-  private refundKey = '';
 
   override updated(changed: PropertyValues<this>) {
     if (changed.has('checkoutId') && this.checkoutId) {
       this.record = undefined;
-      this.preview = undefined;
       this.detail = undefined;
       void this.refresh();
     }
@@ -55,6 +53,7 @@ export class BoCheckoutDetail extends LitElement {
   /** Reads the checkout again (its state, events and refunds). */
   async refresh() {
     if (!this.api || !this.checkoutId) return;
+    void this.renderRoot.querySelector<BoRefund>('bo-refund')?.refresh();
     this.busy = true;
     try {
       this.detail = await this.api.checkout(this.checkoutId);
@@ -77,97 +76,6 @@ export class BoCheckoutDetail extends LitElement {
     } finally {
       this.reading = false;
     }
-  }
-
-  private async askRefund() {
-    if (!this.api) return;
-    this.refundError = '';
-    try {
-      this.preview = await this.api.refundPreview(this.checkoutId);
-      this.refundKey = crypto.randomUUID();
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('#refund-title')?.focus();
-    } catch (error) {
-      this.refundError = (error as Error).message;
-    }
-  }
-
-  private async confirmRefund() {
-    if (!this.api || !this.preview || this.refunding) return;
-    this.refunding = true;
-    this.refundError = '';
-    try {
-      const refund = await this.api.refund(this.checkoutId, this.refundKey);
-      this.preview = undefined;
-      notify(this, `Reembolso de ${formatMoney(refund.amount)} enviado para ${refund.recipient.name}.`, 'success');
-      emit(this, 'bo-balance-changed', null);
-      await this.refresh();
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('#refunds-title')?.focus();
-    } catch (error) {
-      this.refundError = (error as Error).message;
-    } finally {
-      this.refunding = false;
-    }
-  }
-
-  private async cancelRefund() {
-    this.preview = undefined;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#refund-ask')?.focus();
-  }
-
-  private renderRefund(d: CheckoutDetail) {
-    const c = d.checkout;
-    const held = d.refunds.find((r) => !['Error', 'Cancelled', 'Reversed'].includes(r.state));
-    const refundable = !!c.duplicateOf && c.state === 'Completed' && !held;
-    return html`
-      ${
-        d.refunds.length > 0
-          ? html`<h3 id="refunds-title" tabindex="-1">Reembolsos</h3>
-              <ul>
-                ${d.refunds.map(
-                  (r) => html`<li data-testid="refund">
-                    ${formatMoney(r.amount)} para ${r.recipient.name} (chave ${r.key.type} ${r.key.value}):
-                    <span class="pill" data-tone=${toneOf(r.state)}>${cashOutLabel(r.state)}</span>
-                    <span class="muted">· transação <code>${r.transactionId ?? '—'}</code> · ${formatDate(r.createdAt)}</span>
-                  </li>`,
-                )}
-              </ul>`
-          : nothing
-      }
-      ${
-        refundable && !this.preview
-          ? html`<p class="muted">Este pedido foi pago duas vezes: devolva este pagamento ao pagador por PIX.</p>
-              <button id="refund-ask" class="danger" type="button" @click=${this.askRefund}>Reembolsar pagamento duplicado</button>`
-          : nothing
-      }
-      ${this.refundError && !this.preview ? html`<p class="error" role="alert">${this.refundError}</p>` : nothing}
-      ${
-        this.preview
-          ? html`<section class="confirm" aria-labelledby="refund-title">
-              <h3 id="refund-title" tabindex="-1">Confirme o reembolso</h3>
-              <dl data-testid="refund-confirmation">
-                <dt>Destinatário</dt>
-                <dd>${this.preview.recipient.name} · CPF ${this.preview.recipient.cpf}</dd>
-                <dt>Chave PIX</dt>
-                <dd>${this.preview.key.type}: ${this.preview.key.value}</dd>
-                <dt>Valor</dt>
-                <dd>${formatMoney(this.preview.amount)}</dd>
-                <dt>Tarifa</dt>
-                <dd>${this.preview.charges ? formatMoney6(this.preview.charges) : 'a do plano, conhecida após o envio'}</dd>
-              </dl>
-              ${this.refundError ? html`<p class="error" role="alert">${this.refundError}</p>` : nothing}
-              <div class="actions">
-                <button class="danger" type="button" ?disabled=${this.refunding} @click=${this.confirmRefund}>
-                  ${this.refunding ? 'Enviando…' : 'Confirmar reembolso'}
-                </button>
-                <button class="secondary" type="button" ?disabled=${this.refunding} @click=${this.cancelRefund}>Voltar</button>
-              </div>
-            </section>`
-          : nothing
-      }
-    `;
   }
 
   override render() {
@@ -211,7 +119,7 @@ export class BoCheckoutDetail extends LitElement {
                       </p>`
                     : nothing
                 }
-                ${this.renderRefund(d)}
+                <bo-refund .api=${this.api} .role=${this.role} checkout-id=${c.id}></bo-refund>
                 <h3>Linha do tempo</h3>
                 <ol class="timeline" data-testid="timeline">
                   ${d.events.map(

@@ -1,7 +1,8 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { DocumentItem } from '../../server/provider/schemas';
-import type { AdminApi } from '../api';
+import type { AdminApi, Role } from '../api';
+import { hasRole } from '../api-types';
 import { notify } from '../events';
 import { formatBytes, formatDate } from '../format';
 import shared from '../shared.styles';
@@ -12,7 +13,7 @@ const DOCUMENT_STATUS: Record<string, string> = { Uploaded: 'Enviado', AwaitingU
 
 /**
  * Attaches the invoice PDF of a payment request, with a progress bar fed by the upload's own progress events, and
- * lists the request's documents (each can be deleted).
+ * lists the request's documents (each can be deleted). A viewer sees the documents only.
  *
  * @event bo-notice - A status message for the page's live region.
  */
@@ -41,6 +42,8 @@ export class BoInvoiceUpload extends LitElement {
   @property({ attribute: false }) api?: AdminApi;
   /** The payment request the invoice belongs to. */
   @property({ attribute: 'request-id' }) requestId = '';
+  /** The signed-in role: operators and owners upload and delete (a property only: the attribute is ARIA's). */
+  @property({ attribute: false }) override role: Role = 'viewer';
 
   override updated(changed: PropertyValues<this>) {
     if (changed.has('requestId')) {
@@ -101,9 +104,12 @@ export class BoInvoiceUpload extends LitElement {
     if (this.listError) return html`<p class="error" role="alert">${this.listError}</p>`;
     if (!this.documents) return html`<p class="muted">Carregando documentos…</p>`;
     if (this.documents.length === 0) return html`<p class="muted">Nenhum documento anexado.</p>`;
+    const writer = hasRole(this.role, 'operator');
     return html`<div class="table-wrap"><table>
       <caption class="sr-only">Documentos da solicitação</caption>
-      <thead><tr><th>Arquivo</th><th>Tipo</th><th>Situação</th><th class="num">Tamanho</th><th>Enviado em</th><th><span class="sr-only">Ação</span></th></tr></thead>
+      <thead><tr><th>Arquivo</th><th>Tipo</th><th>Situação</th><th class="num">Tamanho</th><th>Enviado em</th>${
+        writer ? html`<th><span class="sr-only">Ação</span></th>` : nothing
+      }</tr></thead>
       <tbody>
         ${this.documents.map(
           (d) => html`<tr>
@@ -112,7 +118,11 @@ export class BoInvoiceUpload extends LitElement {
             <td data-label="Situação"><span class="pill" data-tone=${d.status === 'Uploaded' ? 'good' : d.status === 'Expired' ? 'bad' : 'wait'}>${DOCUMENT_STATUS[d.status ?? ''] ?? d.status}</span></td>
             <td class="num" data-label="Tamanho">${formatBytes(d.size)}</td>
             <td class="nowrap" data-label="Enviado em">${formatDate(d.creationDate)}</td>
-            <td class="actions"><button class="danger small" type="button" aria-label="Excluir ${d.fileName}" @click=${() => this.handleDelete(d)}>Excluir</button></td>
+            ${
+              writer
+                ? html`<td class="actions"><button class="danger small" type="button" aria-label="Excluir ${d.fileName}" @click=${() => this.handleDelete(d)}>Excluir</button></td>`
+                : nothing
+            }
           </tr>`,
         )}
       </tbody>
@@ -124,6 +134,15 @@ export class BoInvoiceUpload extends LitElement {
     return html`
       <section aria-labelledby="invoice-title">
         <h3 id="invoice-title">Nota fiscal</h3>
+        ${hasRole(this.role, 'operator') ? this.renderForm(uploading) : nothing}
+        <h3>Documentos</h3>
+        ${this.renderDocuments()}
+      </section>
+    `;
+  }
+
+  private renderForm(uploading: boolean) {
+    return html`
         <form @submit=${this.handleSubmit} novalidate>
           <div class="row end">
             <div class="field">
@@ -143,9 +162,6 @@ export class BoInvoiceUpload extends LitElement {
             </div>`
             : nothing
         }
-        <h3>Documentos</h3>
-        ${this.renderDocuments()}
-      </section>
     `;
   }
 }

@@ -3,7 +3,8 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { formatCnpj } from '../../core/cpf';
 import { formatMoney } from '../../core/money';
 import type { PaymentRequestDetail } from '../../server/provider/schemas';
-import type { AdminApi } from '../api';
+import type { AdminApi, Role } from '../api';
+import { hasRole } from '../api-types';
 import { emit, notify } from '../events';
 import { approvalLabel, executionLabel, formatDate, toneOf } from '../format';
 import '../invoice-upload/bo-invoice-upload';
@@ -14,8 +15,8 @@ const POLL_MS = 2_000;
 
 /**
  * One payment request followed live: its approval status and execution state (polled every 2 s until nothing can
- * change), the execution dates, the approval flow, its invoice and documents, cancel while Pending, and the sandbox
- * reviewer's approve/reject buttons (emulator only).
+ * change), the execution dates, the approval flow, its invoice and documents, and, for operators and owners, cancel
+ * while Pending and the invoice upload. Approval is the provider's (in the demo, its sandbox portal's).
  *
  * @event bo-payment-request-changed - The status or execution state moved. `detail: { request }`.
  * @event bo-notice - A status message for the page's live region.
@@ -51,21 +52,6 @@ export class BoPaymentRequest extends LitElement {
         gap: 0.5rem;
         margin: 0.75rem 0;
       }
-      .sandbox {
-        border: 2px dashed var(--bo-color-sandbox, #b54708);
-        border-radius: 10px;
-        padding: 0.5rem 0.75rem 0.75rem;
-        margin: 0.75rem 0;
-        background: #fffaeb;
-      }
-      .sandbox h3 {
-        margin-top: 0.25rem;
-      }
-      .sandbox button {
-        background: #fff;
-        color: var(--bo-color-sandbox, #b54708);
-        border-color: var(--bo-color-sandbox, #b54708);
-      }
     `,
   ];
 
@@ -79,8 +65,8 @@ export class BoPaymentRequest extends LitElement {
   @property({ attribute: false }) api?: AdminApi;
   /** Id of the payment request to show. */
   @property({ attribute: 'request-id' }) requestId = '';
-  /** Shows the sandbox's reviewer tools (approve, reject): set by `<bo-app>` when the emulator's admin routes answer. */
-  @property({ type: Boolean }) sandbox = false;
+  /** The signed-in role: a viewer gets no cancel and no upload (a property only: the attribute is ARIA's). */
+  @property({ attribute: false }) override role: Role = 'viewer';
 
   override updated(changed: PropertyValues<this>) {
     if (changed.has('requestId')) {
@@ -162,7 +148,7 @@ export class BoPaymentRequest extends LitElement {
 
   override render() {
     const d = this.detail;
-    const pending = d?.entity.status === 'Pending';
+    const pending = d?.entity.status === 'Pending' && hasRole(this.role, 'operator');
     const live = d && !isSettled(d);
     return html`
       <section class="card" aria-labelledby="pr-title" aria-busy=${this.busy ? 'true' : 'false'}>
@@ -182,29 +168,11 @@ export class BoPaymentRequest extends LitElement {
                       @click=${() => this.act(() => this.api!.cancelPaymentRequest(d.entity.id), 'Solicitação cancelada.')}>
                       Cancelar solicitação
                     </button>
-                  </div>
-                  ${
-                    this.sandbox
-                      ? html`<section class="sandbox" aria-labelledby="sandbox-title">
-                    <h3 id="sandbox-title">Ferramentas do sandbox</h3>
-                    <p class="muted">No ambiente real quem aprova é o portal do provedor. Estes botões só existem no emulador.</p>
-                    <div class="actions">
-                      <button type="button" ?disabled=${this.busy}
-                        @click=${() => this.act(() => this.api!.review(d.entity.id, 'approve'), 'Solicitação aprovada no sandbox.')}>
-                        Aprovar (sandbox)
-                      </button>
-                      <button type="button" ?disabled=${this.busy}
-                        @click=${() => this.act(() => this.api!.review(d.entity.id, 'reject'), 'Solicitação rejeitada no sandbox.')}>
-                        Rejeitar (sandbox)
-                      </button>
-                    </div>
-                  </section>`
-                      : nothing
-                  }`
+                  </div>`
                   : nothing
               }
               ${this.renderFlows(d)}
-              <bo-invoice-upload .api=${this.api} request-id=${d.entity.id}></bo-invoice-upload>`
+              <bo-invoice-upload .api=${this.api} .role=${this.role} request-id=${d.entity.id}></bo-invoice-upload>`
         }
       </section>
     `;

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../core/money';
-import type { AdminApi, AdminCheckoutView, CheckoutFilters, CheckoutPage } from '../api';
+import type { AdminApi, AdminCheckoutView, CheckoutFilters, CheckoutPage, CsvFormat } from '../api';
 import { emit, notify } from '../events';
 import { cashOutLabel, checkoutLabel, formatDate, methodLabel, toneOf } from '../format';
 import { Loading } from '../loading';
@@ -55,6 +55,9 @@ export class BoPayments extends LitElement {
         gap: 0.5rem;
         margin-bottom: 0.75rem;
       }
+      .actions-row select.export-format {
+        width: auto;
+      }
     `,
   ];
 
@@ -65,6 +68,8 @@ export class BoPayments extends LitElement {
   @state() private cursor?: string;
   private readonly loading = new Loading(this);
   @state() private exporting = false;
+  /** The export's form: a pt-BR spreadsheet (the default) or the technical CSV with ISO dates. */
+  @state() private exportFormat: CsvFormat = 'csv';
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -128,10 +133,11 @@ export class BoPayments extends LitElement {
     const filters = form ? this.filtersFrom(form) : this.filters;
     this.exporting = true;
     try {
-      const blob = await this.api.exportCsv(filters);
+      const format = this.exportFormat;
+      const blob = await this.api.exportCsv(filters, format);
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
-      link.download = `pagamentos-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.download = `pagamentos-${format === 'csv-iso' ? 'iso-' : ''}${new Date().toISOString().slice(0, 10)}.csv`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
       notify(this, 'Exportação CSV pronta.', 'success');
@@ -216,6 +222,12 @@ export class BoPayments extends LitElement {
       </div>
       <div class="actions-row">
         <button type="submit" ?disabled=${this.loading.busy}>Filtrar</button>
+        <label class="sr-only" for="pay-export-format">Formato da exportação</label>
+        <select id="pay-export-format" class="export-format"
+          @change=${(e: Event) => (this.exportFormat = (e.target as HTMLSelectElement).value as CsvFormat)}>
+          <option value="csv" ?selected=${this.exportFormat === 'csv'}>Planilha (CSV pt-BR)</option>
+          <option value="csv-iso" ?selected=${this.exportFormat === 'csv-iso'}>CSV técnico (ISO)</option>
+        </select>
         <button type="button" class="secondary" ?disabled=${this.exporting} @click=${this.handleExport}>
           ${this.exporting ? 'Exportando…' : 'Exportar CSV'}
         </button>

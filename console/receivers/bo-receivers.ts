@@ -2,7 +2,8 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCnpj } from '../../core/cpf';
 import type { ApprovalFilter, Receiver, ReceiverAccount, ReceiverPage } from '../../server/provider/schemas';
-import type { AdminApi, PageSize } from '../api';
+import type { AdminApi, PageSize, Role } from '../api';
+import { hasRole } from '../api-types';
 import { emit } from '../events';
 import { approvalLabel, formatDate, toneOf } from '../format';
 import { pager, pageSizeField } from '../pager';
@@ -11,7 +12,8 @@ import shared from '../shared.styles';
 
 /**
  * The companies registered to receive payments, filtered by approval status and paged 5/10/20 at a time, and the
- * bank accounts of the one the merchant opens. Only an approved receiver's account can be chosen for a payment.
+ * bank accounts of the one the merchant opens. Only an approved receiver's account can be chosen for a payment, and
+ * only by an operator or an owner. Receivers are registered and reviewed at the provider's portal, not here.
  *
  * @event bo-account-selected - The merchant chose an account to pay. `detail: { receiver, account }`.
  */
@@ -44,6 +46,8 @@ export class BoReceivers extends LitElement {
   @property({ attribute: false }) api?: AdminApi;
   /** Id of the account currently chosen for a payment, highlighted in the list. */
   @property({ attribute: false }) selectedAccountId?: string;
+  /** The signed-in role: a viewer chooses no account to pay (a property only: the attribute is ARIA's). */
+  @property({ attribute: false }) override role: Role = 'viewer';
 
   override connectedCallback() {
     super.connectedCallback();
@@ -104,9 +108,10 @@ export class BoReceivers extends LitElement {
 
   private renderAccounts(receiver: Receiver) {
     const payable = receiver.receiverStatus === 'Approved';
+    const payer = hasRole(this.role, 'operator');
     return html`<section class="accounts" aria-labelledby="accounts-title">
       <h3 id="accounts-title" tabindex="-1">Contas de ${receiver.companyFantasyName}</h3>
-      ${payable ? nothing : html`<p class="muted">Só é possível pagar recebedores aprovados.</p>`}
+      ${payable || !payer ? nothing : html`<p class="muted">Só é possível pagar recebedores aprovados.</p>`}
       ${this.accountsError ? html`<p class="error" role="alert">${this.accountsError}</p>` : nothing}
       ${
         !this.accounts
@@ -114,7 +119,9 @@ export class BoReceivers extends LitElement {
           : this.accounts.length === 0
             ? html`<p class="muted">Nenhuma conta cadastrada.</p>`
             : html`<div class="table-wrap"><table>
-              <thead><tr><th>Banco</th><th>Agência</th><th>Conta</th><th>Chave PIX</th><th><span class="sr-only">Ação</span></th></tr></thead>
+              <thead><tr><th>Banco</th><th>Agência</th><th>Conta</th><th>Chave PIX</th>${
+                payer ? html`<th><span class="sr-only">Ação</span></th>` : nothing
+              }</tr></thead>
               <tbody>
                 ${this.accounts.map(
                   (a) => html`<tr aria-current=${this.selectedAccountId === a.id ? 'true' : 'false'}>
@@ -122,13 +129,17 @@ export class BoReceivers extends LitElement {
                     <td data-label="Agência">${a.accountAgency}</td>
                     <td class="nowrap" data-label="Conta">${a.accountNumber}</td>
                     <td class="nowrap" data-label="Chave PIX">${a.pixKeyType}: ${a.pixKeyType === 'CNPJ' ? formatCnpj(a.pixKey) : a.pixKey}</td>
-                    <td class="actions">
-                      <button class="small" type="button" ?disabled=${!payable}
-                        aria-label="Pagar nesta conta: ${a.accountNumber} (${a.bankName})"
-                        @click=${() => emit(this, 'bo-account-selected', { receiver, account: a })}>
-                        Pagar nesta conta
-                      </button>
-                    </td>
+                    ${
+                      payer
+                        ? html`<td class="actions">
+                          <button class="small" type="button" ?disabled=${!payable}
+                            aria-label="Pagar nesta conta: ${a.accountNumber} (${a.bankName})"
+                            @click=${() => emit(this, 'bo-account-selected', { receiver, account: a })}>
+                            Pagar nesta conta
+                          </button>
+                        </td>`
+                        : nothing
+                    }
                   </tr>`,
                 )}
               </tbody>

@@ -1,13 +1,22 @@
-import { LitElement, css, html, nothing } from 'lit';
-import { customElement, state } from 'lit/decorators.js';
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
 import { AdminApi, AdminApiError } from '../api';
 import { emit } from '../events';
 import shared from '../shared.styles';
 
+/** How long to wait, said in pt-BR: "30 segundos", "2 minutos". */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'segundo' : 'segundos'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}`;
+}
+
 /**
- * The sign-in form: checks the admin token against the BFF (by reading the balance) before handing it over.
+ * The sign-in form: e-mail and password, sent once to `POST /api/admin/session`, which answers with the session as an
+ * HttpOnly cookie (the page keeps neither the password nor any token). Refusals are said in pt-BR in the form's alert
+ * and focus goes to the field to fix; `message` (a session that expired, say) is shown in the same alert on arrival.
  *
- * @event bo-signed-in - The token was accepted. `detail: { token }`.
+ * @event bo-signed-in - The user is signed in. `detail: { session }`.
  */
 @customElement('bo-sign-in')
 export class BoSignIn extends LitElement {
@@ -24,26 +33,54 @@ export class BoSignIn extends LitElement {
     `,
   ];
 
+  /** The console's API (for the sign-in call). */
+  @property({ attribute: false }) api?: AdminApi;
+  /** Shown in the alert until the next attempt: why the user is here again. */
+  @property() message = '';
+
   @state() private error = '';
+  /** The field the error is about, marked invalid and given focus. */
+  @state() private invalid: 'email' | 'password' | '' = '';
   @state() private busy = false;
+
+  override firstUpdated() {
+    this.input('email').focus();
+  }
+
+  override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('message') && this.message) this.error = this.message;
+  }
+
+  private input(name: 'email' | 'password') {
+    return this.renderRoot.querySelector<HTMLInputElement>(`#${name}`)!;
+  }
+
+  private async refuse(error: string, field: 'email' | 'password') {
+    this.error = error;
+    this.invalid = field;
+    await this.updateComplete;
+    const input = this.input(field);
+    input.focus();
+    if (field === 'password') input.select();
+  }
 
   private async handleSubmit(event: SubmitEvent) {
     event.preventDefault();
-    const input = this.renderRoot.querySelector('input')!;
-    const token = input.value.trim();
-    if (!token) {
-      this.error = 'Informe o token de administrador.';
-      input.focus();
-      return;
-    }
+    const email = this.input('email').value.trim();
+    const password = this.input('password').value;
+    if (!email) return this.refuse('Informe o seu e-mail.', 'email');
+    if (!password) return this.refuse('Informe a sua senha.', 'password');
     this.busy = true;
     this.error = '';
+    this.invalid = '';
     try {
-      await new AdminApi(token).balance();
-      emit(this, 'bo-signed-in', { token });
+      const session = await (this.api ?? new AdminApi()).signIn(email, password);
+      this.input('password').value = '';
+      emit(this, 'bo-signed-in', { session });
     } catch (error) {
-      this.error = error instanceof AdminApiError ? error.message : 'Não foi possível entrar.';
-      input.select();
+      if (!(error instanceof AdminApiError)) return this.refuse('Não foi possível entrar. Tente de novo.', 'email');
+      const wait = error.code === 'sign_in_rate_limited' && error.retryAfter ? ` Tente de novo em ${waitText(error.retryAfter)}.` : '';
+      await this.refuse(error.message + wait, error.code === 'invalid_credentials' ? 'password' : 'email');
     } finally {
       this.busy = false;
     }
@@ -52,25 +89,35 @@ export class BoSignIn extends LitElement {
   override render() {
     return html`
       <form class="card" @submit=${this.handleSubmit} novalidate aria-labelledby="sign-in-title">
-        <h2 id="sign-in-title">Entrar no back-office</h2>
-        <p class="muted">
-          Use o token de administrador do servidor: a variável <code>ADMIN_TOKEN</code> ou o arquivo
-          <code>admin-token</code> da pasta de dados (o log de inicialização mostra onde).
-        </p>
+        <h2 id="sign-in-title">Entrar no console</h2>
+        <p class="muted">Use o e-mail e a senha do seu usuário. Quem cria usuários e define papéis é um proprietário.</p>
         <div class="field">
-          <label for="token">Token de administrador</label>
+          <label for="email">E-mail</label>
           <input
-            id="token"
-            name="token"
-            type="password"
-            autocomplete="off"
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username"
             spellcheck="false"
-            aria-invalid=${this.error ? 'true' : 'false'}
-            aria-describedby="token-error"
+            required
+            aria-invalid=${this.invalid === 'email' ? 'true' : 'false'}
+            aria-describedby="sign-in-error"
           />
         </div>
-        <p id="token-error" class="error" role="alert">${this.error || nothing}</p>
-        <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Verificando…' : 'Entrar'}</button>
+        <div class="field">
+          <label for="password">Senha</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            aria-invalid=${this.invalid === 'password' ? 'true' : 'false'}
+            aria-describedby="sign-in-error"
+          />
+        </div>
+        <p id="sign-in-error" class="error" role="alert">${this.error || nothing}</p>
+        <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Entrando…' : 'Entrar'}</button>
       </form>
     `;
   }

@@ -1,9 +1,13 @@
-/** Steps on the back-office page (`/backoffice.html`) and the tiny invoice PDF its tests upload. */
+/**
+ * Steps on the console (`/admin`) and on the demo's sandbox portal (`/sandbox-portal.html`), the demo's users they sign
+ * in as (DATA_DIR/demo-users.txt, which the startup lines name), and the tiny invoice PDF the tests upload.
+ */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { startApp, type RunningApp } from './helpers';
+import { parseDemoUsers } from '../../demo/demo-users';
+import { startApp, type BrowserProblems, type RunningApp } from './helpers';
 
 /** At least 24 characters, as the configuration requires. */
 export const ADMIN_TOKEN = 'e2e-backoffice-admin-token-0123456789';
@@ -41,13 +45,70 @@ export function tinyPdf(text = 'Nota fiscal de teste'): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-export async function openBackoffice(page: Page, app: RunningApp): Promise<void> {
-  await page.goto(`${app.url}/backoffice.html`);
+export type DemoRole = 'owner' | 'operator' | 'viewer';
+
+/**
+ * The demo's users of a running app, by role (the first of each): read from the file the startup lines name. The
+ * demo made them at its first start, with random passwords.
+ */
+export async function demoUsers(app: RunningApp): Promise<Record<DemoRole, { email: string; password: string }>> {
+  let file: string | undefined;
+  await expect.poll(() => (file = /users\s+file (\S+demo-users\.txt)/.exec(app.output())?.[1])).toBeDefined();
+  const users = parseDemoUsers(readFileSync(file!, 'utf8'));
+  const of = (role: DemoRole) => {
+    const user = users.find((u) => u.role === role);
+    if (!user) throw new Error(`no demo ${role} in ${file}`);
+    return { email: user.email, password: user.password };
+  };
+  return { owner: of('owner'), operator: of('operator'), viewer: of('viewer') };
 }
 
-export async function signIn(page: Page, token = ADMIN_TOKEN): Promise<void> {
-  await page.getByLabel('Token de administrador').fill(token);
+export async function openBackoffice(page: Page, app: RunningApp): Promise<void> {
+  await page.goto(`${app.url}/admin`);
+}
+
+/** Fills the console's sign-in and presses its button. */
+export async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Senha').fill(user.password);
   await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** Signs in as the demo user of `role` and waits for the desk. */
+export async function signInAs(page: Page, app: RunningApp, role: DemoRole): Promise<void> {
+  await signIn(page, (await demoUsers(app))[role]);
+  await page.getByRole('navigation', { name: 'Seções do console' }).waitFor();
+}
+
+/** The session cookie of the console in `context`, if any. */
+export const sessionCookieOf = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'pix_admin');
+
+/**
+ * Takes out of `problems` the browser's own log lines of the 401s a signed-out console meets by design (its first
+ * `GET /api/admin/session`, a refused sign-in, a call after the session ended), so the other problems still count;
+ * resolves with how many there were.
+ */
+export function forgiveSignedOut(problems: BrowserProblems): number {
+  const expected = problems.problems.filter((p) => p.includes('status of 401') && p.includes('/api/admin/'));
+  problems.problems.splice(0, problems.problems.length, ...problems.problems.filter((p) => !expected.includes(p)));
+  return expected.length;
+}
+
+/** Opens the demo's sandbox portal in a page of the console's context (the session cookie opens it). */
+export async function openPortal(context: BrowserContext, app: RunningApp): Promise<Page> {
+  const portal = await context.newPage();
+  await portal.goto(`${app.url}/sandbox-portal.html`);
+  await portal.getByRole('heading', { name: 'Cadastrar recebedor' }).waitFor();
+  return portal;
+}
+
+/** In the portal: approves the pending payment request `description`, as the provider's reviewer. */
+export async function approveInPortal(portal: Page, description: string): Promise<void> {
+  // The portal reads the pending requests every few seconds: the one just made shows up on its own.
+  const approve = portal.getByRole('button', { name: `Aprovar solicitação ${description}` });
+  await expect.poll(() => approve.count(), { timeout: 10_000 }).toBe(1);
+  await approve.click();
+  await expect.poll(() => portal.locator('#portal-result').textContent()).toContain(`“${description}” aprovada`);
 }
 
 /** Opens the receiver's accounts and picks the account with that number for a payment. */

@@ -1,22 +1,27 @@
 /**
- * The merchant's walk through the back-office (issue 11), in Chromium against the real process, at desktop size and
- * on a 390 px phone: two orders paid in the shop, one of them twice (its new code, then its expired code, late); both
- * seen in the payments list as they happen (live), the list exported as CSV, the duplicate's timeline and provider
- * record, its refund after a confirmation; a receiver registered and approved in the sandbox, then paid through an
- * approved payment request; a cash-out confirmed (a double click makes one) and completed by the sandbox control.
- * axe finds nothing in any state; the refund and the cash-out are confirmed by keyboard; below 600 px every table
- * is a stack of cards with its actions in view.
+ * The merchant's walk through the console (issue 11), in Chromium against the real process, at desktop size and on a
+ * 390 px phone, signed in as the demo's operator: two orders paid in the shop, one of them twice (its new code, then
+ * its expired code, late); both seen in the payments list as they happen (live), the list exported as CSV, the
+ * duplicate's timeline and provider record, its refund after a confirmation; a receiver registered and approved at
+ * the demo's sandbox portal (the provider's stand-in), then paid through a payment request the portal approves; a
+ * cash-out confirmed (a double click makes one) and completed by the portal's bank. axe finds nothing in any state,
+ * on the console's sign-in and desk and on the portal; the refund and the cash-out are confirmed by keyboard; below
+ * 600 px every table is a stack of cards with its actions in view.
  */
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
+  approveInPortal,
   cnpjFrom,
   createPaymentRequest,
+  demoUsers,
   executionState,
   expectNoAxeViolations,
+  forgiveSignedOut,
   openBackoffice,
+  openPortal,
   requestStatus,
 } from './backoffice-helpers';
 import { driveOutcome, element, expectResult, openCheckoutPage, pixCode, placeOrder, useE2E, type ContextOptions } from './helpers';
@@ -75,16 +80,22 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     const mobile = !!options.mobile;
     const bo = await e2e.newPage(options);
     await openBackoffice(bo, e2e.app);
-    await bo.getByRole('heading', { name: 'Entrar no back-office' }).waitFor();
+    await bo.getByRole('heading', { name: 'Entrar no console' }).waitFor();
     await expectNoAxeViolations(bo, 'sign-in');
-    // Signed in by keyboard: the token, then Enter.
-    await bo.getByLabel('Token de administrador').fill(ADMIN_TOKEN);
+    // Signed in by keyboard: the e-mail (focused on arrival), Tab, the password, then Enter.
+    const { operator } = await demoUsers(e2e.app);
+    await bo.keyboard.type(operator.email);
+    await bo.keyboard.press('Tab');
+    await bo.keyboard.type(operator.password);
     await bo.keyboard.press('Enter');
     const payments = bo.getByRole('region', { name: 'Pagamentos recebidos' });
     await payments.getByRole('button', { name: 'Filtrar' }).waitFor();
     await bo.getByText('Ambiente sandbox').waitFor();
     await expect.poll(() => bo.getByText('Atualização ao vivo').count()).toBe(1);
+    expect(await bo.getByTestId('signed-in-role').textContent()).toBe('Operador');
     await expectNoAxeViolations(bo, 'signed in');
+    // The signed-out page's first question (who is signed in?) was a 401, by design.
+    expect(forgiveSignedOut(e2e.problems)).toBe(1);
 
     // --- Two orders paid in the shop, the second one twice (its new code, then its expired code, late).
     const shop = await e2e.newPage(options);
@@ -123,9 +134,10 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await payments.getByRole('button', { name: 'Filtrar' }).click();
     await expect.poll(() => payments.locator('tbody tr').count()).toBe(1);
 
-    // --- CSV export of the filtered list.
+    // --- CSV export of the filtered list, in the machines' form (csv-iso).
+    await payments.getByLabel('Formato da exportação').selectOption('csv-iso');
     const [download] = await Promise.all([bo.waitForEvent('download'), payments.getByRole('button', { name: 'Exportar CSV' }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^pagamentos-\d{4}-\d\d-\d\d\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^pagamentos-iso-\d{4}-\d\d-\d\d\.csv$/);
     const csv = (await readFile(await download.path(), 'utf8'))
       .replace(/^\uFEFF/, '')
       .trimEnd()
@@ -153,9 +165,12 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await expect.poll(() => detail.getByTestId('provider-record').textContent()).toContain('Concluída');
     await expectNoAxeViolations(bo, 'payment detail');
 
-    // --- Its refund: a confirmation first, then one cash-out to the payer, linked to the checkout (by keyboard).
-    await detail.getByRole('button', { name: 'Reembolsar pagamento duplicado' }).click();
-    const confirmation = detail.getByTestId('refund-confirmation');
+    // --- Its refund (all of it, the amount offered): a confirmation first, then one cash-out to the payer, linked to
+    // the checkout (by keyboard).
+    const refund = detail.getByRole('region', { name: 'Reembolso', exact: true });
+    await refund.getByTestId('refund-summary').waitFor();
+    await refund.getByRole('button', { name: 'Revisar reembolso' }).click();
+    const confirmation = refund.getByTestId('refund-confirmation');
     await confirmation.waitFor();
     await expect.poll(() => focused(bo)).toBe('Confirme o reembolso');
     const facts = (await confirmation.textContent())!;
@@ -163,28 +178,35 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     expect(facts).toContain('***.');
     expect(facts).toMatch(/R\$\s*\d/);
     await expectNoAxeViolations(bo, 'refund confirmation');
-    await detail.getByRole('button', { name: 'Confirmar reembolso' }).focus();
+    await refund.getByRole('button', { name: 'Confirmar reembolso' }).focus();
     await bo.keyboard.press('Enter');
-    await expect.poll(() => detail.getByTestId('refund').count()).toBe(1);
-    expect(await detail.getByRole('button', { name: 'Reembolsar pagamento duplicado' }).count()).toBe(0);
+    await expect.poll(() => refund.getByTestId('refund').count()).toBe(1);
+    // Nothing is left to refund: no form any more.
+    await expect.poll(() => refund.getByRole('button', { name: 'Revisar reembolso' }).count()).toBe(0);
     await expect.poll(() => duplicateRow.textContent()).toContain('Reembolso');
     await expectNoAxeViolations(bo, 'refunded');
 
-    // --- A receiver registered and approved in the sandbox, then paid through an approved payment request.
-    const receiverForm = bo.getByRole('region', { name: 'Cadastrar recebedor (sandbox)' });
+    // --- A receiver registered and approved at the sandbox portal (the provider's stand-in, in the console's browser:
+    // its session opens it), then paid through a payment request the portal approves.
+    expect(await bo.getByRole('button', { name: /Aprovar|Cadastrar recebedor/ }).count()).toBe(0);
+    const portal = await openPortal(bo.context(), e2e.app);
+    await expectNoAxeViolations(portal, 'portal');
     const company = `Oficina Nova ${n}`;
     const account = `2468${n}-0`;
-    await receiverForm.getByLabel('Nome fantasia').fill(company);
-    await receiverForm.getByLabel('CNPJ').fill(cnpjFrom(`4455566600${String(n).padStart(2, '0')}`));
-    await receiverForm.getByLabel('Código do banco').fill('341');
-    await receiverForm.getByLabel('Nome do banco').fill('Itaú Unibanco');
-    await receiverForm.getByLabel('Agência').fill('0001');
-    await receiverForm.getByLabel('Número da conta').fill(account);
-    await receiverForm.getByRole('button', { name: 'Cadastrar recebedor' }).click();
-    await expect.poll(() => receiverForm.getByTestId('rf-status').textContent()).toBe('Pendente');
-    await expectNoAxeViolations(bo, 'receiver registered');
-    await receiverForm.getByRole('button', { name: 'Aprovar recebedor' }).click();
-    await expect.poll(() => receiverForm.getByTestId('rf-status').textContent()).toBe('Aprovado');
+    await portal.getByRole('button', { name: 'Cadastrar recebedor' }).click();
+    await expect.poll(() => portal.getByLabel('Nome fantasia').getAttribute('aria-invalid')).toBe('true');
+    await portal.getByLabel('Nome fantasia').fill(company);
+    await portal.getByLabel('CNPJ').fill(cnpjFrom(`4455566600${String(n).padStart(2, '0')}`));
+    await portal.getByLabel('Código do banco').fill('341');
+    await portal.getByLabel('Nome do banco').fill('Itaú Unibanco');
+    await portal.getByLabel('Agência').fill('0001');
+    await portal.getByLabel('Número da conta').fill(account);
+    await portal.getByRole('button', { name: 'Cadastrar recebedor' }).click();
+    const registered = portal.locator(`tr[data-receiver="${company}"]`);
+    await expect.poll(() => registered.getByTestId('receiver-status').textContent()).toBe('Pendente');
+    await expectNoAxeViolations(portal, 'receiver registered');
+    await registered.getByRole('button', { name: `Aprovar recebedor ${company}` }).click();
+    await expect.poll(() => registered.getByTestId('receiver-status').textContent()).toBe('Aprovado');
 
     const receivers = bo.getByRole('region', { name: 'Recebedores' });
     await receivers.getByLabel('Itens por página').selectOption('20');
@@ -196,9 +218,9 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await receivers.getByRole('button', { name: `Pagar nesta conta: ${account} (Itaú Unibanco)` }).click();
     await createPaymentRequest(bo, '250,00', `Serviço da ${company}`);
     await expect.poll(() => requestStatus(bo)).toBe('Pendente');
-    const request = bo.getByRole('region', { name: 'Solicitação de pagamento', exact: true });
-    await request.getByRole('button', { name: 'Aprovar (sandbox)' }).click();
-    await expect.poll(() => requestStatus(bo)).toBe('Aprovado');
+    await approveInPortal(portal, `Serviço da ${company}`);
+    // The console follows the request every 2 s: the portal's approval shows up there on its own.
+    await expect.poll(() => requestStatus(bo), { timeout: 10_000 }).toBe('Aprovado');
     await expect.poll(() => executionState(bo), { timeout: 20_000 }).toBe('Concluída');
     await expectNoAxeViolations(bo, 'payment request executed');
 
@@ -233,8 +255,12 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     if (mobile) await expectStackedCards(bo, recent.getByRole('table'));
     await expectNoAxeViolations(bo, 'cash-out sent');
 
-    // The sandbox's control completes it; the list hears it live.
-    await row.getByRole('button', { name: /^Concluir/ }).click();
+    // The portal's bank completes it (the console has no such button); the console's list hears it live.
+    expect(await row.getByRole('button').count()).toBe(0);
+    const moving = portal.locator('#cashouts tbody tr').filter({ hasText: `fornecedor${n}@exemplo.com.br` });
+    await expect.poll(() => moving.count(), { timeout: 10_000 }).toBe(1);
+    await expectNoAxeViolations(portal, 'portal cash-outs');
+    await moving.getByRole('button', { name: /^Concluir transferência de R\$\s12,34 para Maria da Silva$/ }).click();
     await expect.poll(() => row.getByTestId('cashout-state').textContent(), { timeout: 10_000 }).toBe('Concluída');
     await expectNoAxeViolations(bo, `cash-out completed (${device})`);
   });

@@ -1,0 +1,240 @@
+/**
+ * The owners' approvals: refunds and cash-outs above the approval threshold wait here for another owner (amount, kind,
+ * recipient masked, who asked, when), who approves or rejects each after a confirmation. The maker of a movement
+ * cannot decide it (the server answers 403 `approval_by_maker`): their own rows say another owner must. The movements
+ * decided lately are listed below. `<bo-app>` calls `refresh()` when the live stream reports a cash-out's change.
+ */
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { formatMoney } from '../../core/money';
+import { AdminApiError, type AdminApi, type ApprovalView, type Role } from '../api';
+import { hasRole } from '../api-types';
+import { emit, notify } from '../events';
+import { formatDate } from '../format';
+import { Loading } from '../loading';
+import shared from '../shared.styles';
+import { approvalSubject, decidedHead, decidedRow, kindLabel, movementCells, pendingHead } from './approval-rows';
+
+/** Decided movements shown: the most recent. */
+const DECIDED_SHOWN = 20;
+
+const DECISIONS = {
+  approve: { title: 'Confirme a aprovação', confirm: 'Confirmar aprovação', refund: 'aprovado e enviado', cashout: 'aprovada e enviada' },
+  reject: { title: 'Confirme a rejeição', confirm: 'Confirmar rejeição', refund: 'rejeitado', cashout: 'rejeitada' },
+} as const;
+type Decision = keyof typeof DECISIONS;
+
+/**
+ * @event bo-balance-changed - An approved movement was sent.
+ * @event bo-cashout-created - An approved cash-out was sent. `detail: { cashOut }`
+ * @event bo-notice - A status message for the page's live region.
+ */
+@customElement('bo-approvals')
+export class BoApprovals extends LitElement {
+  static override styles = [
+    shared,
+    css`
+      .confirm {
+        border: 2px solid var(--bo-color-primary, #1849a9);
+        border-radius: 10px;
+        padding: 0.75rem 1rem;
+        margin: 0.75rem 0;
+      }
+      .confirm h3 {
+        margin-top: 0;
+      }
+      div.actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.35rem;
+      }
+    `,
+  ];
+
+  /** The back-office API of the signed-in merchant. */
+  @property({ attribute: false }) api?: AdminApi;
+  /** The signed-in role: only owners decide (a property only: the attribute is ARIA's). */
+  @property({ attribute: false }) override role: Role = 'viewer';
+  /** Who is signed in (the name the BFF records as `requestedBy`; read from the session when not given). */
+  @property({ attribute: false }) me = '';
+
+  @state() private pending?: ApprovalView[];
+  @state() private decided?: ApprovalView[];
+  @state() private asking?: { item: ApprovalView; decision: Decision };
+  @state() private sending = false;
+  @state() private error = '';
+  /** Movements the server said were made by the signed-in owner (when `me` did not tell). */
+  @state() private own = new Set<string>();
+  private readonly loading = new Loading(this);
+
+  override connectedCallback() {
+    super.connectedCallback();
+    void this.refresh();
+  }
+
+  override updated(changed: PropertyValues<this>) {
+    // Signed in again, or made an owner meanwhile.
+    const again = (name: 'api' | 'role') => changed.has(name) && changed.get(name) !== undefined;
+    if (again('api') || again('role')) void this.refresh();
+  }
+
+  /** Reads both lists again. */
+  async refresh() {
+    const api = this.api;
+    if (!api || !hasRole(this.role, 'owner')) return;
+    await this.loading.run(async () => {
+      this.me ||= (await api.session().catch(() => undefined))?.actor.name ?? '';
+      const [pending, decided] = await Promise.all([api.approvals('pending'), api.approvals('decided')]);
+      this.pending = pending.data;
+      this.decided = decided.data.slice(0, DECIDED_SHOWN);
+      if (this.asking && !this.pending.some((a) => a.idempotencyKey === this.asking!.item.idempotencyKey)) this.asking = undefined;
+    });
+  }
+
+  private isOwn(a: ApprovalView) {
+    return (!!this.me && a.requestedBy === this.me) || this.own.has(a.idempotencyKey);
+  }
+
+  private async ask(item: ApprovalView, decision: Decision) {
+    this.asking = { item, decision };
+    this.error = '';
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#ap-confirm-title')?.focus();
+  }
+
+  /** Closes the confirmation, focus back on the row's first button (or the title when the row went). */
+  private async back() {
+    const key = this.asking?.item.idempotencyKey;
+    this.asking = undefined;
+    this.error = '';
+    await this.updateComplete;
+    const button = key && this.renderRoot.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(key)}"] button`);
+    (button || this.renderRoot.querySelector<HTMLElement>('#ap-title'))?.focus();
+  }
+
+  private async decide() {
+    const asking = this.asking;
+    if (!asking || !this.api || this.sending) return;
+    const { item, decision } = asking;
+    this.sending = true;
+    this.error = '';
+    try {
+      const view = await this.api.decideApproval(item.idempotencyKey, decision);
+      this.asking = undefined;
+      notify(this, `${approvalSubject(item)} ${DECISIONS[decision][item.kind]}.`, 'success');
+      if (decision === 'approve') {
+        emit(this, 'bo-balance-changed', null);
+        if (view.kind === 'cashout') emit(this, 'bo-cashout-created', { cashOut: view });
+      }
+      await this.refresh();
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('#ap-title')?.focus();
+    } catch (error) {
+      this.error = (error as Error).message;
+      if (error instanceof AdminApiError && error.code === 'approval_by_maker') this.own = new Set([...this.own, item.idempotencyKey]);
+      if (error instanceof AdminApiError && (error.code === 'approval_not_pending' || error.code === 'approval_not_found')) {
+        notify(this, error.message, 'error');
+        await this.refresh();
+        await this.back();
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  private renderPendingRow(a: ApprovalView) {
+    const subject = approvalSubject(a);
+    return html`<tr data-key=${a.idempotencyKey} aria-current=${this.asking?.item.idempotencyKey === a.idempotencyKey ? 'true' : 'false'}>
+      ${movementCells(a)}
+      <td data-label="Quando" class="nowrap">${formatDate(a.createdAt)}</td>
+      <td class="actions">
+        ${
+          this.isOwn(a)
+            ? html`<span class="muted" data-testid="own-approval">Pedido por você: outro proprietário precisa decidir.</span>`
+            : html`<div class="actions">
+                <button class="small" type="button" aria-label="Aprovar: ${subject}" ?disabled=${this.sending}
+                  @click=${() => this.ask(a, 'approve')}>Aprovar</button>
+                <button class="danger small" type="button" aria-label="Rejeitar: ${subject}" ?disabled=${this.sending}
+                  @click=${() => this.ask(a, 'reject')}>Rejeitar</button>
+              </div>`
+        }
+      </td>
+    </tr>`;
+  }
+
+  private renderConfirm({ item, decision }: { item: ApprovalView; decision: Decision }) {
+    const words = DECISIONS[decision];
+    return html`<section class="confirm" aria-labelledby="ap-confirm-title">
+      <h3 id="ap-confirm-title" tabindex="-1">${words.title}</h3>
+      <dl data-testid="approval-confirmation">
+        <dt>${kindLabel(item.kind)}</dt>
+        <dd>${formatMoney(item.amount)} para ${item.recipient.name} · CPF ${item.recipient.cpf}</dd>
+        <dt>Pedido por</dt>
+        <dd>${item.requestedBy ?? '—'} em ${formatDate(item.createdAt)}</dd>
+      </dl>
+      <p class="muted">
+        ${decision === 'approve' ? 'Ao aprovar, o valor é enviado por PIX ao destinatário.' : 'Ao rejeitar, nada é enviado.'}
+      </p>
+      ${this.error ? html`<p class="error" role="alert" data-testid="approval-error">${this.error}</p>` : nothing}
+      <div class="actions">
+        <button class=${decision === 'reject' ? 'danger' : ''} type="button" ?disabled=${this.sending} @click=${this.decide}>
+          ${this.sending ? 'Enviando…' : words.confirm}
+        </button>
+        <button class="secondary" type="button" ?disabled=${this.sending} @click=${() => this.back()}>Voltar</button>
+      </div>
+    </section>`;
+  }
+
+  private renderLists() {
+    const pending = this.pending;
+    const decided = this.decided;
+    return html`
+      ${
+        pending && pending.length > 0
+          ? html`<div class="table-wrap"><table data-testid="approvals-pending">
+              <caption class="sr-only">Operações aguardando aprovação</caption>
+              ${pendingHead}
+              <tbody>${pending.map((a) => this.renderPendingRow(a))}</tbody>
+            </table></div>`
+          : html`<p class="muted">${pending ? 'Nenhuma operação aguardando aprovação.' : 'Carregando…'}</p>`
+      }
+      ${this.asking ? this.renderConfirm(this.asking) : nothing}
+      <h3>Decididas recentemente</h3>
+      ${
+        decided && decided.length > 0
+          ? html`<div class="table-wrap"><table data-testid="approvals-decided">
+              <caption class="sr-only">Operações decididas recentemente</caption>
+              ${decidedHead}
+              <tbody>${decided.map(decidedRow)}</tbody>
+            </table></div>`
+          : html`<p class="muted">${decided ? 'Nenhuma decisão ainda.' : 'Carregando…'}</p>`
+      }
+    `;
+  }
+
+  override render() {
+    const owner = hasRole(this.role, 'owner');
+    return html`<section class="card" aria-labelledby="ap-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
+      <div class="head">
+        <h2 id="ap-title" tabindex="-1">Aprovações</h2>
+        ${
+          owner
+            ? html`<button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>`
+            : nothing
+        }
+      </div>
+      ${
+        owner
+          ? html`<p class="muted">Reembolsos e transferências acima do limite esperam a decisão de um proprietário que não os pediu.</p>
+              ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing} ${this.renderLists()}`
+          : html`<p class="muted">Apenas proprietários decidem as aprovações.</p>`
+      }
+    </section>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'bo-approvals': BoApprovals;
+  }
+}

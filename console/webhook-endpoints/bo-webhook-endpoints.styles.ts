@@ -1,0 +1,46 @@
+/** The look of the webhook endpoints' section: row actions, the confirmation, the event types' checkboxes. */
+import { css } from 'lit';
+
+export default css`
+  div.actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.35rem;
+  }
+  .confirm {
+    border: 2px solid var(--bo-color-primary, #1849a9);
+    border-radius: 10px;
+    padding: 0.75rem 1rem;
+    margin: 0.75rem 0;
+  }
+  .confirm h3 {
+    margin-top: 0;
+  }
+  fieldset {
+    border: 1px solid var(--bo-color-border, #d5dbe3);
+    border-radius: 8px;
+    margin: 0 0 0.75rem;
+  }
+  legend {
+    font-weight: 600;
+    font-size: 0.9rem;
+  }
+  .checks {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr));
+    gap: 0.35rem 1rem;
+  }
+  label.check {
+    display: flex;
+    gap: 0.5rem;
+    align-items: start;
+    font-weight: 400;
+  }
+  label.check input {
+    width: auto;
+    margin-top: 0.2rem;
+  }
+  .url {
+    overflow-wrap: anywhere;
+  }
+`;
