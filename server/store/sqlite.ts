@@ -113,7 +113,8 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       ORDER BY CASE WHEN state = '${EXPIRED}' THEN 1 ELSE 0 END, last_checked_at NULLS FIRST, created_at, id
       LIMIT @limit`),
     expired: db.prepare(`
-      SELECT * FROM checkouts WHERE state IN (${LIVE}) AND expires_at <= @now ORDER BY expires_at, id LIMIT @limit`),
+      SELECT * FROM checkouts INDEXED BY checkouts_expiring
+      WHERE state IN (${LIVE}) AND expires_at <= @now ORDER BY expires_at, id LIMIT @limit`),
   };
   const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
