@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS: readonly { action: string; label: string }[] = [
   { action: 'webhook_endpoint.rotate', label: 'Segredo de webhook trocado' },
   { action: 'webhook_endpoint.rotate_finish', label: 'Segredo anterior de webhook encerrado' },
   { action: 'webhook_endpoint.test', label: 'Evento de teste de webhook enviado' },
+  { action: 'access.denied', label: 'Operação negada ao papel' },
 ];
 
 /**

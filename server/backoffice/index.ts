@@ -116,8 +116,16 @@ export function backOfficeApi({
       .use(authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies }))
       // Every route's least role (./actor.ts), checked here for all of them.
       .use(async (c, next) => {
-        const needed = roleFor(c.req.method, c.req.path.replace(/^.*?\/admin(?=\/|$)/, ''));
-        if (!hasRole(c.get('actor').role, needed)) throw adminForbidden(needed);
+        const path = c.req.path.replace(/^.*?\/admin(?=\/|$)/, '');
+        const needed = roleFor(c.req.method, path);
+        if (!hasRole(c.get('actor').role, needed)) {
+          // A write refused for the role is kept in the audit trail (a read is not: it moves nothing).
+          if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+            const details = { code: 'admin_forbidden', needed, method: c.req.method };
+            await c.get('audit')({ action: 'access.denied', target: path, outcome: 'refused', details });
+          }
+          throw adminForbidden(needed);
+        }
         await next();
       })
       .route('/', sessionRoutes({ sessions, secureCookies }))

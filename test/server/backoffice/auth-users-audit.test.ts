@@ -163,6 +163,17 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
       expect(JSON.stringify(entries)).not.toMatch(/whsec_|scrypt|long enough/);
     });
 
+    it('records a write refused for the role (access.denied), and not a read', async () => {
+      const viewer = await client.user('viewer');
+      const cookie = await client.session(viewer.email);
+      expect((await client.withCookie(cookie, 'POST', '/cashouts', {})).status).toBe(403);
+      expect((await client.withCookie(cookie, 'GET', '/users')).status).toBe(403);
+      const entries = await trail(`actor=${encodeURIComponent(viewer.email)}&action=access&limit=10`);
+      expect(entries.map((e) => [e.action, e.target, e.outcome, e.role, e.details])).toEqual([
+        ['access.denied', '/cashouts', 'refused', 'viewer', { code: 'admin_forbidden', needed: 'operator', method: 'POST' }],
+      ]);
+    });
+
     it('pages newest first with a cursor, to a last page whose next is null', async () => {
       const actor = `pager-${randomUUID()}@example.com`;
       const seqs: number[] = [];
