@@ -14,6 +14,7 @@
 import { Hono, type Context } from 'hono';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { hasBody } from './lib/node-body';
 import { errorBody } from './payments/errors';
 import { IMMUTABLE, pickEncoding } from './widget';
 
@@ -114,26 +115,34 @@ export function consoleApp({ dir, warn }: { dir: string; warn?: (line: string) =
     return c.body(build?.page ?? NOT_BUILT_PAGE, build ? 200 : 503, headers);
   };
 
-  return new Hono()
-    .get('/admin', page)
-    .get('/admin/', page)
-    .get('/admin/assets/:name', (c) => {
-      const build = current();
-      if (!build) {
-        const body = errorBody('ServiceUnavailable', 'console_not_built', 'The console is not built: run `npm run build`.');
-        return c.json(body, 503, { 'cache-control': 'no-store' });
-      }
-      const file = build.files.get(c.req.param('name'));
-      if (!file) return c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404);
-      const encoding = pickEncoding(c.req.header('accept-encoding'), Object.keys(file.bodies) as Encoding[]);
-      const body = file.bodies[encoding]!;
-      const headers: Record<string, string> = {
-        'cache-control': IMMUTABLE,
-        'content-type': file.type,
-        'content-length': String(body.length),
-        vary: 'Accept-Encoding',
-      };
-      if (encoding !== 'identity') headers['content-encoding'] = encoding;
-      return c.body(new Uint8Array(body), 200, headers);
-    });
+  return (
+    new Hono()
+      // A GET has no body: one that comes with one is refused at once, in a few bytes. Under a large file Node
+      // would reset the connection on the unread body (with `Connection: close`) and cut the answer.
+      .use('/admin/*', async (c, next) => {
+        if (hasBody(c)) return c.json(errorBody('BadRequest', 'bad_request', 'A GET or HEAD carries no body.'), 400);
+        await next();
+      })
+      .get('/admin', page)
+      .get('/admin/', page)
+      .get('/admin/assets/:name', (c) => {
+        const build = current();
+        if (!build) {
+          const body = errorBody('ServiceUnavailable', 'console_not_built', 'The console is not built: run `npm run build`.');
+          return c.json(body, 503, { 'cache-control': 'no-store' });
+        }
+        const file = build.files.get(c.req.param('name'));
+        if (!file) return c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404);
+        const encoding = pickEncoding(c.req.header('accept-encoding'), Object.keys(file.bodies) as Encoding[]);
+        const body = file.bodies[encoding]!;
+        const headers: Record<string, string> = {
+          'cache-control': IMMUTABLE,
+          'content-type': file.type,
+          'content-length': String(body.length),
+          vary: 'Accept-Encoding',
+        };
+        if (encoding !== 'identity') headers['content-encoding'] = encoding;
+        return c.body(new Uint8Array(body), 200, headers);
+      })
+  );
 }

@@ -128,6 +128,17 @@ describe('the console under /admin', () => {
     }
   });
 
+  it('refuses a GET that carries a body at once (400), before writing a file Node would cut on the unread body', async () => {
+    const { name } = writeBuild(dir, CODE);
+    mount();
+    for (const path of ['/admin', `/admin/assets/${name}`]) {
+      const refused = await app.request(path, { headers: { 'content-length': '1048576' } });
+      expect(refused.status, path).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: { code: 'bad_request' } });
+    }
+    expect((await app.request(`/admin/assets/${name}`)).status).toBe(200);
+  });
+
   it('without a build: warns at start, a 503 page saying to build it, a 503 envelope for files; a build made later is served', async () => {
     mount();
     expect(warnings).toEqual([expect.stringContaining('npm run build')]);

@@ -1,14 +1,16 @@
 /**
- * `Cross-Origin-Resource-Policy` route by route, on the demo process (BFF, back office, element, emulator, demo API):
- * only the element's module and the public checkout API it calls from a storefront are `cross-origin`; the webhook
- * receiver, the back office (its CSV export too), `/healthz`, the demo and the emulator are `same-origin`, and so is
- * anything the table does not name. Every route of the fuzz suite's list (test/server/fuzz/routes.ts) must have its
- * line here, so a new route cannot go unchecked.
+ * `Cross-Origin-Resource-Policy` route by route, on the demo process (BFF, back office, console, element, emulator,
+ * demo API): only the element's module and the public checkout API it calls from a storefront are `cross-origin`; the
+ * webhook receiver, the back office (its CSV exports too), the console's page and files, `/healthz`, the demo and the
+ * emulator are `same-origin`, and so is anything the table does not name. Every route of the fuzz suite's lists of the
+ * product (test/server/fuzz/routes.ts) must have its line here, so a new route cannot go unchecked.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { resourcePolicy } from '../../../server/bff/resource-policy';
-import { BFF_ROUTES, EMULATOR_ROUTES } from '../fuzz/routes';
+import { BFF_ROUTES, CONSOLE_ROUTES, EMULATOR_ROUTES } from '../fuzz/routes';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const ADMIN_TOKEN = 'admin-token-for-resource-policy-0123';
@@ -29,7 +31,15 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   'OPTIONS /api/orders/:orderId/checkout': CROSS,
   // The provider's webhooks.
   'POST /api/webhooks/provider': SAME,
-  // The back office.
+  // The back office: the console's session, users and audit trail, then the money.
+  'POST /api/admin/session': SAME,
+  'GET /api/admin/session': SAME,
+  'DELETE /api/admin/session': SAME,
+  'GET /api/admin/users': SAME,
+  'POST /api/admin/users': SAME,
+  'PATCH /api/admin/users/:id': SAME,
+  'GET /api/admin/audit': SAME,
+  'GET /api/admin/audit/export.csv': SAME,
   'GET /api/admin/balance': SAME,
   'GET /api/admin/transactions': SAME,
   'GET /api/admin/events': SAME,
@@ -54,6 +64,11 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   'GET /api/admin/checkouts/:id/provider': SAME,
   'GET /api/admin/checkouts/:id/refund': SAME,
   'POST /api/admin/checkouts/:id/refund': SAME,
+  'GET /api/admin/checkouts/:id/refunds': SAME,
+  'POST /api/admin/checkouts/:id/refunds': SAME,
+  'GET /api/admin/approvals': SAME,
+  'POST /api/admin/approvals/:key/approve': SAME,
+  'POST /api/admin/approvals/:key/reject': SAME,
   'GET /api/admin/receivers': SAME,
   'GET /api/admin/receivers/:id': SAME,
   'GET /api/admin/receivers/:id/accounts': SAME,
@@ -64,6 +79,9 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   'PUT /api/admin/payment-requests/:id/invoice': SAME,
   'GET /api/admin/payment-requests/:id/documents': SAME,
   'DELETE /api/admin/documents/:id': SAME,
+  // The console: its page and its content-hashed files.
+  'GET /admin': SAME,
+  'GET /admin/assets/:name': SAME,
   // The rest of the product, and addresses no route answers.
   'GET /healthz': SAME,
   'GET /api/nope': SAME,
@@ -90,6 +108,12 @@ let server: TestServer;
 /** Values for the path's `:name` segments: a real checkout and order where the route reads one. */
 const ids: Record<string, string> = {};
 let orderToken = '';
+/** One of the console's built files, when it is built (else a name it does not have, answered 503 or 404). */
+const CONSOLE_MANIFEST = fileURLToPath(new URL('../../../dist/console/manifest.json', import.meta.url));
+const consoleAsset = () =>
+  existsSync(CONSOLE_MANIFEST)
+    ? Object.keys((JSON.parse(readFileSync(CONSOLE_MANIFEST, 'utf8')) as { assets: object }).assets)[0]
+    : undefined;
 beforeAll(async () => {
   server = await startTestServer({ env: { ADMIN_TOKEN } });
   const order = await server.order();
@@ -101,6 +125,7 @@ beforeAll(async () => {
     transactionId: created.body.transactionId as string,
     method: 'pix',
     operation: 'complete',
+    name: consoleAsset() ?? 'console.0123456789abcdef.js',
   });
   orderToken = order.orderToken;
 });
@@ -123,7 +148,8 @@ async function policyOf(route: string): Promise<{ status: number; policy: string
 
 describe('Cross-Origin-Resource-Policy', () => {
   it('has an expected policy for every route of the fuzz suite', () => {
-    const missing = BFF_ROUTES.map((t) => routeOf(t.name))
+    const missing = [...BFF_ROUTES, ...CONSOLE_ROUTES]
+      .map((t) => routeOf(t.name))
       .filter((route): route is string => route !== undefined)
       .filter((route) => !(route in EXPECTED));
     expect(missing).toEqual([]);

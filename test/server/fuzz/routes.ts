@@ -1,14 +1,18 @@
 /**
- * Every route of the BFF (server/bff/*.ts, server/backoffice/*.ts), of the emulator (server/sandbox/routes/**,
- * server/sandbox/company/routes/**) and of the demo's API (demo/api.ts), each with what a hostile client may send it
+ * Every route of the BFF (server/bff/*.ts, server/backoffice/*.ts), of the console's page and files (server/console.ts),
+ * of the emulator (server/sandbox/routes/**, server/sandbox/company/routes/**) and of the demo's API (demo/api.ts),
+ * each with what a hostile client may send it
  * and what it may answer besides a JSON envelope. `build` makes any request for the route (mostly with valid
  * credentials, so input reaches the handlers); `refused` makes requests the route must refuse (a wrong credential, a
  * body that can't be read, an id that does not exist), for the property that a refusal changes nothing stored;
  * `sample` is its one valid request, which the suite sends with every method of `METHODS`.
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { isValidCpf, taxNumberDigits } from '../../../core/cpf';
+import { formatCents, parseCents } from '../../../core/money';
 import {
   contentType,
   controlCursor,
@@ -318,6 +322,8 @@ const isHtml = (a: FuzzAnswer) => /^text\/html/i.test(contentTypeOf(a));
 const isPreflight = (a: FuzzAnswer, r: FuzzRequest) => r.method === 'OPTIONS' && a.status === 204 && a.body.length === 0;
 /** The event stream of a checkout (its first frame, the `retry:` hint, has arrived). */
 const isEventStream = (a: FuzzAnswer) => a.status === 200 && a.stream && /^retry: \d+/.test(a.body.toString('utf8'));
+/** A CSV export (the payments', the audit trail's). */
+const isCsv = (a: FuzzAnswer) => a.status === 200 && /^text\/csv/i.test(contentTypeOf(a));
 /** Login's bare token (the one partner operation without the envelope). */
 const isToken = (a: FuzzAnswer) =>
   a.status === 201 && /^text\/plain/i.test(contentTypeOf(a)) && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(a.body.toString());
@@ -498,6 +504,57 @@ function webhookRefusals(w: World): fc.Arbitrary<FuzzRequest> {
     );
 }
 
+/**
+ * Sign-ins that must not open a session: the console user's e-mail with a wrong password, an e-mail no user has, and
+ * the right password from another site's page (its Origin). Past ten failures from the fuzz's address the brake
+ * answers 429 instead, a refusal too.
+ */
+function signInRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  const { email, password } = w.known.consoleUser;
+  const wrongPassword = fc
+    .oneof(fc.constantFrom('', `${password}x`, password.slice(0, -1), password.toUpperCase(), ` ${password}`), hostileString)
+    .filter((p) => p !== password)
+    .map((p) => ({ body: { email, password: p }, origin: undefined }));
+  const unknownEmail = fc.constantFrom('ninguem@example.com', email.replace('@', '+x@'), `x${email}`).map((e) => ({
+    body: { email: e, password },
+    origin: undefined,
+  }));
+  const foreignPage = fc
+    // Another site, an opaque origin, and our own host on another port or scheme (origins differ by both).
+    .constantFrom(
+      'http://evil.example',
+      'null',
+      `${w.allowedOrigin}.evil.example`,
+      w.allowedOrigin.replace(/:\d+$/, ':1'),
+      w.allowedOrigin.replace(/^http:/, 'https:'),
+    )
+    .map((origin) => ({ body: { email, password }, origin }));
+  return fc
+    .oneof(wrongPassword, unknownEmail, foreignPage)
+    .map(({ body, origin }) =>
+      request('POST', '/api/admin/session', { origin }, { body: Buffer.from(JSON.stringify(body)), type: 'application/json' }),
+    );
+}
+
+/** Refunds that must be refused: more than the paid checkout's amount, or any amount of a checkout that failed. */
+function refundRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  const paid = w.known.paidCheckout;
+  const over = fc
+    .constantFrom(formatCents(parseCents(paid.amount)! + 1), '1000000.00', '90071992547409.91')
+    .map((amount) => ({ id: paid.id, amount }));
+  const unpaid = fc.constantFrom<string | undefined>('0.01', undefined).map((amount) => ({ id: w.known.checkoutIds[2]!, amount }));
+  return fc
+    .oneof(over, unpaid)
+    .map(({ id, amount }) =>
+      request(
+        'POST',
+        `/api/admin/checkouts/${pct(id)}/refunds`,
+        { authorization: `Bearer ${w.adminToken}`, 'idempotency-key': `fuzz-${randomUUID()}` },
+        { body: Buffer.from(JSON.stringify(amount === undefined ? {} : { amount })), type: 'application/json' },
+      ),
+    );
+}
+
 /** Back-office list cursors carrying a control character. */
 function cursorRefusals(w: World): fc.Arbitrary<FuzzRequest> {
   return controlCursor.map((cursor) =>
@@ -666,6 +723,50 @@ export const BFF_ROUTES: Target[] = [
         ),
     refused: () => undefined,
   },
+  // The console's session: the sign-in (the one back-office route open without credentials), who is calling, the
+  // sign-out (a token's is a no-op).
+  route({
+    method: 'POST',
+    path: '/api/admin/session',
+    auth: 'none',
+    body: 'json',
+    template: (w) => w.known.consoleUser,
+    refusals: signInRefusals,
+  }),
+  route({ method: 'GET', path: '/api/admin/session', auth: 'admin' }),
+  route({ method: 'DELETE', path: '/api/admin/session', auth: 'admin' }),
+  route({ method: 'GET', path: '/api/admin/users', auth: 'admin' }),
+  route({
+    method: 'POST',
+    path: '/api/admin/users',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ email: 'fuzz-user@example.com', role: 'viewer', password: 'a fuzzed password, long enough' }),
+  }),
+  // Only the demo's viewer is changed: the user of the sign-in keeps its password and role, and an owner stays.
+  route({
+    method: 'PATCH',
+    path: '/api/admin/users/:id',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ role: 'viewer', disabled: false }),
+    ids: (w) => ({ id: w.known.userIds }),
+    idsMustExist: true,
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/audit',
+    auth: 'admin',
+    query: () => ({ actor: 'api-token', action: 'user', outcome: 'refused', from: `${DAY}T00:00:00.000Z`, to: future(), limit: '10' }),
+    queryValues: { after: fc.oneof(fc.constantFrom('1', '0', '-1', '1e3', '9'.repeat(16)), shortHostileString) },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/admin/audit/export.csv',
+    auth: 'admin',
+    query: () => ({ action: 'session', outcome: 'ok', from: `${DAY}T00:00:00.000Z`, format: 'csv-iso' }),
+    otherAnswer: isCsv,
+  }),
   route({ method: 'GET', path: '/api/admin/balance', auth: 'admin' }),
   route({
     method: 'GET',
@@ -789,7 +890,7 @@ export const BFF_ROUTES: Target[] = [
     path: '/api/admin/checkouts/export.csv',
     auth: 'admin',
     query: () => ({ state: 'Completed', from: `${DAY}T00:00:00.000Z`, flag: 'late', format: 'csv-iso' }),
-    otherAnswer: (answer) => answer.status === 200 && (answer.headers['content-type'] ?? '').startsWith('text/csv'),
+    otherAnswer: isCsv,
   }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id/provider', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
@@ -803,6 +904,36 @@ export const BFF_ROUTES: Target[] = [
     ids: (w) => ({ id: w.known.checkoutIds }),
     headers: () => ({ 'idempotency-key': `fuzz-${randomUUID()}` }),
   }),
+  // Refunds of any amount: the paid checkout's one valid request refunds a cent of it.
+  route({
+    method: 'GET',
+    path: '/api/admin/checkouts/:id/refunds',
+    auth: 'admin',
+    ids: (w) => ({ id: w.known.checkoutIds }),
+    sampleIds: (w) => ({ id: w.known.paidCheckout.id }),
+  }),
+  route({
+    method: 'POST',
+    path: '/api/admin/checkouts/:id/refunds',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ amount: '0.01' }),
+    ids: (w) => ({ id: w.known.checkoutIds }),
+    sampleIds: (w) => ({ id: w.known.paidCheckout.id }),
+    headers: () => ({ 'idempotency-key': `fuzz-${randomUUID()}` }),
+    refusals: refundRefusals,
+  }),
+  route({ method: 'GET', path: '/api/admin/approvals', auth: 'admin', query: () => ({ state: 'pending', limit: '10' }) }),
+  // The world's one pending refund: the first decision wins, every later one is a 409.
+  ...['approve', 'reject'].map((decision) =>
+    route({
+      method: 'POST',
+      path: `/api/admin/approvals/:key/${decision}`,
+      auth: 'admin',
+      ids: (w) => ({ key: w.known.pendingApprovalKeys }),
+      idsMustExist: true,
+    }),
+  ),
   route({
     method: 'GET',
     path: '/api/admin/receivers',
@@ -895,7 +1026,22 @@ export const BFF_ROUTES: Target[] = [
         .record({
           method: fc.constantFrom(...OTHER_METHODS),
           path: fc
-            .array(idSegment(['checkouts', 'admin', 'webhooks', 'provider', 'events', 'invoice']), { minLength: 0, maxLength: 5 })
+            .array(
+              idSegment([
+                'checkouts',
+                'admin',
+                'webhooks',
+                'provider',
+                'events',
+                'invoice',
+                'session',
+                'users',
+                'audit',
+                'refunds',
+                'approvals',
+              ]),
+              { minLength: 0, maxLength: 5 },
+            )
             .filter((segments) => !segments.some(isDotSegment)),
           admin: fc.boolean(),
           extra: hostileHeaders,
@@ -912,6 +1058,26 @@ export const BFF_ROUTES: Target[] = [
     refused: () => undefined,
     otherAnswer: (a, r) => isEventStream(a) || isPreflight(a, r),
   },
+];
+
+/** True when the console is built (`npm run build`); without a build its page and files are 503s, as documented. */
+const CONSOLE_BUILT = existsSync(fileURLToPath(new URL('../../../dist/console/manifest.json', import.meta.url)));
+const consoleUnbuilt = CONSOLE_BUILT ? {} : { otherStatuses: [503] };
+
+/** The console's page and its content-hashed files under /admin (server/console.ts): GET and HEAD only. */
+export const CONSOLE_ROUTES: Target[] = [
+  route({ method: 'GET', path: '/admin', auth: 'none', otherAnswer: isHtml, ...consoleUnbuilt }),
+  route({
+    method: 'GET',
+    path: '/admin/assets/:name',
+    auth: 'none',
+    ids: (w) => ({ name: w.known.consoleAssets }),
+    // A file; or the page, for a name that is a dot segment (`/admin/assets/..` is `/admin/`).
+    otherAnswer: (a, r) =>
+      (a.status === 200 && /^(text\/javascript|text\/css|image\/svg\+xml)/i.test(contentTypeOf(a))) ||
+      (isHtml(a) && r.path.split('?')[0]!.split('/').some(isDotSegment)),
+    ...consoleUnbuilt,
+  }),
 ];
 
 const PARTNER = '/sandbox/v1/partners-int';
@@ -1274,4 +1440,4 @@ export const DEMO_ROUTES: Target[] = [
   },
 ];
 
-export const ALL_ROUTES = [...BFF_ROUTES, ...EMULATOR_ROUTES, ...DEMO_ROUTES];
+export const ALL_ROUTES = [...BFF_ROUTES, ...CONSOLE_ROUTES, ...EMULATOR_ROUTES, ...DEMO_ROUTES];

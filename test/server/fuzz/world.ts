@@ -1,12 +1,16 @@
 /**
- * The system under fuzz: one demo process (the BFF at /api and the emulator at /sandbox, on real sockets) on SQLite
- * or on a fresh PostgreSQL database, with a few real things to aim at (orders with their tokens, live, completed and
- * failed checkouts, an OpenFinance bank page, a payment request with documents) and a snapshot of everything stored.
+ * The system under fuzz: one demo process (the BFF at /api, the console at /admin and the emulator at /sandbox, on
+ * real sockets) on SQLite or on a fresh PostgreSQL database, with a few real things to aim at (orders with their
+ * tokens, live, completed and failed checkouts, an OpenFinance bank page, a payment request with documents, the
+ * demo's console users, a refund waiting for approval, the console's built files) and a snapshot of what is stored.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { parseDemoUsers } from '../../../demo/demo-users';
 import { signOrderToken } from '../../../server/bff/order-token';
 import { keptSecret } from '../../../server/config';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
@@ -16,6 +20,11 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../sto
 export type DatabaseKind = 'sqlite' | 'postgres';
 
 export const VALID_CPF = '52998224725';
+/** Refunds and cash-outs above R$ 50,00 wait for an owner's approval: the world's pending refund is one. */
+const APPROVAL_ABOVE = '50.00';
+const PENDING_REFUND = '60.00';
+/** Where the server reads the console's build from (server/server.ts), and so the names of its files. */
+const CONSOLE_MANIFEST = fileURLToPath(new URL('../../../dist/console/manifest.json', import.meta.url));
 const SEED_RECEIVER = 'c0a000000000000000000001';
 const SEED_ACCOUNT = 'acc000000000000000000001';
 
@@ -25,6 +34,8 @@ export interface Known {
   /** More orders without a checkout, so that many creations really insert (the first success per order does). */
   freshOrders: { orderId: string; orderToken: string }[];
   checkoutIds: string[];
+  /** The completed checkout (among `checkoutIds`) and what was paid for it. */
+  paidCheckout: { id: string; amount: string };
   /** A live checkout no fuzz target names, so it is still live (its event stream still open) when the suite ends. */
   quietCheckoutId: string;
   transactionIds: string[];
@@ -36,6 +47,14 @@ export interface Known {
   paymentRequestIds: string[];
   documentIds: string[];
   uploadTokens: string[];
+  /** A console user of the demo (its operator) and its password, from DATA_DIR/demo-users.txt. */
+  consoleUser: { email: string; password: string };
+  /** Users the fuzz may change (the demo's viewer): never the one that signs in, never an owner. */
+  userIds: string[];
+  /** The idempotency key of the refund that waits for an owner's approval (asked for by `consoleUser`). */
+  pendingApprovalKeys: string[];
+  /** The console's built files under /admin/assets (none when dist/console is not built). */
+  consoleAssets: string[];
 }
 
 export interface World {
@@ -52,7 +71,7 @@ export interface World {
   /** Origins the BFF accepts as OpenFinance return addresses. */
   allowedOrigin: string;
   known: Known;
-  /** Every stored row of the BFF (checkouts, events) and of the emulator, as one comparable text. */
+  /** Every stored row of the emulator and of the BFF's tables a refusal must not touch, as one comparable text. */
   snapshot(): Promise<string>;
   close(): Promise<void>;
 }
@@ -78,6 +97,7 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
       CHECKOUT_RATE_PER_MINUTE: '0',
       SSE_MAX_PER_CLIENT: '8',
       SSE_MAX_TOTAL: '16',
+      APPROVAL_ABOVE,
       ...(database ? { DATABASE_URL: database.url } : {}),
     },
   });
@@ -118,7 +138,7 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...orders[index]!, ...body }),
-    }).then(json) as Promise<{ id: string; transactionId: string; qrCode?: string; checkoutUrl?: string }>;
+    }).then(json) as Promise<{ id: string; transactionId: string; amount: string; qrCode?: string; checkoutUrl?: string }>;
 
   // orders[0] stays without a checkout; 1 live PIX, 2 completed PIX, 3 failed PIX, 4 live OpenFinance, 5 identified PIX.
   const live = await create(1, { method: 'pix' });
@@ -165,10 +185,33 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     data: { items: { id: string }[] };
   };
 
+  // The demo's console users (added at its first start): the operator asks for a refund above the threshold, which
+  // waits for an owner (the bearer token is one, and not its maker, so it may decide it).
+  const users = parseDemoUsers(readFileSync(server.demoUsers!.file, 'utf8'));
+  const operator = users.find((u) => u.role === 'operator')!;
+  const viewer = users.find((u) => u.role === 'viewer')!;
+  const origin = new URL(server.publicBaseUrl).origin;
+  const signIn = await fetch(`${url}/api/admin/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ email: operator.email, password: operator.password }),
+  });
+  await json(signIn);
+  const cookie = /pix_admin=[^;]*/.exec(signIn.headers.get('set-cookie') ?? '')![0];
+  const pendingKey = 'fuzz-pending-refund';
+  const pending = (await fetch(`${url}/api/admin/checkouts/${completed.id}/refunds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin, 'idempotency-key': pendingKey },
+    body: JSON.stringify({ amount: PENDING_REFUND }),
+  }).then(json)) as { state: string };
+  if (pending.state !== 'PendingApproval') throw new Error(`fuzz set-up: the refund is ${pending.state}, not waiting for approval`);
+  const manifest = existsSync(CONSOLE_MANIFEST) ? (JSON.parse(readFileSync(CONSOLE_MANIFEST, 'utf8')) as { assets: object }) : undefined;
+
   const known: Known = {
     orders,
     freshOrders,
     checkoutIds: checkouts.map((c) => c.id),
+    paidCheckout: { id: completed.id, amount: completed.amount },
     quietCheckoutId: quiet.id,
     transactionIds: checkouts.map((c) => c.transactionId),
     bankPages: page ? [{ uuid: decodeURIComponent(page[1]!), transactionId: decodeURIComponent(page[2]!) }] : [],
@@ -178,6 +221,10 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     paymentRequestIds: [paymentRequestId],
     documentIds: documents.data.items.map((d) => d.id),
     uploadTokens: [uploadTokens[0]!],
+    consoleUser: { email: operator.email, password: operator.password },
+    userIds: [(await server.store.findUserByEmail(viewer.email))!.id],
+    pendingApprovalKeys: [pendingKey],
+    consoleAssets: manifest ? Object.keys(manifest.assets) : [],
   };
 
   const snapshots = await openSnapshots(server.dataDir, database?.url);
@@ -202,7 +249,11 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
 }
 
 const EMULATOR_TABLES = ['transactions', 'receivers', 'receiver_accounts', 'payment_requests', 'approval_steps', 'documents'];
-const STORE_TABLES = ['checkouts', 'checkout_events'];
+/**
+ * The BFF's tables a refusal must leave alone: payments, cash-outs and refunds, the console's users and sessions. Not
+ * the audit trail, which records refusals by design, nor the delivery worker's tables, which move by themselves.
+ */
+const STORE_TABLES = ['checkouts', 'checkout_events', 'cashouts', 'admin_users', 'admin_sessions'];
 
 /** Rows as text; blobs as their length and hash, so a snapshot stays small and exact. */
 function rowsText(table: string, rows: unknown[]): string {
