@@ -120,7 +120,7 @@ export function consoleApp({ dir, warn }: { dir: string; warn?: (line: string) =
       // A GET has no body: one that comes with one is refused at once, in a few bytes. Under a large file Node
       // would reset the connection on the unread body (with `Connection: close`) and cut the answer.
       .use('/admin/*', async (c, next) => {
-        if (hasBody(c)) return c.json(errorBody('BadRequest', 'bad_request', 'A GET or HEAD carries no body.'), 400);
+        if (hasBody(c as Context)) return c.json(errorBody('BadRequest', 'bad_request', 'A GET or HEAD carries no body.'), 400);
         await next();
       })
       .get('/admin', page)
