@@ -90,6 +90,11 @@ describe('npm run serve', () => {
       await provider?.close();
     });
 
+    it('says, on a first start with no console user, how to add one, and where the console is', () => {
+      expect(bff.output()).toContain('No console user yet: add the first owner with `npm run admin -- user add');
+      expect(bff.output()).toMatch(/console\s+http:\/\/\S+\/admin/);
+    });
+
     it('completes a PIX checkout end to end, priced by the order service', async () => {
       const json = jsonClient(url);
       const created = await json('POST', '/api/checkouts', { orderId: 'A-100', orderToken: orderToken('A-100'), method: 'pix' });
