@@ -1,9 +1,12 @@
 import { defineConfig } from 'vite';
 import { minifyTemplatesPlugin } from './scripts/minify-templates.js';
+import { productionBuild } from './scripts/production.mjs';
 
 // Library build of the drop-in element: one minified ES module with lit inside, so a page needs only
-// `<script type="module" src="/widget/pix-checkout.js">`.
+// `<script type="module" src="/widget/pix-checkout.js">`. Always Lit's production build, whatever NODE_ENV is
+// (scripts/production.mjs).
 export default defineConfig({
+  ...productionBuild,
   publicDir: false,
   plugins: [minifyTemplatesPlugin()],
   build: {

@@ -10,13 +10,15 @@
 // Every asset is named by its content, so the server lets browsers keep it for a year. Nothing is removed before the
 // new build is whole: the new assets are added beside the old ones, the page and then the manifest replace theirs by
 // a rename, and only then do the files no manifest names any more go. A server running meanwhile (or a test reading
-// dist/console) always finds a complete build. Prints the sizes, raw and gzip.
+// dist/console) always finds a complete build. Always Lit's production build, whatever NODE_ENV is
+// (scripts/production.mjs). Prints the sizes, raw and gzip.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { transform } from 'esbuild';
 import { build } from 'vite';
+import { assertProduction, productionBuild } from './production.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (path) => new URL(`../${path}`, import.meta.url);
@@ -31,6 +33,7 @@ function fail(error) {
 
 try {
   await build({
+    ...productionBuild,
     root,
     configFile: false,
     publicDir: false,
@@ -51,6 +54,11 @@ try {
 }
 
 const script = await readFile(at(`${scratch}/console.js`));
+try {
+  assertProduction(script, 'the console bundle');
+} catch (error) {
+  fail(error);
+}
 const style = Buffer.from((await transform(await readFile(at('console/console.css'), 'utf8'), { loader: 'css', minify: true })).code);
 const icon = await readFile(at('console/favicon.svg'));
 await rm(at(scratch), { recursive: true, force: true });

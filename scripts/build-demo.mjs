@@ -1,11 +1,13 @@
 // Builds the demo pages' scripts into dist/demo/assets, which the demo server serves under /assets: the shop, the
 // checkout page with its sandbox panel, and the sandbox portal (the provider's portal stand-in), all in demo/pages.
 // Each page gets one self-contained, minified ES module (the pages run under `script-src 'self'`, without inline
-// scripts); prints their sizes, raw and gzip. The merchant console is the product's: scripts/build-console.mjs.
+// scripts), always with Lit's production build whatever NODE_ENV is (scripts/production.mjs); prints their sizes,
+// raw and gzip. The merchant console is the product's: scripts/build-console.mjs.
 import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { assertProduction, productionBuild } from './production.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = 'dist/demo/assets';
@@ -21,6 +23,7 @@ try {
   await rm(new URL(`../${outDir}`, import.meta.url), { recursive: true, force: true });
   for (const { name, entry } of bundles) {
     await build({
+      ...productionBuild,
       root,
       configFile: false,
       publicDir: false,
@@ -37,6 +40,7 @@ try {
         rolldownOptions: { output: { codeSplitting: false, minify: true } },
       },
     });
+    assertProduction(await readFile(new URL(`../${outDir}/${name}.js`, import.meta.url)), `the ${name} bundle`);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -9,34 +9,56 @@
 //
 //   dist/types/  .d.ts of widget/ and the core/ modules it uses, and widget/jsx.d.ts and widget/types.d.ts
 //
-// With --package <dir> (packages/pix-checkout's `prepack` passes it) the bundle, its integrity.json and the
-// declarations are copied under <dir>/dist, so `npm pack packages/pix-checkout` packs the element alone, with no
-// dependency of the server.
+// With --package <dir> (packages/pix-checkout's `prepack` passes it, with --types) the bundle, its integrity.json and
+// the declarations go under <dir>/dist instead, built in a scratch folder of the system's temporary directory, so
+// `npm pack ./packages/pix-checkout` packs the element alone, with no dependency of the server, and leaves dist/widget
+// and dist/types (what a running server and `npm run build` read) as they were.
+//
+// Always Lit's production build, whatever NODE_ENV is (vite.config.ts merges scripts/production.mjs); a bundle that
+// holds Lit's development build anyway stops the build.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { assertProduction } from './production.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const at = (path) => new URL(`../${path}`, import.meta.url);
-const outDir = 'dist/widget';
-const bundle = `${outDir}/pix-checkout.js`;
+const withTypes = process.argv.includes('--types');
+const packageAt = process.argv.indexOf('--package');
+const target = packageAt === -1 ? undefined : process.argv[packageAt + 1];
 
 function fail(error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
+if (packageAt !== -1 && (!target || target.startsWith('--') || !withTypes)) fail('--package <dir> needs a folder, and --types');
+const scratch = target ? await mkdtemp(join(tmpdir(), 'pix-checkout-package-')) : undefined;
+// Gone however the build ends, fail() included.
+if (scratch) process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+const outDir = scratch ? join(scratch, 'widget') : join(root, 'dist/widget');
+const typesDir = scratch ? join(scratch, 'types') : join(root, 'dist/types');
+const bundle = join(outDir, 'pix-checkout.js');
+const shown = (path) => relative(root, path);
+
 try {
-  await build({ root, configFile: fileURLToPath(at('vite.config.ts')), logLevel: 'warn' });
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir } });
 } catch (error) {
   fail(error);
 }
 
-const code = await readFile(at(bundle));
+const code = await readFile(bundle);
+try {
+  assertProduction(code, shown(bundle));
+} catch (error) {
+  fail(error);
+}
 const sha384 = createHash('sha384').update(code).digest();
 const integrity = `sha384-${sha384.toString('base64')}`;
 // The name changes whenever a byte does, so the server can let browsers keep it for a year.
@@ -45,38 +67,37 @@ const gzip = gzipSync(code, { level: 9 });
 const brotli = brotliCompressSync(code, {
   params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.length },
 });
-await writeFile(at(`${outDir}/${file}`), code);
-await writeFile(at(`${outDir}/${file}.gz`), gzip);
-await writeFile(at(`${outDir}/${file}.br`), brotli);
+await writeFile(join(outDir, file), code);
+await writeFile(join(outDir, `${file}.gz`), gzip);
+await writeFile(join(outDir, `${file}.br`), brotli);
 // Written last: the server reads the bundle again when this file changes.
 const manifest = { file, integrity, bytes: code.length, gzip: gzip.length, brotli: brotli.length };
-await writeFile(at(`${outDir}/integrity.json`), `${JSON.stringify(manifest, null, 2)}\n`);
+await writeFile(join(outDir, 'integrity.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
 // Declarations for the package, with --types: tsc emits those of widget/index.ts and what it imports; the two hand-written ones
 // (the JSX/Vue declarations and the entry that adds them) are copied beside them.
-if (process.argv.includes('--types')) {
-  await rm(at('dist/types'), { recursive: true, force: true });
+if (withTypes) {
+  await rm(typesDir, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const emitted = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  const emitted = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', typesDir], { cwd: root, encoding: 'utf8' });
   if (emitted.status !== 0) fail(`declarations (tsconfig.build.json) failed:\n${emitted.stdout}${emitted.stderr}`);
-  for (const name of ['jsx.d.ts', 'types.d.ts']) await copyFile(at(`widget/${name}`), at(`dist/types/widget/${name}`));
-  console.log('widget types dist/types/widget/types.d.ts');
-}
-
-const packageAt = process.argv.indexOf('--package');
-if (packageAt !== -1) {
-  const target = process.argv[packageAt + 1];
-  if (!target || !process.argv.includes('--types')) fail('--package <dir> needs a folder, and --types');
-  const into = new URL(`../${target}/dist/`, import.meta.url);
-  await rm(into, { recursive: true, force: true });
-  await mkdir(new URL('widget/', into), { recursive: true });
-  await copyFile(at(bundle), new URL('widget/pix-checkout.js', into));
-  await copyFile(at(`${outDir}/integrity.json`), new URL('widget/integrity.json', into));
-  await cp(at('dist/types'), new URL('types', into), { recursive: true });
-  console.log(`element package ${target}/dist: the bundle, integrity.json and the declarations`);
+  for (const name of ['jsx.d.ts', 'types.d.ts']) await copyFile(join(root, 'widget', name), join(typesDir, 'widget', name));
+  if (!scratch) console.log(`widget types ${shown(typesDir)}/widget/types.d.ts`);
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-console.log(`widget bundle ${bundle}: ${kb(code.length)} raw, ${kb(gzip.length)} gzip, ${kb(brotli.length)} brotli`);
-console.log(`  served as /widget/${file} (immutable) and /widget/pix-checkout.js; SRI in ${outDir}/integrity.json:`);
-console.log(`  <script type="module" src="https://<bff>/widget/${file}" integrity="${integrity}" crossorigin="anonymous"></script>`);
+if (target && scratch) {
+  const into = join(root, target, 'dist');
+  await rm(into, { recursive: true, force: true });
+  await mkdir(join(into, 'widget'), { recursive: true });
+  await copyFile(bundle, join(into, 'widget/pix-checkout.js'));
+  await copyFile(join(outDir, 'integrity.json'), join(into, 'widget/integrity.json'));
+  await cp(typesDir, join(into, 'types'), { recursive: true });
+  console.log(
+    `element package ${target}/dist: the bundle (${kb(code.length)} raw, ${kb(gzip.length)} gzip), integrity.json and the declarations`,
+  );
+} else {
+  console.log(`widget bundle ${shown(bundle)}: ${kb(code.length)} raw, ${kb(gzip.length)} gzip, ${kb(brotli.length)} brotli`);
+  console.log(`  served as /widget/${file} (immutable) and /widget/pix-checkout.js; SRI in ${shown(outDir)}/integrity.json:`);
+  console.log(`  <script type="module" src="https://<bff>/widget/${file}" integrity="${integrity}" crossorigin="anonymous"></script>`);
+}

@@ -1,45 +1,96 @@
 /**
- * The published package (packages/pix-checkout): `npm pack` there builds the element and its declarations (prepack)
- * and packs them alone, with no server code, demo, data, secret or server dependency; its `exports` resolve to files
- * it holds; and a TypeScript consumer with strict settings and `skipLibCheck: false`, without React or Vue installed,
- * type-checks against it (the element, its events, its attributes in JSX).
+ * The published package (packages/pix-checkout): `npm pack ./packages/pix-checkout` builds the element and its
+ * declarations (prepack) and packs them alone, with no server code, demo, data, secret or server dependency, with its
+ * licence, changelog and a README that alone suffices to embed it; its `exports` resolve to files it holds; it is
+ * Lit's production build even when packed with NODE_ENV=development, and packing it leaves dist/widget and dist/types
+ * (what a running server reads) as they were; and a TypeScript consumer that installed the tarball type-checks
+ * against it under moduleResolution `node16`, `bundler` and `node10`, and with strict settings, `skipLibCheck: false`
+ * and neither React nor Vue installed (the element, its events, its attributes in JSX).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+/** Text only Lit's development build holds (its console warning). */
+const LIT_DEV_MODE = 'Lit is in dev mode';
 
+/** Every file under `dir` (relative path → size, modification time and SHA-256), or null when there is no `dir`. */
+function snapshot(dir: string): Record<string, string> | null {
+  if (!existsSync(dir)) return null;
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    if (stat.isFile()) files[name] = `${stat.size} ${stat.mtimeMs} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
+  }
+  return files;
+}
+
+const built = ['dist/widget', 'dist/types'];
+let before: (Record<string, string> | null)[];
 let files: string[];
+let consumer: string;
 let unpacked: string;
+const scratch: string[] = [];
 
 beforeAll(() => {
+  before = built.map((dir) => snapshot(join(root, dir)));
   const destination = tempDir('pix-pack-');
-  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', destination], {
-    cwd: join(root, 'packages/pix-checkout'),
+  scratch.push(destination);
+  // As README says, from the repository's root (`packages/pix-checkout` alone would be a GitHub repository to npm),
+  // and with NODE_ENV=development, which made Vite pick Lit's development build.
+  const packed = spawnSync('npm', ['pack', './packages/pix-checkout', '--json', '--pack-destination', destination], {
+    cwd: root,
     encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'development' },
   });
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stdout}\n${packed.stderr}`);
-  const [report] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
+  // The prepack script's lines may come first.
+  const json = packed.stdout.slice(packed.stdout.search(/^\[/m));
+  const [report] = JSON.parse(json) as [{ filename: string; files: { path: string }[] }];
   files = report.files.map((f) => f.path).sort();
-  unpacked = join(tempDir('pix-consumer-'), 'node_modules', 'pix-checkout');
-  mkdirSync(unpacked, { recursive: true });
-  const untar = spawnSync('tar', ['-xzf', join(destination, report.filename), '-C', unpacked, '--strip-components=1'], {
-    encoding: 'utf8',
-  });
-  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+
+  // A merchant's project installs the tarball, offline: lit, its one dependency, is this repository's (a link).
+  consumer = tempDir('pix-consumer-');
+  scratch.push(consumer);
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'storefront', private: true, type: 'module' }));
+  mkdirSync(join(consumer, 'node_modules'));
+  symlinkSync(join(root, 'node_modules', 'lit'), join(consumer, 'node_modules', 'lit'), 'dir');
+  const installed = spawnSync(
+    'npm',
+    [
+      'install',
+      '--offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--cache',
+      join(consumer, '.npm-cache'),
+      join(destination, report.filename),
+    ],
+    { cwd: consumer, encoding: 'utf8' },
+  );
+  if (installed.status !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stdout}\n${installed.stderr}`);
+  unpacked = join(consumer, 'node_modules', 'pix-checkout');
 }, 180_000);
 
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 describe('npm pack', () => {
-  it('holds the built element, its SRI manifest and its declarations, and nothing else', () => {
+  it('holds the built element, its SRI manifest, its declarations, README, licence and changelog, and nothing else', () => {
     const declarations = files.filter((f) => f.startsWith('dist/types/'));
     expect(files.filter((f) => !f.startsWith('dist/types/'))).toEqual([
+      'CHANGELOG.md',
+      'LICENSE',
       'README.md',
       'dist/widget/integrity.json',
       'dist/widget/pix-checkout.js',
@@ -63,19 +114,38 @@ describe('npm pack', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
     expect(manifest.private).toBeUndefined();
     expect(manifest.name).toBe('pix-checkout');
-    // lit for the declarations' types (the bundle holds lit and the QR encoder already); no server package.
+    // lit for the declarations' types (the bundle holds lit; the BFF encodes the QR); no server package.
     expect(manifest.dependencies).toEqual({ lit: expect.any(String) });
     expect(manifest.devDependencies).toBeUndefined();
     // The repository itself is the toolkit (BFF, emulator, demo) and is never published.
     expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).private).toBe(true);
-    expect(manifest.exports['./widget']).toEqual({ types: './dist/types/widget/types.d.ts', default: './dist/widget/pix-checkout.js' });
+    const entry = { types: './dist/types/widget/types.d.ts', default: './dist/widget/pix-checkout.js' };
+    // `types` first in each condition map, as TypeScript reads them in order; the bare name is the same entry.
+    expect(manifest.exports['./widget']).toEqual(entry);
+    expect(Object.keys(manifest.exports['./widget'])[0]).toBe('types');
+    expect(manifest.exports['.']).toEqual(entry);
+    // What TypeScript reads without `exports` (moduleResolution node10), pointing at the same declarations.
+    expect(manifest.types).toBe(entry.types);
+    expect(manifest.typesVersions['*'].widget).toEqual([entry.types]);
     for (const target of [
-      manifest.exports['./widget'].types,
-      manifest.exports['./widget'].default,
+      entry.types,
+      entry.default,
+      manifest.main,
       manifest.exports['./widget/integrity.json'],
+      ...manifest.typesVersions['*']['widget/integrity.json'],
     ]) {
       expect(files, target).toContain(target.replace(/^\.\//, ''));
     }
+  });
+
+  it("is Lit's production build, though packed with NODE_ENV=development", () => {
+    const bundle = readFileSync(join(unpacked, 'dist/widget/pix-checkout.js'), 'utf8');
+    expect(bundle).toMatch(/customElements\.define\(.pix-checkout.,/);
+    expect(bundle.includes(LIT_DEV_MODE), `"${LIT_DEV_MODE}" in the bundle`).toBe(false);
+  });
+
+  it('leaves dist/widget and dist/types, which a running server and `npm run build` read, as they were', () => {
+    expect(built.map((dir) => snapshot(join(root, dir)))).toEqual(before);
   });
 
   it('carries the SRI hash of the bundle it holds', () => {
@@ -102,38 +172,118 @@ describe('the JSX and Vue declarations (widget/jsx.d.ts)', () => {
   });
 });
 
-describe('a TypeScript consumer of pix-checkout/widget', () => {
-  it('type-checks with strict settings and skipLibCheck off, with neither React nor Vue installed', () => {
-    const consumer = dirname(dirname(unpacked));
-    // The declarations name lit's types (the element is a LitElement): lit is a dependency of the package.
-    for (const name of ['lit', 'lit-html', 'lit-element', '@lit/reactive-element']) {
-      mkdirSync(dirname(join(consumer, 'node_modules', name)), { recursive: true });
-      symlinkSync(join(root, 'node_modules', name), join(consumer, 'node_modules', name), 'dir');
+describe('what a merchant reads in the package', () => {
+  const shipped = (name: string) => readFileSync(join(unpacked, name), 'utf8');
+
+  it('a licence (MIT, as package.json says) and a changelog with an entry for this version', () => {
+    const manifest = JSON.parse(shipped('package.json'));
+    const rootLicense = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).license;
+    expect(manifest.license).toBe(rootLicense ?? 'MIT');
+    expect(shipped('LICENSE')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 pix-checkout contributors\n/);
+    expect(shipped('LICENSE')).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
+    expect(shipped('CHANGELOG.md')).toMatch(new RegExp(`^## ${manifest.version.replaceAll('.', '\\.')}$`, 'm'));
+  });
+
+  it('a README enough to embed the element: install, script tag, every attribute, event, custom property and part', () => {
+    const readme = shipped('README.md');
+    for (const needed of [
+      'npm install pix-checkout',
+      "import 'pix-checkout/widget'",
+      'integrity="sha384-',
+      'crossorigin="anonymous"',
+      '/widget/integrity.json',
+      'ALLOWED_ORIGINS',
+      'ORDERS_TOKEN',
+      'createHmac',
+    ]) {
+      expect(readme, needed).toContain(needed);
     }
-    mkdirSync(join(consumer, 'src'));
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
+    const component = readFileSync(join(root, 'widget/pix-checkout.component.ts'), 'utf8');
+    const properties = /static override properties = \{([\s\S]*?)\n {2}\};/.exec(component)?.[1] ?? '';
+    const attributes = [...properties.matchAll(/\{ attribute: '([a-z-]+)'/g)].map((m) => m[1]);
+    const events = [...readFileSync(join(root, 'widget/events.ts'), 'utf8').matchAll(/^\s+'(pix-checkout-[a-z-]+)':/gm)].map((m) => m[1]);
+    const customProperties = [...component.matchAll(/@cssproperty (--pix-[a-z-]+)/g)].map((m) => m[1]);
+    const parts = [...component.matchAll(/@csspart ([a-z][a-z-]*)/g)].map((m) => m[1]);
+    const slots = [...component.matchAll(/@slot ([a-z][a-z-]*)/g)].map((m) => m[1]);
+    expect(attributes.length).toBeGreaterThan(5);
+    expect(events.length).toBeGreaterThan(5);
+    expect(customProperties.length).toBeGreaterThan(10);
+    expect(parts.length).toBeGreaterThan(10);
+    const missing = [...attributes, ...events, ...customProperties, ...parts, ...slots].filter((name) => !readme.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('a TypeScript consumer that installed the tarball', () => {
+  /** Type-checks `files` (written into a folder of their own) with `compilerOptions`; answers tsc's output. */
+  function typeCheck(name: string, compilerOptions: Record<string, unknown>, sources: Record<string, string>) {
+    mkdirSync(join(consumer, name));
+    for (const [file, text] of Object.entries(sources)) writeFileSync(join(consumer, name, file), text);
+    const config = join(consumer, `tsconfig.${name}.json`);
+    writeFileSync(config, JSON.stringify({ compilerOptions: { noEmit: true, types: [], ...compilerOptions }, include: [name] }));
+    const checked = spawnSync(process.execPath, [tsc, '-p', config], { encoding: 'utf8' });
+    return { output: checked.stdout + checked.stderr, status: checked.status };
+  }
+
+  it.each([
+    ['node16', 'node16'],
+    ['bundler', 'esnext'],
+    ['node10', 'commonjs'],
+  ])(
+    'finds the types under moduleResolution %s (module %s)',
+    (moduleResolution, module) => {
+      const checked = typeCheck(
+        moduleResolution,
+        {
           strict: true,
           target: 'ES2022',
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
+          module,
+          moduleResolution,
           resolveJsonModule: true,
-          noEmit: true,
+          esModuleInterop: true,
           skipLibCheck: false,
-          noUnusedLocals: true,
-          exactOptionalPropertyTypes: true,
-          jsx: 'preserve',
           lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: [],
         },
-        include: ['src'],
-      }),
-    );
-    writeFileSync(
-      join(consumer, 'src', 'main.ts'),
-      `import { PixCheckout, type PixCheckoutAttributes, type PixCheckoutCompletedEvent } from 'pix-checkout/widget';
+        {
+          'main.ts': `import { PixCheckout, type PixCheckoutCompletedEvent } from 'pix-checkout/widget';
+import { PixCheckout as SameClass } from 'pix-checkout';
+import integrity from 'pix-checkout/widget/integrity.json';
+
+const element: PixCheckout | null = document.querySelector('pix-checkout');
+const paid = (event: PixCheckoutCompletedEvent): string => event.detail.amount;
+element?.addEventListener('pix-checkout-completed', paid);
+// @ts-expect-error the detail of pix-checkout-error has no amount
+element?.addEventListener('pix-checkout-error', (event) => event.detail.amount);
+const same: typeof PixCheckout = SameClass;
+const hash: string = integrity.integrity;
+export { same, hash };
+`,
+        },
+      );
+      expect(checked.output).toBe('');
+      expect(checked.status).toBe(0);
+    },
+    60_000,
+  );
+
+  it('type-checks with strict settings and skipLibCheck off, with neither React nor Vue installed', () => {
+    // The declarations name lit's types (the element is a LitElement): lit is a dependency of the package.
+    const checked = typeCheck(
+      'strict',
+      {
+        strict: true,
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        resolveJsonModule: true,
+        skipLibCheck: false,
+        noUnusedLocals: true,
+        exactOptionalPropertyTypes: true,
+        jsx: 'preserve',
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      },
+      {
+        'main.ts': `import { PixCheckout, type PixCheckoutAttributes, type PixCheckoutCompletedEvent } from 'pix-checkout/widget';
 import integrity from 'pix-checkout/widget/integrity.json';
 
 const element: PixCheckout | null = document.querySelector('pix-checkout');
@@ -147,16 +297,13 @@ const created = document.createElement('pix-checkout');
 created.orderId = 'A-1';
 export { onDone, attributes, wrong, created, integrity, PixCheckout };
 `,
-    );
-    writeFileSync(
-      join(consumer, 'src', 'view.tsx'),
-      `export const view = <pix-checkout endpoint="/api" order-id="A-1" order-token="t" collect-payer />;
+        'view.tsx': `export const view = <pix-checkout endpoint="/api" order-id="A-1" order-token="t" collect-payer />;
 // @ts-expect-error collect-payer is a boolean attribute
 export const wrong = <pix-checkout collect-payer="yes" />;
 `,
+      },
     );
-    const checked = spawnSync(process.execPath, [tsc, '-p', consumer], { encoding: 'utf8' });
-    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.output).toBe('');
     expect(checked.status).toBe(0);
-  });
+  }, 60_000);
 });
