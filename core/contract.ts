@@ -6,8 +6,8 @@
  * drifts on one side fails to compile on the other. Types and small constants only: it runs in the browser and in
  * Node, and the element imports nothing of it at run time but types.
  */
-import type { Method } from './methods';
-import type { CheckoutState } from './states';
+import type { Method } from './methods.js';
+import type { CheckoutState } from './states.js';
 
 /**
  * A QR symbol: `size` modules per side, and the dark modules row by row from the top left, one bit each (most
@@ -91,6 +91,8 @@ export const SHOPPER_ERRORS = {
   body_timeout: 408,
   request_timeout: 408,
   not_found: 404,
+  /** A browser's request from a page on an origin that `ALLOWED_ORIGINS` does not name (readable by that page). */
+  origin_not_allowed: 403,
   order_not_found: 404,
   order_token_required: 401,
   order_token_invalid: 403,

@@ -136,7 +136,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     const built = here('../dist/widget');
     if (!existsSync(`${built}/integrity.json`)) log.warn('dist/widget is missing: run `npm run build` to serve the element.');
     // Mounted either way: a build made while the server runs is served from then on.
-    app.use('/widget/*', widgetFiles({ dir: built, allowedOrigins: listener.allowedOrigins }));
+    app.use('/widget/*', widgetFiles({ dir: built }));
     // The merchant console under /admin (its own CSP; a 503 saying to build it until dist/console exists).
     app.route('/', consoleApp({ dir: here('../dist/console'), warn: (line) => log.warn(line) }));
   }

@@ -6,10 +6,12 @@
  * - `/widget/integrity.json`: the hashed name and the bundle's SRI hash (`sha384-…`), always revalidated.
  *
  * The bundle is sent brotli- or gzip-compressed when the client accepts it (precompressed by the build), and with
- * `Access-Control-Allow-Origin` for the storefront origins the BFF allows: a module script from another origin is
- * fetched with CORS, and refused without it.
+ * `Access-Control-Allow-Origin: *`: a module script from another origin is fetched with CORS (without credentials),
+ * and the element is a public asset that loads on any origin. On a page the BFF does not allow it still runs, so it
+ * can tell the shopper that this page may not take payments (and the page's console why) instead of leaving an empty
+ * box; the API itself refuses such a page (server/bff/guards.ts, `refuseForeignOrigins`).
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,6 +29,9 @@ export const SHORT = 'public, max-age=300';
 const HASHED_NAME = /^pix-checkout\.[0-9a-f]{8,64}\.js$/;
 
 type Encoding = 'br' | 'gzip' | 'identity';
+
+/** Any page may load the element (without credentials): the same answer for every origin, so no `Vary: Origin`. */
+const ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const;
 
 interface Bundle {
   manifest: WidgetManifest;
@@ -62,7 +67,7 @@ function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
  * Serves the element from `dir` (normally `dist/widget`). The build is read again when its manifest changes, so a
  * rebuild while the server runs is served at once.
  */
-export function widgetFiles({ dir, allowedOrigins }: { dir: string; allowedOrigins: readonly string[] }): MiddlewareHandler {
+export function widgetFiles({ dir }: { dir: string }): MiddlewareHandler {
   const manifestPath = join(dir, 'integrity.json');
   let loaded: { mtimeMs: number; bundle: Bundle } | undefined;
 
@@ -106,11 +111,6 @@ export function widgetFiles({ dir, allowedOrigins }: { dir: string; allowedOrigi
     return { manifest, manifestText, hash, bodies };
   }
 
-  function corsHeaders(c: Context): Record<string, string> {
-    const origin = c.req.header('origin');
-    return origin && allowedOrigins.includes(origin) ? { 'access-control-allow-origin': origin } : {};
-  }
-
   return async (c, next) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
     const name = c.req.path.slice(c.req.path.lastIndexOf('/') + 1);
@@ -119,7 +119,7 @@ export function widgetFiles({ dir, allowedOrigins }: { dir: string; allowedOrigi
 
     if (name === 'integrity.json') {
       const etag = `"${bundle.hash}-manifest"`;
-      const headers = { 'cache-control': 'no-cache', etag, vary: 'Origin', ...corsHeaders(c) };
+      const headers = { 'cache-control': 'no-cache', etag, ...ANY_ORIGIN };
       if (notModified(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
       return c.body(bundle.manifestText, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
     }
@@ -131,8 +131,8 @@ export function widgetFiles({ dir, allowedOrigins }: { dir: string; allowedOrigi
     const headers: Record<string, string> = {
       'cache-control': name === FIXED_NAME ? SHORT : IMMUTABLE,
       etag,
-      vary: 'Accept-Encoding, Origin',
-      ...corsHeaders(c),
+      vary: 'Accept-Encoding',
+      ...ANY_ORIGIN,
     };
     if (notModified(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
     if (encoding !== 'identity') headers['content-encoding'] = encoding;

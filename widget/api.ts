@@ -27,7 +27,8 @@ export function parseMethods(text: string): Method[] {
 
 /**
  * A failed call to the BFF. `status` 0 means the request never got an HTTP answer, and `code` says why as far as the
- * browser can tell: `offline`, `origin_not_allowed` (the server answered but CORS hid the answer) or `network_error`.
+ * browser can tell: `offline` or `network_error`. A page the BFF does not allow gets its readable `403
+ * origin_not_allowed`.
  * `message` is the server's own text, for the host's logs: the element shows its own words (i18n).
  */
 export class CheckoutApiError extends Error {
@@ -79,19 +80,14 @@ export function apiUrl(endpoint: string, path: string): string {
 }
 
 /**
- * Why a fetch rejected. It rejects alike when the network fails and when CORS hides the answer of a server that did
- * answer, so the element asks again with `mode: 'no-cors'`: an opaque answer gets past CORS, and its arrival proves
- * the server was reached and refused this page's origin.
+ * Why a fetch rejected: `offline` when the browser knows it is, else `network_error`, which is true whether the network
+ * or the service failed. A page the BFF does not allow is not a rejection: the BFF answers it `403
+ * origin_not_allowed` in a way the page can read (server/bff/guards.ts), so it comes as an answer with its code.
  */
-export async function fetchFailure(url: string, cause: unknown): Promise<CheckoutApiError> {
+export function fetchFailure(cause: unknown): CheckoutApiError {
   const detail = cause instanceof Error ? cause.message : String(cause);
   if (typeof navigator !== 'undefined' && navigator.onLine === false) return new CheckoutApiError(0, 'offline', detail);
-  try {
-    await fetch(url, { mode: 'no-cors', cache: 'no-store', credentials: 'omit', signal: AbortSignal.timeout(5000) });
-    return new CheckoutApiError(0, 'origin_not_allowed', detail);
-  } catch {
-    return new CheckoutApiError(0, 'network_error', detail);
-  }
+  return new CheckoutApiError(0, 'network_error', detail);
 }
 
 /** One BFF for one element: the requests, and the server's clock as its answers tell it. */
@@ -151,7 +147,7 @@ export class CheckoutClient {
       response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers } });
     } catch (cause) {
       if (init.signal?.aborted) throw cause;
-      throw await fetchFailure(url, cause);
+      throw fetchFailure(cause);
     }
     const date = Date.parse(response.headers.get('date') ?? '');
     // The header has whole seconds (half a second is the expected truncation) and the answer took its time: a clock

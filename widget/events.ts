@@ -20,9 +20,9 @@ export interface PixCheckoutErrorDetail {
   /** HTTP status; 0 when the request never got an answer. */
   status: number;
   /**
-   * The BFF's stable `error.code` (for example `order_not_found`, `payer_refused`), or the element's own when no
-   * answer came: `offline`, `network_error`, `origin_not_allowed` (CORS refused this page), `invalid_response`,
-   * `invalid_configuration`.
+   * The BFF's stable `error.code` (for example `order_not_found`, `payer_refused`, `origin_not_allowed` when this
+   * page's origin is not in the BFF's `ALLOWED_ORIGINS`), or the element's own when no usable answer came: `offline`,
+   * `network_error`, `invalid_response`, `invalid_configuration`.
    */
   code: string;
   /** The server's message, for logs; the shopper sees the element's own words. */

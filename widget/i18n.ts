@@ -44,8 +44,7 @@ export function stateTitle(t: Strings, state: CheckoutState): string {
  * The element's own codes, for a request that got no usable answer (status 0, or a body it cannot use) and for a
  * page it cannot start (`CheckoutApiError`, `pix-checkout-error`).
  */
-export type ElementErrorCode =
-  'offline' | 'network_error' | 'origin_not_allowed' | 'invalid_response' | 'invalid_configuration' | 'unexpected';
+export type ElementErrorCode = 'offline' | 'network_error' | 'invalid_response' | 'invalid_configuration' | 'unexpected';
 
 /**
  * The element's words for every `error.code` a shopper can get from the BFF (core/contract.ts, `SHOPPER_ERRORS`) and
@@ -83,10 +82,10 @@ export const ERROR_TEXT = {
   request_timeout: 'errTimeout',
   internal_error: 'errInternal',
   not_found: 'errNotFound',
+  origin_not_allowed: 'errOrigin',
   // The element's own codes (status 0, or an answer it cannot use).
   offline: 'errOffline',
   network_error: 'errNetwork',
-  origin_not_allowed: 'errOrigin',
   invalid_response: 'errInvalidResponse',
   invalid_configuration: 'missingConfiguration',
   unexpected: 'errInternal',

@@ -25,6 +25,9 @@ const COPIED_MS = 3000;
  *
  * @summary Drop-in PIX and OpenFinance checkout.
  *
+ * @slot - Fallback content: the element's children show until it is defined (and so whenever its script does not
+ *   run), are hidden while it works, and show again below the "could not start" screen (for example a link to the
+ *   shop's payment page).
  * @slot continue - Replaces the receipt's continue link (for example the shop's own "see my order" link).
  *
  * @event pix-checkout-created - The backend created (or returned the live) checkout. `detail: PixCheckoutDetail`.

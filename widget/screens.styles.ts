@@ -152,6 +152,10 @@ export default css`
     justify-items: center;
     text-align: center;
   }
+  /* The page's fallback children, when the checkout cannot start: items of the screen's grid, no box when none. */
+  .fallback {
+    display: contents;
+  }
   .result .icon {
     display: grid;
     place-items: center;

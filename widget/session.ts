@@ -9,6 +9,7 @@ import { PAYER_CPF, type Method } from '../core/methods.js';
 import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
 import { checkPayer, typedCpfProblem } from './cpf-input.js';
 import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
+import { reportError, warnMissingToken } from './diagnostics.js';
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
@@ -82,6 +83,7 @@ export class CheckoutSession implements ReactiveController {
       this.failToStart(new CheckoutApiError(0, 'invalid_configuration', 'endpoint and order-id are required'));
       return;
     }
+    warnMissingToken(this.host);
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
     const { endpoint, orderId, orderToken } = this.host;
@@ -207,7 +209,7 @@ export class CheckoutSession implements ReactiveController {
         if (payer) this.refused.add(payer.cpf);
         this.set({ screen: { name: 'refused', method, code: error.code } });
         this.announce(`${this.host.strings.refusedTitle}. ${errorMessage(this.host.strings, error)}`);
-        this.emitError(error);
+        reportError(this.host, error);
       } else if (error instanceof CheckoutApiError && error.code === 'checkout_pending' && confirmations < PENDING_RETRIES) {
         if (confirmations === 0) this.announce(this.host.strings.confirming);
         setTimeout(() => run === this.run && void this.start(method, payer, confirmations + 1), PENDING_RETRY_MS);
@@ -282,11 +284,7 @@ export class CheckoutSession implements ReactiveController {
     const error = cause instanceof CheckoutApiError ? cause : new CheckoutApiError(0, 'unexpected', String(cause));
     this.set({ screen: { name: 'start-failed', error } });
     this.announce(`${this.host.strings.startFailedTitle}. ${errorMessage(this.host.strings, error)}`);
-    this.emitError(error);
-  }
-
-  private emitError(error: CheckoutApiError): void {
-    emit(this.host, 'pix-checkout-error', { orderId: this.host.orderId, status: error.status, code: error.code, message: error.message });
+    reportError(this.host, error);
   }
 
   /** Closes every stream, or all but the one of `keep`. */

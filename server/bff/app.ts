@@ -15,7 +15,7 @@ import { orderRoutes } from './orders-routes';
 import { ApiError, errorBody, internalError, notFound, payloadTooLarge } from '../payments/errors';
 import { sendError } from './respond';
 import { bodyDeadline, jsonOnly } from './body-guards';
-import { rateLimit, safeAddress, securityHeaders, streamLimit } from './guards';
+import { rateLimit, refuseForeignOrigins, safeAddress, securityHeaders, streamLimit } from './guards';
 import type { OrderResolver } from '../payments/orders';
 import { createReconciler } from '../payments/reconciler';
 import { createCheckoutService, type WebhookTarget } from '../payments/service';
@@ -132,6 +132,8 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   // (a foreign page cannot add it), so their body is read as JSON whatever its declared type.
   const providerWebhook = (c: Context) => c.req.method === 'POST' && c.req.path.endsWith('/webhooks/provider');
   app.use(securityHeaders({ https: options.apiBaseUrl.startsWith('https:') }));
+  // A page on an origin the storefront list does not name gets a refusal it can read (not a CORS-hidden answer).
+  for (const path of ['/checkouts/*', '/orders/*']) app.use(path, refuseForeignOrigins(options.allowedOrigins));
   app.use(
     '/checkouts/*',
     cors({

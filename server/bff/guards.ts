@@ -7,7 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { clientAddress, clientKey, type RateLimiter, type StreamLimiter } from '../lib/limits';
-import { invalidRequest, rateLimited, serverBusy, tooManyStreams } from '../payments/errors';
+import { invalidRequest, originNotAllowed, rateLimited, serverBusy, tooManyStreams } from '../payments/errors';
 import { resourcePolicy } from './resource-policy';
 import { sendError } from './respond';
 import { onRawStreamEnd } from './stream';
@@ -65,6 +65,29 @@ export function securityHeaders({ pageCsp = API_CSP, https = false }: SecurityHe
     else if (type.startsWith('application/json') && !own) headers.set('content-security-policy', API_CSP);
     // A script is never a document: headers that only govern documents are dead weight on the element's cold load.
     else if (type.startsWith('text/javascript')) for (const name of DOCUMENT_ONLY_HEADERS) headers.delete(name);
+  };
+}
+
+/**
+ * Refuses, before any route, a browser's request from a page on another origin that `allowedOrigins` does not name:
+ * `403 origin_not_allowed`, which that page may read (`Access-Control-Allow-Origin: *`, no credentials). CORS would
+ * hide any other answer from it, and a hidden answer looks to the page exactly like a network failure: this way the
+ * element tells its shopper that the page may not take payments, and the page's console why, instead of blaming the
+ * connection. The answer holds the refusal alone, which the CORS headers of any answer show anyway, and the route
+ * never runs for such a page. Only requests the browser marks as coming from another origin (`Sec-Fetch-Site:
+ * same-site` or `cross-site`, with an `Origin`) are refused; the BFF's own pages, servers and tools (which send no
+ * `Sec-Fetch-Site`) meet the routes as before, and preflights are left to CORS.
+ */
+export function refuseForeignOrigins(allowedOrigins: readonly string[]): MiddlewareHandler {
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const site = c.req.header('sec-fetch-site');
+    const foreign = site === 'cross-site' || site === 'same-site';
+    if (c.req.method === 'OPTIONS' || !origin || !foreign || allowedOrigins.includes(origin)) return next();
+    c.header('access-control-allow-origin', '*');
+    c.header('vary', 'Origin');
+    c.header('cache-control', 'no-store');
+    return sendError(c, originNotAllowed());
   };
 }
 

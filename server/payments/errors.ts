@@ -108,6 +108,10 @@ export const ordersUnavailable = (why: string) =>
   new ApiError('orders_unavailable', 'The shop could not confirm this order right now. Please try again.', undefined, { cause: why });
 export const ordersTimeout = () => new ApiError('orders_timeout', 'The shop took too long to confirm this order. Please try again.');
 
+/** A page on an origin that `ALLOWED_ORIGINS` does not name: the page reads this, its shopper the element's words. */
+export const originNotAllowed = () =>
+  new ApiError('origin_not_allowed', "This page's origin is not in the BFF's ALLOWED_ORIGINS: it may not take payments.");
+
 // The payer.
 
 /** A CPF whose check digits are wrong, refused before the provider is asked. */

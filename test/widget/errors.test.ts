@@ -106,14 +106,29 @@ describe('<pix-checkout> error messages', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('says the page is not allowed, not that the network is down, when CORS refuses a server that answered', async () => {
-    // The same fake BFF on another origin, without CORS headers: fetch rejects, but a no-cors probe gets through.
+  it('says the page is not allowed, not that the network is down, when the BFF refuses this origin', async () => {
+    // The same fake BFF under the other name of this host: another origin, which it refuses as the real BFF does.
     const other = location.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
     const endpoint = `${location.protocol}//${other}:${location.port}/api`;
+    for (const [lang, text] of [
+      ['pt-BR', 'Esta página não está autorizada a receber pagamentos'],
+      ['en', 'This page is not allowed to take payments'],
+    ]) {
+      const { el, events } = await mountCheckout({ endpoint, 'order-id': newOrderId(), lang: lang! });
+      await waitForText(el, text!);
+      expect(visibleText(el)).not.to.contain(stringsFor('pt-BR').errNetwork);
+      expect(events[0]!.detail).to.include({ status: 403, code: 'origin_not_allowed' });
+      el.remove();
+    }
+  });
+
+  it('says the service could not be reached, not that the page is not allowed, when a server answers without CORS', async () => {
+    // A server that answers but is not the BFF (a wrong endpoint, a proxy's error page): nothing says this page is refused.
+    const other = location.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+    const endpoint = `${location.protocol}//${other}:${location.port}/not-the-bff`;
     const { el, events } = await mountCheckout({ endpoint, 'order-id': newOrderId() });
-    await waitForText(el, 'Esta página não está autorizada a usar o serviço de pagamento');
-    expect(visibleText(el)).not.to.contain('internet');
-    expect(events[0]!.detail).to.include({ status: 0, code: 'origin_not_allowed' });
+    await waitForText(el, 'Não conseguimos falar com o serviço de pagamento');
+    expect(events[0]!.detail).to.include({ status: 0, code: 'network_error' });
   });
 
   it('says the shopper is offline when the browser knows it', async () => {

@@ -13,6 +13,9 @@
 //   skew-…     the server's clock (Date header, createdAt, expiresAt) runs 10 minutes ahead of the browser's
 //   err-<status>-<code>-…  POST → that status and code, with the message "SERVER TEXT <code>"
 // CPFs refused like the emulator's: 900.000.001-75 → 422 payer_refused, 900.000.003-37 → 422 payer_cpf_invalid.
+// A page on another origin (the runner's page asking the same server under its other name, localhost or 127.0.0.1) is
+// refused before any route as the real BFF refuses an origin missing from ALLOWED_ORIGINS: 403 origin_not_allowed,
+// readable by that page (Access-Control-Allow-Origin: *), when the browser marks the request as cross-origin.
 // Order tokens, checked first as the real BFF does: "token:<orderId>" is valid, "expired:<orderId>" answers
 // 403 order_token_expired, none 401 order_token_required, anything else 403 order_token_invalid. The order lookup
 // takes the token in X-Order-Token and answers 204 when the order has nothing to resume.
@@ -293,9 +296,16 @@ async function handleSetState(ctx: Context, checkout: FakeCheckout) {
   send(ctx, 200, publicView(checkout));
 }
 
+/** Whether the browser says the request comes from a page on another origin (server/bff/guards.ts, refuseForeignOrigins). */
+const fromForeignPage = (ctx: Context) => Boolean(ctx.get('origin')) && ['cross-site', 'same-site'].includes(ctx.get('sec-fetch-site'));
+
 /** Koa middleware for `@web/test-runner`'s `middleware` option. */
 export async function fakeBff(ctx: Context, next: Next) {
   const path = ctx.path;
+  if (path.startsWith('/api/') && ctx.method !== 'OPTIONS' && fromForeignPage(ctx)) {
+    ctx.set('access-control-allow-origin', '*');
+    return refuse(ctx, 'origin_not_allowed', "This page's origin is not in the BFF's ALLOWED_ORIGINS.");
+  }
   if (path === API && ctx.method === 'POST') return handleCreate(ctx);
   if (path === '/__fake/log') {
     const orderId = String(ctx.query.orderId);

@@ -92,7 +92,7 @@ export const en: Strings = {
   missingConfiguration: 'Payment unavailable: the page is not fully configured.',
   errOffline: 'You are offline. Connect to the internet and try again.',
   errNetwork: 'We could not reach the payment service. It may be the connection or the service: try again in a moment.',
-  errOrigin: "This page is not allowed to use the shop's payment service. Please tell the shop.",
+  errOrigin: 'This page is not allowed to take payments. Please let the shop know.',
   errInvalidResponse: 'The payment service sent an unexpected answer. Try again in a moment.',
   errRequest: 'The page sent a payment request the service did not accept. Reload the page and try again.',
   errOrderNotFound: 'This order cannot be paid. It may have been cancelled or already paid: go back to the shop.',

@@ -90,7 +90,7 @@ export const ptBR = {
   missingConfiguration: 'Pagamento indisponível: configuração incompleta da página.',
   errOffline: 'Você está sem internet. Conecte-se e tente de novo.',
   errNetwork: 'Não conseguimos falar com o serviço de pagamento. Pode ser a conexão ou uma falha do serviço: tente de novo em instantes.',
-  errOrigin: 'Esta página não está autorizada a usar o serviço de pagamento da loja. Avise a loja.',
+  errOrigin: 'Esta página não está autorizada a receber pagamentos. Avise a loja.',
   errInvalidResponse: 'O serviço de pagamento respondeu algo inesperado. Tente de novo em instantes.',
   errRequest: 'A página enviou um pedido de pagamento que o serviço não aceitou. Recarregue a página e tente de novo.',
   errOrderNotFound: 'Este pedido não está disponível para pagamento. Ele pode ter sido cancelado ou já pago: volte para a loja.',

@@ -105,11 +105,16 @@ export function renderConflict(ctx: ViewContext, live: Checkout, onContinue: () 
   </section>`;
 }
 
+/**
+ * The checkout could not start. The page's own fallback (the element's children, which showed before the element was
+ * defined) shows again here, below the retry: for example a link to the shop's payment page.
+ */
 export function renderStartFailed(t: Strings, message: string, onRetry: () => void): TemplateResult {
   return html`<section part="result" class="result failure" data-state="start-failed" aria-labelledby="screen-title">
     <span class="icon" aria-hidden="true">${alertIcon()}</span>
     ${heading(t.startFailedTitle)}
     <p part="message" class="message">${message}</p>
     <div class="actions stacked"><button type="button" part="button" @click=${onRetry}>${t.retry}</button></div>
+    <div class="fallback"><slot></slot></div>
   </section>`;
 }
