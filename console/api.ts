@@ -59,6 +59,12 @@ const query = (params: Record<string, string | number | undefined>) => {
 };
 
 export class AdminApi {
+  /**
+   * Counts sign-ins and sign-outs: a call refused for want of a session tells the page only if no sign-in or sign-out
+   * came between its start and its answer (a late 401 of the previous session must not end the new one).
+   */
+  private generation = 0;
+
   /** @param onUnauthorized - Called when a call is refused for want of a session (it expired, or was ended elsewhere). */
   constructor(private readonly onUnauthorized: () => void = () => {}) {}
 
@@ -84,12 +90,18 @@ export class AdminApi {
 
   /** `send`, and the page hears when the session is gone. */
   private async call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+    const generation = this.generation;
     try {
       return await this.send<T>(method, path, body, extra);
     } catch (error) {
-      if ((error as AdminApiError).code === 'admin_unauthorized') this.onUnauthorized();
+      if ((error as AdminApiError).code === 'admin_unauthorized') this.unauthorized(generation);
       throw error;
     }
+  }
+
+  /** Tells the page the session is gone, unless a sign-in or sign-out came since the call started at `generation`. */
+  private unauthorized(generation: number): void {
+    if (generation === this.generation) this.onUnauthorized();
   }
 
   /** Who is signed in; undefined when nobody is (no cookie, or it expired). */
@@ -105,11 +117,13 @@ export class AdminApi {
   /** Signs in; the BFF sets the session cookie. Refusals: `invalid_credentials`, `sign_in_rate_limited` (with `retryAfter`). */
   async signIn(email: string, password: string): Promise<Session> {
     const { user, expiresAt } = await this.send<SignedIn>('POST', '/session', { email, password });
+    this.generation++;
     return { actor: { kind: 'user', name: user.email, role: user.role }, expiresAt };
   }
 
   /** Ends the session on the server (the cookie is cleared); an already ended one is no error. */
   async signOut(): Promise<void> {
+    this.generation++;
     await this.send<unknown>('DELETE', '/session').catch((error: AdminApiError) => {
       if (error.code !== 'admin_unauthorized') throw error;
     });
@@ -208,6 +222,7 @@ export class AdminApi {
 
   /** The filtered list as CSV, streamed by the BFF; returned as a file to save. */
   async exportCsv(filters: CheckoutFilters, format: CsvFormat = 'csv'): Promise<Blob> {
+    const generation = this.generation;
     let response: Response;
     try {
       response = await fetch(`/api/admin/checkouts/export.csv${query({ format, ...filters })}`, {
@@ -219,7 +234,7 @@ export class AdminApi {
     }
     if (!response.ok) {
       const error = errorFrom(response.status, await response.json().catch(() => null));
-      if (error.code === 'admin_unauthorized') this.onUnauthorized();
+      if (error.code === 'admin_unauthorized') this.unauthorized(generation);
       throw error;
     }
     return response.blob();
@@ -230,6 +245,7 @@ export class AdminApi {
    * connection opens or drops; reconnects after a drop (1 s, doubling to 30 s).
    */
   async live(onChange: (change: LiveChange) => void, onState: (connected: boolean) => void, signal: AbortSignal): Promise<void> {
+    const generation = this.generation;
     let delay = 1_000;
     while (!signal.aborted) {
       try {
@@ -239,7 +255,7 @@ export class AdminApi {
           signal,
         });
         if (response.status === 401) {
-          this.onUnauthorized();
+          this.unauthorized(generation);
           return;
         }
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
@@ -274,6 +290,7 @@ export class AdminApi {
 
   /** Streams the PDF to the BFF; `onProgress` gets the fraction sent, from 0 to 1. */
   uploadInvoice(id: string, file: File, onProgress: (fraction: number) => void): Promise<void> {
+    const generation = this.generation;
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
       xhr.open('PUT', `/api/admin/payment-requests/${encodeURIComponent(id)}/invoice`);
@@ -290,7 +307,7 @@ export class AdminApi {
           return;
         }
         const error = errorFrom(xhr.status, xhr.response);
-        if (error.code === 'admin_unauthorized') this.onUnauthorized();
+        if (error.code === 'admin_unauthorized') this.unauthorized(generation);
         reject(error);
       });
       xhr.addEventListener('error', () => reject(new AdminApiError(0, 'network_error', MESSAGES.network_error!)));

@@ -131,6 +131,34 @@ describe('the console', () => {
     expect(await page.locator('bo-sign-in').count()).toBe(0);
   });
 
+  it('does not let a late 401 of the previous session sign the next one out', async () => {
+    await signInAs(page, app, 'viewer');
+    // A call of the viewer's session that answers only after the next sign-in, refused for want of a session.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    await page.route('**/api/admin/balance', async (route) => {
+      if (++held > 1) return route.continue();
+      await released;
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 'Error', error: { code: 'admin_unauthorized', message: 'A session is required.' } }),
+      });
+    });
+    await page.locator('bo-balance').getByRole('button', { name: 'Atualizar' }).click();
+    await expect.poll(() => held).toBe(1);
+    await page.getByRole('button', { name: 'Sair' }).click();
+    await page.getByRole('heading', { name: 'Entrar no console' }).waitFor();
+    await signInAs(page, app, 'operator');
+    release();
+    // The operator's desk stays: the refusal belonged to the session that ended.
+    await expect.poll(() => page.getByTestId('balance').textContent()).toMatch(/R\$/);
+    expect(await page.getByTestId('signed-in-role').textContent()).toBe('Operador');
+    expect(await page.locator('bo-sign-in').count()).toBe(0);
+    await page.unroute('**/api/admin/balance');
+  });
+
   it('shows each role its own: a viewer no control that moves money, an operator no owner section', async () => {
     const nav = () => page.getByRole('navigation', { name: 'Seções do console' }).getByRole('link').allTextContents();
     await signInAs(page, app, 'viewer');
