@@ -193,8 +193,8 @@ async function captureConsole(browser, base, dataDir) {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'pt-BR', isMobile: phone, hasTouch: phone });
     const page = await context.newPage();
     await page.goto(`${base}/admin`);
-    await page.getByLabel('E-mail').fill(checker.email);
-    await page.getByLabel('Senha').fill(checker.password);
+    await page.locator('bo-sign-in').getByLabel('E-mail', { exact: true }).fill(checker.email);
+    await page.locator('bo-sign-in').getByLabel('Senha', { exact: true }).fill(checker.password);
     await shoot(page, `console-sign-in${suffix}`, { fullPage: false });
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('navigation', { name: 'Seções do console' }).waitFor();

@@ -30,8 +30,9 @@ export async function addUser(app: RunningApp, email: string, role: 'viewer' | '
 /** Opens the console and signs in with e-mail and password; resolves once the desk's navigation shows. */
 export async function signInAs(page: Page, app: RunningApp, email: string): Promise<void> {
   await page.goto(`${app.url}/admin`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Senha').fill(PASSWORD);
+  const form = page.locator('bo-sign-in');
+  await form.getByLabel('E-mail', { exact: true }).fill(email);
+  await form.getByLabel('Senha', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.getByRole('navigation', { name: 'Seções do console' }).waitFor();
 }
