@@ -18,7 +18,11 @@ import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn } from './csv';
 /** Entries the export reads from the store at a time. */
 export const AUDIT_EXPORT_PAGE_SIZE = 500;
 
-const instant = z.iso.datetime({ offset: true });
+/** An instant both databases can compare: PostgreSQL's timestamps have no year 0, and a filter needs no other era. */
+const instant = z.iso.datetime({ offset: true }).refine((value) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1970 && year <= 9999;
+}, 'A date and time from 1970 to 9999');
 const filterQuery = z.object({
   after: z.string().max(20).optional(),
   actor: z.string().trim().toLowerCase().min(1).max(320).optional(),

@@ -163,6 +163,14 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
       expect(JSON.stringify(entries)).not.toMatch(/whsec_|scrypt|long enough/);
     });
 
+    it('refuses a period outside what both databases compare with a 400, never a 500', async () => {
+      for (const from of ['0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.000Z']) {
+        const refused = await client.withToken('GET', `/audit?from=${from}&limit=10`);
+        expect(refused, from).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+      }
+      expect((await client.withToken('GET', '/audit?from=1970-01-01T00:00:00.000Z&limit=1')).status).toBe(200);
+    });
+
     it('records a write refused for the role (access.denied), and not a read', async () => {
       const viewer = await client.user('viewer');
       const cookie = await client.session(viewer.email);
