@@ -54,7 +54,8 @@ export function demoOrders(demo: DemoStore): OrderResolver {
   return {
     async resolve(orderId) {
       const order = demo.getOrder(orderId);
-      return order && { amountCents: order.amountCents, description: order.description };
+      // The shop's name rides along, as a merchant's order source may send it: the payment link's page shows it.
+      return order && { amountCents: order.amountCents, description: order.description, shopName: 'Armazém Cerrado' };
     },
   };
 }

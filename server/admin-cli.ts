@@ -10,13 +10,16 @@
  *   npm run admin -- user disable <email>
  *   npm run admin -- user enable <email>
  *   npm run admin -- user reset-password <email> --password-stdin
+ *   npm run admin -- link <orderId> [--days N]
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { auditRecorder } from './accounts/audit';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps, type UserView } from './accounts/users';
-import { loadConfig } from './config';
+import { keptSecret, loadConfig, type Config } from './config';
+import { signOrderToken } from './bff/order-token';
+import { ORDER_ID } from './pay-page';
 import { systemClock } from './lib/clock';
 import { openStore } from './store';
 import { USER_ROLES, type UserRole } from './store/accounts';
@@ -30,23 +33,59 @@ const USAGE = `Usage: npm run admin -- <command>
   user enable <email>                 let a disabled user sign in again
   user reset-password <email> --password-stdin
                                       set a new password (the user's sessions end)
+  link <orderId> [--days N]           a payment link for the order (/pay/<orderId>#t=<order token>), valid N days
+                                      (default 7), to send by WhatsApp or e-mail
   help                                this text
 
-The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data).`;
+The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
+BFF's key (ORDERS_TOKEN, else DATA_DIR/orders-token) and its address starts with PUBLIC_BASE_URL.`;
 
 type Command =
   | { name: 'help' }
   | { name: 'list' }
+  | { name: 'link'; orderId: string; days: number }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
 /** A refusal of the command line itself. */
 class UsageError extends Error {}
 
+/** The longest a link may live: a year. */
+const MAX_LINK_DAYS = 365;
+const DEFAULT_LINK_DAYS = 7;
+
+/** `link <orderId> [--days N]`. */
+function parseLink(args: readonly string[]): Command {
+  const [orderId, ...flags] = args;
+  if (!orderId || orderId.startsWith('--')) throw new UsageError('link needs an order id.');
+  if (!ORDER_ID.test(orderId)) throw new UsageError(`"${orderId}" is not an order id: letters, digits and . _ : - only, at most 64.`);
+  let days = DEFAULT_LINK_DAYS;
+  if (flags[0] === '--days') {
+    const value = flags[1] ?? '';
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_LINK_DAYS) {
+      throw new UsageError(`link --days needs a whole number of days from 1 to ${MAX_LINK_DAYS}.`);
+    }
+    days = Number(value);
+    flags.splice(0, 2);
+  }
+  if (flags.length > 0) throw new UsageError(`Unexpected "${flags.join(' ')}"; try \`npm run admin -- help\`.`);
+  return { name: 'link', orderId, days };
+}
+
+/** The payment link of `command`: the order token signed with the BFF's key, in the fragment of the page's address. */
+function paymentLink(config: Config, { orderId, days }: { orderId: string; days: number }, now: Date) {
+  const key = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
+  const expiresAt = new Date(now.getTime() + days * 86_400_000);
+  const base = config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`;
+  const url = `${base}/pay/${encodeURIComponent(orderId)}#t=${signOrderToken(key, orderId, expiresAt)}`;
+  return { url, expiresAt };
+}
+
 /** The command of `args` (what follows `npm run admin --`), or a UsageError saying what is wrong. */
 function parse(args: readonly string[]): Command {
   const [group, verb, email, ...rest] = args;
   if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { name: 'help' };
+  if (group === 'link') return parseLink(args.slice(1));
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
   if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
@@ -121,7 +160,7 @@ function table(users: readonly UserView[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Command, deps: UserDeps): Promise<string> {
+async function run(command: Exclude<Command, { name: 'link' }>, deps: UserDeps): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':
@@ -161,6 +200,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = loadConfig();
+  if (command.name === 'link') {
+    // No store: the link is the order token and the page's address. The expiry goes to stderr, the link alone to stdout.
+    const { url, expiresAt } = paymentLink(config, command, systemClock.now());
+    console.log(url);
+    console.error(`Valid until ${expiresAt.toISOString()} (${command.days} days). Anyone with this link can pay this order.`);
+    return 0;
+  }
   const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     console.log(await run(command, { store, clock: systemClock }));

@@ -23,6 +23,7 @@ import { openStore } from './store';
 import type { StatusHub, Store } from './store/types';
 import { widgetFiles } from './widget';
 import { consoleApp } from './console';
+import { payPage } from './pay-page';
 
 export { listen, type Listener, type Logger } from './listen';
 
@@ -137,6 +138,9 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     if (!existsSync(`${built}/integrity.json`)) log.warn('dist/widget is missing: run `npm run build` to serve the element.');
     // Mounted either way: a build made while the server runs is served from then on.
     app.use('/widget/*', widgetFiles({ dir: built }));
+    // The payment link's page, /pay/<orderId>#t=<order token> (server/pay-page.ts).
+    const orderTokenSecret = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
+    app.route('/pay', payPage({ widgetDir: built, orders, orderTokenSecret, clock, warn: (line) => log.warn(line) }));
     // The merchant console under /admin (its own CSP; a 503 saying to build it until dist/console exists).
     app.route('/', consoleApp({ dir: here('../dist/console'), warn: (line) => log.warn(line) }));
   }

@@ -25,12 +25,17 @@ describe('i18n', () => {
     });
   });
 
-  it('picks English only for en-* languages', () => {
-    expect(['en', 'en-US', 'EN', 'pt-BR', 'pt', 'es', '', undefined].map(toLocale)).to.deep.equal([
+  it('picks English for en-*, Spanish for es-*, else Portuguese (Brazil)', () => {
+    expect(['en', 'en-US', 'EN', 'pt-BR', 'pt', 'es', 'es-419', 'ES', 'es_AR', 'eng', 'fr', '', undefined].map(toLocale)).to.deep.equal([
       'en',
       'en',
       'en',
       'pt-BR',
+      'pt-BR',
+      'es',
+      'es',
+      'es',
+      'es',
       'pt-BR',
       'pt-BR',
       'pt-BR',
@@ -38,10 +43,12 @@ describe('i18n', () => {
     ]);
   });
 
-  it('has every string in both languages', () => {
+  it('has every string in every language', () => {
     const pt = stringsFor('pt-BR');
-    const en = stringsFor('en');
-    expect(Object.keys(en).sort()).to.deep.equal(Object.keys(pt).sort());
-    for (const value of [...Object.values(pt), ...Object.values(en)]) expect(value).to.be.a('string').and.not.empty;
+    for (const other of [stringsFor('en'), stringsFor('es')]) {
+      expect(Object.keys(other).sort()).to.deep.equal(Object.keys(pt).sort());
+      for (const value of Object.values(other)) expect(value).to.be.a('string').and.not.empty;
+    }
+    for (const value of Object.values(pt)) expect(value).to.be.a('string').and.not.empty;
   });
 });

@@ -3,18 +3,20 @@
  * words for every error the BFF or the browser can report: a server's message is never shown to the shopper.
  */
 import { en } from './i18n/en.js';
+import { es } from './i18n/es.js';
 import { ptBR, type Strings } from './i18n/pt-br.js';
 import type { ShopperErrorCode } from '../core/contract.js';
 import { EXPIRED, type CheckoutState } from '../core/states.js';
 
 export type { Strings };
-export type Locale = 'pt-BR' | 'en';
+export type Locale = 'pt-BR' | 'en' | 'es';
 
-const catalog: Record<Locale, Strings> = { 'pt-BR': ptBR, en };
+const catalog: Record<Locale, Strings> = { 'pt-BR': ptBR, en, es };
 
-/** "en", "en-US", "EN" → English; anything else → Portuguese (Brazil). */
+/** "en", "en-US", "EN" → English; "es", "es-419", "ES" → Spanish; anything else → Portuguese (Brazil). */
 export function toLocale(lang: string | null | undefined): Locale {
-  return /^en\b/i.test(lang ?? '') ? 'en' : 'pt-BR';
+  const primary = /^([a-z]{2})(?:[-_]|$)/i.exec(lang?.trim() ?? '')?.[1]?.toLowerCase();
+  return primary === 'en' ? 'en' : primary === 'es' ? 'es' : 'pt-BR';
 }
 
 export function stringsFor(locale: Locale): Strings {

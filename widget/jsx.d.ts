@@ -37,6 +37,8 @@ export interface PixCheckoutAttributes {
   'merchant-name'?: string | null | undefined;
   /** Where the receipt's "Continuar" link goes (after the cancelable `pix-checkout-continue`); slot `continue` replaces it. */
   'continue-url'?: string | null | undefined;
+  /** `light` or `dark`; left out (or `auto`), the element follows the system's `prefers-color-scheme`. */
+  theme?: 'light' | 'dark' | 'auto' | null | undefined;
 }
 
 /** React 19 adds a listener for each `on<event name>` prop of a custom element, the name kept as written. */

@@ -8,9 +8,11 @@ import { checkoutDetail, emit } from './events.js';
 import { ScreenFocus } from './focus.js';
 import { fill, stringsFor, toLocale, type Strings } from './i18n.js';
 import baseStyles from './pix-checkout.styles.js';
+import printStyles from './print.styles.js';
 import screenStyles from './screens.styles.js';
 import { CheckoutSession } from './session.js';
 import { isLive } from '../core/states.js';
+import themeStyles from './theme.styles.js';
 import { renderScreen, screenKey, type CopyResult } from './views/index.js';
 
 /** How long the copy button says "Copiado" before it offers to copy again. */
@@ -52,11 +54,14 @@ const COPIED_MS = 3000;
  * @csspart field-error - The inline CPF error.
  * @csspart button - Every action button or link (also `secondary-button`, `copy-button` or `continue-button`).
  * @csspart secondary-button - Second actions: back, show the full code, choose another method.
- * @csspart copy-button - The large "Copiar código PIX" button.
+ * @csspart copy-button - The large "Copiar código Pix" button.
  * @csspart continue-button - The receipt's continue link.
+ * @csspart back-button - "Voltar para a loja" when the payment cannot start and no retry could fix it (`continue-url`,
+ *   else the previous page).
+ * @csspart save-button - The receipt's "Salvar comprovante" (opens the print dialog: print, or save as PDF).
  * @csspart amount - The formatted amount.
  * @csspart description - The order description.
- * @csspart countdown - "Pague em até 29:41".
+ * @csspart countdown - "Pague em até 29 min 41 s (até 14:32)".
  * @csspart qr - The QR code (inline SVG).
  * @csspart code - The copy-and-paste code, shortened until expanded.
  * @csspart steps - The numbered "how to pay" list.
@@ -86,7 +91,7 @@ const COPIED_MS = 3000;
  * @cssproperty --pix-qr-background - QR background (keep it light). Default: #ffffff.
  */
 export class PixCheckout extends LitElement {
-  static override styles = [baseStyles, screenStyles];
+  static override styles = [baseStyles, screenStyles, themeStyles, printStyles];
 
   // Reactive properties and state are declared here rather than with decorators: the decorators' runtime and the
   // compiled helper cost the bundle 2 KB raw, 0.5 KB brotli. Defaults are set in the constructor, as Lit requires for fields
@@ -104,6 +109,7 @@ export class PixCheckout extends LitElement {
     returnUrl: { attribute: 'return-url' },
     merchantName: { attribute: 'merchant-name' },
     continueUrl: { attribute: 'continue-url' },
+    theme: { attribute: 'theme', reflect: true },
   };
 
   declare private copyResult: CopyResult;
@@ -128,7 +134,7 @@ export class PixCheckout extends LitElement {
   declare orderToken: string;
   /** Offered methods, space-separated: "pix" (default), "openfinance", or "pix openfinance" for a chooser. */
   declare methods: string;
-  /** Interface language: "pt-BR" (default) or "en". */
+  /** Interface language: "pt-BR" (default), "en" (en-*) or "es" (es-*). */
   declare lang: string;
   /** Asks for an optional CPF and name before a PIX checkout, for an identified PIX. */
   declare collectPayer: boolean;
@@ -138,6 +144,11 @@ export class PixCheckout extends LitElement {
   declare merchantName: string;
   /** Where the receipt's "Continuar" link goes (fires the cancelable `pix-checkout-continue` first). */
   declare continueUrl: string;
+  /**
+   * "light" or "dark"; anything else (or none, the default) follows the system's `prefers-color-scheme`. Reflected,
+   * so setting the property sets the attribute the styles read; unset, the element adds no attribute to the page.
+   */
+  declare theme: 'light' | 'dark' | 'auto' | undefined;
 
   constructor() {
     super();

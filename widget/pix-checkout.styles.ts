@@ -158,16 +158,29 @@ export default css`
     padding: 0;
     margin-bottom: calc(var(--pix-spacing) * 0.5);
   }
+  /* One action above the other, each as wide as the column (a track that fills it: no justify-content of .actions). */
   .actions.stacked {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    justify-content: stretch;
     justify-items: stretch;
     width: min(100%, 22rem);
   }
+  /*
+   * A form's actions: on a phone one above the other, full width, the primary (last in the document) first; side by
+   * side at the end of the line, primary last, once the element is wide enough.
+   */
   .actions {
     display: flex;
-    flex-wrap: wrap;
+    flex-direction: column-reverse;
     gap: calc(var(--pix-spacing) / 2);
-    justify-content: flex-end;
+  }
+  @container pix (min-width: 34rem) {
+    .actions {
+      flex-direction: row;
+      flex-wrap: wrap;
+      justify-content: flex-end;
+    }
   }
   :focus-visible {
     outline: var(--pix-focus-ring);

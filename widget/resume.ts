@@ -1,6 +1,7 @@
 /** Which checkout a page resumes for its order: what this tab remembers, or what the BFF knows of the order. */
 import { CheckoutApiError, type Checkout, type CheckoutClient } from './api.js';
 import { isLive } from '../core/states.js';
+import { missingOrderToken } from './preflight.js';
 import { forgetCheckout, rememberedCheckout } from './storage.js';
 
 export interface ResumeOptions {
@@ -22,11 +23,13 @@ export interface ResumeOptions {
  * or paid: a live one is the order's only live one, and a paid one (an expired code paid late, say) must stay on its
  * receipt. Otherwise the order's live or completed checkout as the BFF knows it (`GET /orders/:orderId/checkout`:
  * another tab or device may have made it), else the remembered one (to show how it ended). A page without a token,
- * or whose token the BFF refuses, still finds what this tab made; with nothing remembered, the refusal is thrown.
+ * or whose token the BFF refuses, still finds what this tab made; with nothing remembered, the refusal is thrown,
+ * and a missing token is thrown without asking: the methods are never offered to a page that cannot pay.
  */
 export async function findCheckout({ client, endpoint, orderId, orderToken, lookUp = true }: ResumeOptions): Promise<Checkout | undefined> {
   const remembered = await rememberedByTab(client, endpoint, orderId);
   if (remembered && (isLive(remembered.state) || remembered.state === 'Completed')) return remembered;
+  if (!orderToken && !remembered) throw missingOrderToken();
   if (!remembered && !lookUp) return undefined;
   if (orderToken) {
     try {

@@ -91,7 +91,7 @@ export class CheckoutSession implements ReactiveController {
     const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
     // Nothing to look up (one method, no checkout remembered by this tab): the create leaves now, from the first
     // update, so the first render happens while the server works instead of before the request is sent.
-    if (createsAtOnce && !rememberedCheckout(endpoint, orderId)) {
+    if (createsAtOnce && orderToken && !rememberedCheckout(endpoint, orderId)) {
       this.offerMethods();
       return;
     }

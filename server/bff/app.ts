@@ -193,6 +193,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     orderRoutes({
       service,
       store: options.store,
+      orders: options.orders,
       orderTokenSecret: options.orderTokenSecret,
       clock,
       allowedOrigins: options.allowedOrigins,

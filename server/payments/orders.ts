@@ -9,6 +9,8 @@ export interface PricedOrder {
   /** Integer cents, for example 1050 for R$ 10,50. */
   amountCents: number;
   description: string;
+  /** The shop's name, when the order source gives one: the payment link's page (server/pay-page.ts) shows it. */
+  shopName?: string;
 }
 
 export interface OrderResolver {
@@ -16,10 +18,15 @@ export interface OrderResolver {
   resolve(orderId: string): Promise<PricedOrder | undefined>;
 }
 
-/** The order contract's answer: `{ "amountCents": 7980, "description": "Pedido 1001" }`; other fields are ignored. */
+/**
+ * The order contract's answer: `{ "amountCents": 7980, "description": "Pedido 1001" }`, optionally with the shop's name
+ * (`"shopName": "Armazém Cerrado"`, shown by the payment link's page); other fields are ignored, and so is a shop name
+ * that is not a short text.
+ */
 export const PricedOrderSchema = z.object({
   amountCents: z.int().positive().max(Number.MAX_SAFE_INTEGER),
   description: z.string().trim().min(1).max(140),
+  shopName: z.string().trim().min(1).max(80).optional().catch(undefined),
 });
 
 export interface HttpOrdersOptions {

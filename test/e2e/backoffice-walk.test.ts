@@ -36,7 +36,7 @@ const DEVICES: [string, ContextOptions, number][] = [
 
 /** Pays an order's PIX code through the sandbox panel of the shop's checkout page and waits for the receipt. */
 async function payNow(page: Page) {
-  await element(page).getByRole('button', { name: /^PIX/ }).click();
+  await element(page).getByRole('button', { name: /^Pix/ }).click();
   await pixCode(page);
   await driveOutcome(page, 'Resultado do PIX', 'Complete');
   await expectResult(page, 'Pagamento confirmado');
@@ -104,7 +104,7 @@ describe.each(DEVICES)('the back-office on %s', (device, options, n) => {
     await payNow(shop);
     const twice = await placeOrder(e2e.app, [{ sku: 'cafe-especial', quantity: 2 }]);
     await openCheckoutPage(shop, e2e.app, twice);
-    await element(shop).getByRole('button', { name: /^PIX/ }).click();
+    await element(shop).getByRole('button', { name: /^Pix/ }).click();
     await pixCode(shop);
     await expectResult(shop, 'Código expirado');
     await element(shop).getByRole('button', { name: 'Gerar novo código' }).click();

@@ -39,7 +39,7 @@ const DEVICES: [string, ContextOptions, number][] = [
 async function paidOrder(page: Page) {
   const order = await placeOrder(e2e.app);
   await openCheckoutPage(page, e2e.app, order);
-  await element(page).getByRole('button', { name: /^PIX/ }).click();
+  await element(page).getByRole('button', { name: /^Pix/ }).click();
   await pixCode(page);
   await driveOutcome(page, 'Resultado do PIX', 'Complete');
   await expectResult(page, 'Pagamento confirmado');

@@ -34,7 +34,7 @@ describe('the demo pages under their strict CSP', () => {
 
     await page.getByRole('button', { name: 'Finalizar compra' }).click();
     await page.waitForURL(/\/checkout\.html\?order=/);
-    await chooseMethod(page, 'PIX');
+    await chooseMethod(page, 'Pix');
     await pixCode(page);
     expect(await overflowsSideways(page)).toBe(false);
     await driveOutcome(page, 'Resultado do PIX', 'Complete');
@@ -47,6 +47,10 @@ describe('the demo pages under their strict CSP', () => {
     await openCheckoutPage(page, e2e.app, { orderId: 'A-MISSING' });
     await page.getByText('Pedido não encontrado.').waitFor();
     expect(await page.locator('pix-checkout').count()).toBe(0);
+    // No empty summary and payment cards under the notice: `hidden` wins over the grid's display.
+    for (const selector of ['#checkout-content', '.order-summary', '.card.payment']) {
+      expect(await page.locator(selector).isVisible(), selector).toBe(false);
+    }
     // The browser logs the lookup's 404, the expected answer here; anything else is still a failure.
     expect(e2e.problems.problems.splice(0)).toEqual([expect.stringMatching(/status of 404 .*\/demo\/api\/orders\/A-MISSING/)]);
   });

@@ -23,6 +23,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface RunningApp {
   url: string;
+  /** The process's DATA_DIR (its kept secrets: `npm run admin` reads them there). */
+  dataDir: string;
   /** Everything the process printed, for the failure message of a test. */
   output(): string;
   stop(): Promise<void>;
@@ -58,6 +60,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   });
   return {
     url,
+    dataDir,
     output: () => output,
     async stop() {
       if (child.exitCode === null) {
@@ -209,7 +212,7 @@ export async function openCheckoutPage(
 export const element = (page: Page): Locator => page.locator('pix-checkout');
 
 /** Picks a method on the element's chooser. */
-export async function chooseMethod(page: Page, method: 'PIX' | 'Open Finance'): Promise<void> {
+export async function chooseMethod(page: Page, method: 'Pix' | 'Open Finance'): Promise<void> {
   await element(page)
     .getByRole('button', { name: new RegExp(`^${method}`) })
     .click();
@@ -217,7 +220,7 @@ export async function chooseMethod(page: Page, method: 'PIX' | 'Open Finance'): 
 
 /** The PIX copy-and-paste code, once the element shows it (with its QR); shown shortened, its text is the whole code. */
 export async function pixCode(page: Page): Promise<string> {
-  await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento PIX' }).count()).toBe(1);
+  await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento Pix' }).count()).toBe(1);
   const code = element(page).locator('[part="code"]');
   await code.waitFor();
   return (await code.textContent())!;

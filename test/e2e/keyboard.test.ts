@@ -40,13 +40,13 @@ describe('a keyboard-only shopper', () => {
     await page.waitForURL(/\/checkout\.html\?order=/);
 
     // The element is the page's payment section: the methods come after the order summary.
-    await element(page).getByRole('button', { name: /^PIX/ }).waitFor();
-    await tabTo(page, /^button: PIX/);
+    await element(page).getByRole('button', { name: /^Pix/ }).waitFor();
+    await tabTo(page, /^button: Pix/);
     await page.keyboard.press('Enter');
-    await element(page).getByRole('img', { name: 'QR code do pagamento PIX' }).waitFor();
+    await element(page).getByRole('img', { name: 'QR code do pagamento Pix' }).waitFor();
     // The new screen took focus on its heading: the next Tabs stay in the element and reach the copy button.
     await expect.poll(() => focused(page)).toMatch(/^h\d: /);
-    await tabTo(page, /^button: Copiar código PIX/, 10);
+    await tabTo(page, /^button: Copiar código Pix/, 10);
     await page.keyboard.press('Enter');
     await element(page).getByRole('button', { name: 'Copiado' }).waitFor();
     const violations = await axeViolations(page);

@@ -16,7 +16,7 @@ describe("the shop's own webhook receiver", () => {
     const status = page.locator('#order-payment-status');
     await expect.poll(() => status.textContent()).toBe('Aguardando pagamento');
 
-    await chooseMethod(page, 'PIX');
+    await chooseMethod(page, 'Pix');
     await pixCode(page);
     await driveOutcome(page, 'Resultado do PIX', 'Complete');
     await expectResult(page, 'Pagamento confirmado');

@@ -31,7 +31,7 @@ describe('storefront with a PIX payment', () => {
     // The shop handed the order token over in the fragment; the page took it and wiped it from the address.
     expect(page.url()).toBe(`${e2e.app.url}/checkout.html?order=${orderId}`);
 
-    await chooseMethod(page, 'PIX');
+    await chooseMethod(page, 'Pix');
     const code = await pixCode(page);
     const transactionId = await panelTransactionId(page);
     expect(code).toMatch(/^000201/);
@@ -57,7 +57,7 @@ describe('storefront with a PIX payment', () => {
   ])('shows its screen when the sandbox answers %s', async (operation, title, state, action) => {
     const page = await e2e.newPage();
     await openCheckoutPage(page, e2e.app, await placeOrder(e2e.app));
-    await chooseMethod(page, 'PIX');
+    await chooseMethod(page, 'Pix');
     await pixCode(page);
 
     await driveOutcome(page, 'Resultado do PIX', operation);
@@ -73,7 +73,7 @@ describe('storefront with a PIX payment', () => {
     const order = await placeOrder(e2e.app);
     const { orderId } = order;
     await openCheckoutPage(page, e2e.app, order);
-    await chooseMethod(page, 'PIX');
+    await chooseMethod(page, 'Pix');
     const code = await pixCode(page);
     const transactionId = await panelTransactionId(page);
 

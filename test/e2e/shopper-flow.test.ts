@@ -43,7 +43,7 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
   const press = (locator: Locator) => (device.touch ? locator.tap() : locator.click());
 
   /** Opens a fresh order's checkout page and picks a method on the chooser. */
-  async function choose(page: Page, method: 'PIX' | 'Open Finance', order?: PlacedOrder): Promise<PlacedOrder> {
+  async function choose(page: Page, method: 'Pix' | 'Open Finance', order?: PlacedOrder): Promise<PlacedOrder> {
     const placed = order ?? (await placeOrder(e2e.app));
     await openCheckoutPage(page, e2e.app, placed);
     await press(element(page).getByRole('button', { name: new RegExp(`^${method}`) }));
@@ -65,13 +65,15 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
     ).toBe(1);
     await expectAccessible(page);
 
-    await press(element(page).getByRole('button', { name: /^PIX/ }));
+    await press(element(page).getByRole('button', { name: /^Pix/ }));
     const code = await pixCode(page);
-    await expect.poll(() => focusInElement(page)).toBe('heading: Pague com PIX');
+    await expect.poll(() => focusInElement(page)).toBe('heading: Pague com Pix');
     const countdown = element(page).locator('[part="countdown"]');
-    await expect.poll(async () => (await countdown.textContent())!.replace(/\s+/g, ' ').trim()).toMatch(/^Pague em até (29:5\d|30:00)$/);
+    await expect
+      .poll(async () => (await countdown.textContent())!.replace(/\s+/g, ' ').trim())
+      .toMatch(/^Pague em até (29 min 5\d s|30 min 00 s) \(até \d\d:\d\d\)$/);
     expect(await element(page).locator('[part="code"]').innerText()).toBe(`${code.slice(0, 8)}${code.slice(-4)}`);
-    const copy = element(page).getByRole('button', { name: 'Copiar código PIX' });
+    const copy = element(page).getByRole('button', { name: 'Copiar código Pix' });
     if (device.touch) {
       // Copy first, above the fold: the amount, the countdown and the copy button fit the phone's screen.
       for (const part of [element(page).locator('[part="amount"]'), countdown, copy]) {
@@ -107,15 +109,17 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
   });
 
   it.each([
-    ['Error', 'O pagamento não foi concluído', 'Tentar novamente'],
-    ['Cancel', 'Pagamento cancelado', 'Pagar novamente'],
-    ['Reverse', 'Pagamento estornado', 'Pagar novamente'],
-  ])('shows its own screen when the sandbox answers %s', async (operation, title, action) => {
+    // A refusal says what was refused, and where, not "Houve um problema".
+    ['Error', 'O pagamento não foi concluído', 'O banco recusou este Pix e ele não foi processado.', 'Tentar novamente'],
+    ['Cancel', 'Pagamento cancelado', 'Este pagamento foi cancelado e nada foi cobrado por ele.', 'Pagar novamente'],
+    ['Reverse', 'Pagamento estornado', 'O valor foi devolvido para a conta que pagou', 'Pagar novamente'],
+  ])('shows its own screen when the sandbox answers %s', async (operation, title, text, action) => {
     const page = await e2e.newPage(device);
-    await choose(page, 'PIX');
+    await choose(page, 'Pix');
     await pixCode(page);
     await driveOutcome(page, 'Resultado do PIX', operation);
     await expectResult(page, title);
+    expect(await element(page).locator('[part="message"]').innerText()).toContain(text);
     await element(page).getByRole('button', { name: action }).waitFor();
     await element(page).getByRole('button', { name: 'Escolher outra forma de pagamento' }).waitFor();
     await expectAccessible(page);
@@ -128,7 +132,7 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
     await press(element(page).getByRole('button', { name: 'Continuar no meu banco' }));
     await expectResult(page, 'Não foi possível usar este CPF');
     await expect.poll(() => focusInElement(page)).toBe('heading: Não foi possível usar este CPF');
-    expect(await element(page).getByRole('button', { name: 'Pagar com PIX' }).count()).toBe(1);
+    expect(await element(page).getByRole('button', { name: 'Pagar com Pix' }).count()).toBe(1);
     await expectAccessible(page);
     // The browser logs the refusal's 422, the expected answer here; anything else is still a failure.
     expect(e2e.problems.problems.splice(0)).toEqual([expect.stringMatching(/status of 422 .*\/api\/checkouts/)]);
@@ -151,7 +155,7 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
 
     const context = await e2e.newContext(device);
     const tabA = await context.newPage();
-    await choose(tabA, 'PIX', order);
+    await choose(tabA, 'Pix', order);
     const code = await pixCode(tabA);
 
     const tabB = await context.newPage();
@@ -165,7 +169,7 @@ describe.each(DEVICES)('the shopper on %s', (_device, device) => {
     await expectResult(otherDevice, 'Já existe um pagamento em andamento');
     expect(otherDevice.url()).toContain('/checkout.html');
     await expectAccessible(otherDevice);
-    await press(element(otherDevice).getByRole('button', { name: 'Continuar com PIX' }));
+    await press(element(otherDevice).getByRole('button', { name: 'Continuar com Pix' }));
     expect(await pixCode(otherDevice)).toBe(code);
 
     await driveOutcome(tabA, 'Resultado do PIX', 'Complete');

@@ -28,11 +28,12 @@ async function expectAccessible(page: Page): Promise<void> {
   if (violations) expect(violations, 'axe violations').toEqual([]);
 }
 
-/** Seconds left on the element's countdown ("Pague em até 00:12" → 12). */
+/** Seconds left on the element's countdown ("Pague em até 12 s (até 14:32)" → 12, "1 min 05 s" → 65). */
 async function secondsLeft(page: Page): Promise<number> {
   const text = (await element(page).locator('[part="countdown"] [role="timer"]').textContent())!.trim();
-  const [minutes, seconds] = text.split(':').map(Number);
-  return minutes! * 60 + seconds!;
+  const [, hours, minutes, seconds] = /^(?:(\d+) h )?(?:(\d+) min )?(\d+) s$/.exec(text) ?? [];
+  if (seconds === undefined) throw new Error(`not a time left: "${text}"`);
+  return Number(hours ?? 0) * 3600 + Number(minutes ?? 0) * 60 + Number(seconds);
 }
 
 describe.each(DEVICES)('the payment window on %s', (_device, device) => {
@@ -42,7 +43,7 @@ describe.each(DEVICES)('the payment window on %s', (_device, device) => {
     const order = await placeOrder(e2e.app);
     const page = await e2e.newPage(device);
     await openCheckoutPage(page, e2e.app, order);
-    await press(element(page).getByRole('button', { name: /^PIX/ }));
+    await press(element(page).getByRole('button', { name: /^Pix/ }));
     const firstCode = await pixCode(page);
 
     const first = await secondsLeft(page);

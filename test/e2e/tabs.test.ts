@@ -19,7 +19,7 @@ const e2e = useE2E();
 /** Opens the order's checkout page, picks PIX and returns what the page shows: code and transaction id. */
 async function payWithPix(page: Page, order: PlacedOrder) {
   await openCheckoutPage(page, e2e.app, order);
-  await chooseMethod(page, 'PIX');
+  await chooseMethod(page, 'Pix');
   return { code: await pixCode(page), transactionId: await panelTransactionId(page) };
 }
 

@@ -157,7 +157,7 @@ describe('<pix-checkout> error messages', () => {
       await waitForText(el, 'Não foi possível usar este CPF');
       expect(visibleText(el)).to.contain('Este CPF não pode ser usado neste pagamento');
       expect(buttonNamed(el, 'Usar outro CPF')).to.exist;
-      expect(buttonNamed(el, 'Pagar com PIX')).to.exist;
+      expect(buttonNamed(el, 'Pagar com Pix')).to.exist;
       expect(events.find((event) => event.type === 'pix-checkout-error')!.detail).to.include({ code: 'payer_refused', status: 422 });
       await expect(el).to.be.accessible();
     });
@@ -165,7 +165,7 @@ describe('<pix-checkout> error messages', () => {
     it('goes back to the form with the CPF field empty and focused on "Usar outro CPF", then pays with another', async () => {
       const { el } = await submitCpf('openfinance', RESTRICTED_CPF);
       await waitForText(el, 'O CPF informado não foi aceito');
-      expect(buttonNamed(el, 'Pagar com PIX'), 'PIX is not offered here').to.equal(undefined);
+      expect(buttonNamed(el, 'Pagar com Pix'), 'PIX is not offered here').to.equal(undefined);
       buttonNamed(el, 'Usar outro CPF')!.focus();
       buttonNamed(el, 'Usar outro CPF')!.click();
       await waitUntil(() => focused(el) === cpfInput(el), 'focus on the CPF field');
@@ -191,17 +191,17 @@ describe('<pix-checkout> error messages', () => {
     it('pays with PIX instead when PIX is offered', async () => {
       const { el } = await submitCpf('openfinance', REFUSED_CPF, { methods: 'pix openfinance' });
       await waitForText(el, 'Não foi possível usar este CPF');
-      buttonNamed(el, 'Pagar com PIX')!.focus();
-      buttonNamed(el, 'Pagar com PIX')!.click();
+      buttonNamed(el, 'Pagar com Pix')!.focus();
+      buttonNamed(el, 'Pagar com Pix')!.click();
       await waitForSelector(el, '#pix-code');
-      await waitForFocusedHeading(el, 'Pague com PIX');
+      await waitForFocusedHeading(el, 'Pague com Pix');
       expect((await createRequests(el.orderId)).map((body) => body.method)).to.deep.equal(['openfinance', 'pix']);
     });
 
     it('offers an anonymous PIX when an identified PIX was refused', async () => {
       const { el } = await submitCpf('pix', REFUSED_CPF);
       await waitForText(el, 'Não foi possível usar este CPF');
-      buttonNamed(el, 'Pagar com PIX sem CPF')!.click();
+      buttonNamed(el, 'Pagar com Pix sem CPF')!.click();
       await waitForSelector(el, '#pix-code');
       const [, second] = await createRequests(el.orderId);
       expect(second.payer).to.equal(undefined);

@@ -4,7 +4,7 @@
 // so tsc fails here when the contract moves. The runner's config loads it through fake-bff.mjs. Tests drive it:
 //
 // Scenarios, by order id prefix:
-//   missing-…  POST → 404 order_not_found          paid-…    POST → 409 order_already_paid (a code the element does not know)
+//   missing-…  POST and lookup → 404 order_not_found  paid-…    POST → 409 order_already_paid (a code the element does not know)
 //   down-…     POST → 502 provider_unavailable     flaky-…   first POST → 502, later ones succeed
 //   badcpf-…   POST → 422 payer_cpf_invalid        nosse-…   the event stream answers 500 (the element must poll)
 //   slow-…     POST answers after 1 s (to look at the loading screen)
@@ -230,6 +230,8 @@ async function handleLookup(ctx: Context, orderId: string) {
   if (!checkToken(ctx, orderId, token)) return;
   if (scenario(orderId) === 'lookupfail') return refuse(ctx, 'server_busy', 'Busy');
   const holder = holderOf(orderId);
+  // An order the shop does not know is order_not_found, as the real BFF checks it before an empty answer.
+  if (!holder && scenario(orderId) === 'missing') return refuse(ctx, 'order_not_found', `Pedido ${orderId} não encontrado`);
   // Nothing to resume is an empty 204, as the real BFF answers it.
   if (!holder) return void (ctx.status = 204);
   send(ctx, 200, publicView(holder), orderId);

@@ -47,7 +47,7 @@ describe('<pix-checkout> on phones', () => {
       const pix = $(el, '[data-method="pix"]')!;
       pix.focus();
       pix.click();
-      await waitForFocusedHeading(el, 'Pague com PIX');
+      await waitForFocusedHeading(el, 'Pague com Pix');
       // As high as the page lets it go: the heading starts the screen, whatever was above it scrolled away.
       expect(screenHeading(el).getBoundingClientRect().top, 'the heading near the top').to.be.within(0, window.innerHeight / 4);
       expect(window.scrollY, 'scrolled past the 1500 px above').to.be.above(1400);
@@ -95,7 +95,7 @@ describe('<pix-checkout> on phones', () => {
       await expect(el).to.be.accessible();
       await sleep(2500);
       expect(copyButton(el).textContent.trim()).to.equal('Copiado');
-      await waitUntil(() => copyButton(el).textContent.trim() === 'Copiar código PIX', 'reset after ~3 s', { timeout: 1500 });
+      await waitUntil(() => copyButton(el).textContent.trim() === 'Copiar código Pix', 'reset after ~3 s', { timeout: 1500 });
       expect($(el, '.next-step'), 'the next step stays').to.exist;
     } finally {
       delete (navigator as { clipboard?: Clipboard }).clipboard;
@@ -108,7 +108,7 @@ describe('<pix-checkout> on phones', () => {
     const pix = $(el, '[data-method="pix"]')!;
     pix.focus();
     pix.click();
-    await waitForFocusedHeading(el, 'Pague com PIX');
+    await waitForFocusedHeading(el, 'Pague com Pix');
     expect(screenHeading(el).getBoundingClientRect().top).to.be.within(0, window.innerHeight);
     await setBackendState(events[0]!.detail.checkoutId, 'Completed');
     await waitForFocusedHeading(el, 'Pagamento confirmado');
@@ -138,7 +138,7 @@ describe('<pix-checkout> on phones', () => {
       await sendKeys({ press: 'Tab' });
       expect(focused(el)).to.equal($(el, '[data-method="pix"]'));
       await sendKeys({ press: 'Enter' });
-      await waitForFocusedHeading(el, 'Pague com PIX');
+      await waitForFocusedHeading(el, 'Pague com Pix');
       await sendKeys({ press: 'Tab' });
       expect(focused(el)).to.equal(copyButton(el));
       await sendKeys({ press: 'Enter' });

@@ -48,8 +48,8 @@ describe('<pix-checkout> trust and closure', () => {
     await waitForSelector(el, 'svg[part="qr"]');
     const steps = [...el.shadowRoot!.querySelectorAll('[part="steps"] li')].map((li) => li.textContent.trim());
     expect(steps).to.deep.equal([
-      'Open your bank app and choose to pay with PIX.',
-      'Scan the QR code, or paste the code under PIX copy and paste.',
+      'Open your bank app and choose to pay with Pix.',
+      'Scan the QR code, or paste the code under Pix copy and paste.',
       'Check the amount and confirm. The confirmation shows up here.',
     ]);
     const qr = rect(el, 'svg[part="qr"]');

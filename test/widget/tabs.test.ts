@@ -85,11 +85,11 @@ describe('<pix-checkout> in any tab', () => {
     submit.focus();
     submit.click();
     await waitForFocusedHeading(el, 'Já existe um pagamento em andamento');
-    expect(visibleText(el)).to.contain('Este pedido já tem um código PIX ativo');
+    expect(visibleText(el)).to.contain('Este pedido já tem um código Pix ativo');
     expect(eventNames(events)).not.to.include('pix-checkout-redirect');
     await expect(el).to.be.accessible();
-    buttonNamed(el, 'Continuar com PIX')!.click();
-    await waitForFocusedHeading(el, 'Pague com PIX');
+    buttonNamed(el, 'Continuar com Pix')!.click();
+    await waitForFocusedHeading(el, 'Pague com Pix');
     expect(events.find((event) => event.type === 'pix-checkout-created')!.detail.checkoutId).to.equal(id);
   });
 
@@ -137,10 +137,11 @@ describe('<pix-checkout> in any tab', () => {
     expect((await backendLog(orderId)).posts).to.equal(1);
   });
 
-  it('looks the order up with its token only', async () => {
+  it('looks the order up with its token only: without one it says so, and offers no method', async () => {
     const orderId = newOrderId();
     const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, 'order-token': false, methods: 'pix openfinance' });
-    await waitForSelector(el, '[part="chooser"]');
+    await waitForText(el, 'Não conseguimos confirmar que este pedido é seu');
+    expect($(el, '[part="chooser"]')).to.equal(null);
     expect((await backendLog(orderId)).lookups).to.equal(0);
   });
 });

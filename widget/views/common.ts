@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import { formatMoney } from '../../core/money.js';
 import type { Checkout } from '../api.js';
-import { formatRemaining, isLongWindow } from '../countdown.js';
+import { isLongWindow } from '../countdown.js';
 import { fill, type Locale, type Strings } from '../i18n.js';
 
 export interface ViewContext {
@@ -42,8 +42,23 @@ export function renderSummary(ctx: ViewContext, checkout: Checkout, remainingMs:
 }
 
 /**
- * "Pague em até 29:41". The clock is a `timer`, which screen readers do not read on every change; the element speaks
- * the steps that matter through its live region instead (countdown.ts).
+ * What is left, with its units: "29 min 05 s", "45 s", "1 h 05 min 09 s" (the same symbols in every language). Whole
+ * seconds rounded up, so "1 s" shows until the window really closes.
+ */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, '0');
+  if (hours) return `${hours} h ${String(minutes).padStart(2, '0')} min ${seconds} s`;
+  return minutes ? `${minutes} min ${seconds} s` : `${total} s`;
+}
+
+/**
+ * "Pague em até 29 min 41 s (até 14:32)": the time left with its units, and the clock time it ends by the shopper's
+ * own clock (the deadline follows the server's clock, so now + what is left, in minutes, rounded down). The time left
+ * is a `timer`, which screen readers do not read on every change; the element speaks the steps that matter through
+ * its live region instead (countdown.ts).
  */
 export function renderCountdown({ t, locale }: ViewContext, checkout: Checkout, remainingMs: number): TemplateResult {
   if (isLongWindow(remainingMs)) {
@@ -51,7 +66,9 @@ export function renderCountdown({ t, locale }: ViewContext, checkout: Checkout, 
     return html`<p part="countdown" class="countdown">${fill(t.countdownUntil, { date })}</p>`;
   }
   const urgent = remainingMs <= 60_000;
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(Date.now() + Math.max(0, remainingMs)));
   return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : ''}">
-    ${t.countdown} <span role="timer" class="countdown-time">${formatRemaining(remainingMs)}</span>
+    ${t.countdown} <span role="timer" class="countdown-time">${formatDuration(remainingMs)}</span>
+    <span class="countdown-clock">${fill(t.countdownClock, { time })}</span>
   </p>`;
 }

@@ -1,6 +1,6 @@
 /**
  * The element's pictures, drawn here as small inline SVGs (no image files, nothing fetched). All are decorative
- * (`aria-hidden`): the words beside them carry the meaning.
+ * (`aria-hidden`), the words beside them carrying the meaning, but for the Pix symbol of the method list, named "Pix".
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
@@ -10,13 +10,21 @@ const icon = (name: string, body: SVGTemplateResult): TemplateResult =>
   html`<svg class="icon-svg icon-${name}" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor"
     stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
 
-/** A PIX mark of our own: a diamond of four rounded strokes around a solid centre (not the central bank's logo). */
-export const pixMark = (): TemplateResult =>
-  icon(
-    'pix',
-    svg`<path d="M12 2.5 21.5 12 12 21.5 2.5 12Z"></path><path d="M12 8.5 15.5 12 12 15.5 8.5 12Z" fill="currentColor"
-    stroke="none"></path>`,
-  );
+/**
+ * The Pix symbol, drawn here after the Banco Central's mark (nothing fetched): a diamond whose top and bottom are cut
+ * by two curves that reach for the centre, so it reads as the three parts of the Pix mark, in the current colour.
+ */
+const pixBody = () =>
+  svg`<path d="M12 2.5 21.5 12 12 21.5 2.5 12Z"></path><path d="M7.25 7.25Q12 14 16.75 7.25"></path><path
+    d="M7.25 16.75Q12 10 16.75 16.75"></path>`;
+
+/** The Pix symbol as a decorative picture, beside words that say "Pix". */
+export const pixMark = (): TemplateResult => icon('pix', pixBody());
+
+/** The Pix symbol as an image named `label` ("Pix"): the method list's mark, which carries the method's name. */
+export const pixSymbol = (label: string): TemplateResult =>
+  html`<svg class="icon-svg icon-pix" viewBox="0 0 24 24" role="img" aria-label=${label} focusable="false" fill="none"
+    stroke="currentColor" stroke-width="1.75" stroke-linecap="round" stroke-linejoin="round">${pixBody()}</svg>`;
 
 /** A bank building, for Open Finance: the payment is authorized in the payer's own bank. */
 export const bankMark = (): TemplateResult =>

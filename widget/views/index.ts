@@ -3,6 +3,7 @@ import { nothing, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { errorMessage } from '../i18n.js';
+import { isDeadEnd, wayBack } from '../preflight.js';
 import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { renderLoading, renderSpinnerLine, type ViewContext } from './common.js';
@@ -62,12 +63,17 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
     case 'conflict':
       return checkout ? renderConflict(ctx, checkout, view.onContinueLive) : nothing;
     case 'start-failed':
-      return renderStartFailed(ctx.t, errorMessage(ctx.t, screen.error), view.onRetry);
+      return renderStartFailed(ctx.t, {
+        message: errorMessage(ctx.t, screen.error),
+        deadEnd: isDeadEnd(screen.error),
+        back: wayBack(view.outcome.continueUrl ?? ''),
+        onRetry: view.onRetry,
+      });
     case 'checkout':
       if (!checkout || !state) return nothing;
       if (state === EXPIRED) return renderExpired(ctx, checkout, view.outcome);
       if (state === 'Completed') return renderReceipt(ctx, checkout, view.outcome);
-      if (isFinal(state)) return renderFailure(ctx, state, view.outcome);
+      if (isFinal(state)) return renderFailure(ctx, state, view.outcome, checkout.method);
       return renderPending(ctx, checkout, view.remainingMs, view.pix);
     default:
       return nothing;

@@ -1,11 +1,13 @@
 /** How a checkout ended (or paused): the receipt, Error, Cancelled, Reversed and Expired, each with its picture and way on. */
 import { html, nothing, type TemplateResult } from 'lit';
+import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { fill, type Strings } from '../i18n.js';
 import { METHOD_UI } from '../methods.js';
 import type { FinalCheckoutState } from '../../core/states.js';
 import { heading, money, type ViewContext } from './common.js';
 import { OUTCOME_ICON, clockIcon } from './icons.js';
+import { renderSaveReceipt } from './receipt.js';
 
 export interface OutcomeView {
   /** The `continue-url` attribute, when it is an http(s) address. */
@@ -21,7 +23,8 @@ export interface OutcomeView {
 type FailedState = Exclude<FinalCheckoutState, 'Completed'>;
 
 const FAILURE: Record<FailedState, [title: keyof Strings, text: keyof Strings, action: keyof Strings]> = {
-  Error: ['errorTitle', 'errorText', 'tryAgain'],
+  // The text of Error is the method's own: what was refused, and where (ERROR_TEXT below).
+  Error: ['errorTitle', 'errorTextPix', 'tryAgain'],
   Cancelled: ['cancelledTitle', 'cancelledText', 'payAgain'],
   Reversed: ['reversedTitle', 'reversedText', 'payAgain'],
 };
@@ -64,12 +67,16 @@ export function renderReceipt(ctx: ViewContext, checkout: Checkout, view: Outcom
       ${checkout.transactionId ? row(t.receiptTransaction, html`<span class="mono">${checkout.transactionId}</span>`) : nothing}
       ${checkout.payerBank ? row(t.receiptPayerBank, checkout.payerBank) : nothing} ${voucher ? row(t.receiptVoucher, voucherValue) : nothing}
     </dl>
-    <div class="actions stacked"><slot name="continue">${continueLink}</slot></div>
+    <div class="actions stacked"><slot name="continue">${continueLink}</slot>${renderSaveReceipt(t)}</div>
   </section>`;
 }
 
-export function renderFailure(ctx: ViewContext, state: FailedState, view: OutcomeView): TemplateResult {
-  const [title, text, action] = FAILURE[state];
+/** A checkout in Error was refused where the payer pays: by the bank for a Pix, at the payer's own bank for Open Finance. */
+const ERROR_TEXT: Record<Method, keyof Strings> = { pix: 'errorTextPix', openfinance: 'errorTextOpenFinance' };
+
+export function renderFailure(ctx: ViewContext, state: FailedState, view: OutcomeView, method: Method): TemplateResult {
+  const [title, stateText, action] = FAILURE[state];
+  const text = state === 'Error' ? ERROR_TEXT[method] : stateText;
   return html`<section part="result" class="result failure" data-state=${state} aria-labelledby="screen-title">
     <span class="icon" aria-hidden="true">${OUTCOME_ICON[state]()}</span>
     ${heading(ctx.t[title])}

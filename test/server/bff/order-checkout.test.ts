@@ -75,7 +75,13 @@ describe('GET /api/orders/:orderId/checkout', () => {
   it('refuses an unknown order with a wrong token as 403, so nobody learns whether an order exists', async () => {
     const { orderToken } = await server.order();
     expect((await orderCheckout('NO-SUCH-ORDER', orderToken)).status).toBe(403);
-    expect(await orderCheckout('NO-SUCH-ORDER', server.orderTokenFor('NO-SUCH-ORDER'))).toMatchObject({ status: 204, text: '' });
+  });
+
+  it('is 404 order_not_found for an order the shop does not know, with its token: the element says so before the methods', async () => {
+    expect(await orderCheckout('NO-SUCH-ORDER', server.orderTokenFor('NO-SUCH-ORDER'))).toMatchObject({
+      status: 404,
+      body: { error: { code: 'order_not_found' } },
+    });
   });
 
   it('is 204 No Content for an order never started', async () => {

@@ -82,6 +82,10 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   // The console: its page and its content-hashed files.
   'GET /admin': SAME,
   'GET /admin/assets/:name': SAME,
+  // The payment link's page, its script and stylesheet, and the shop's name it asks for (server/pay-page.ts).
+  'GET /pay/:orderId': SAME,
+  'GET /pay/_/:name': SAME,
+  'GET /pay/_/shop/:orderId': SAME,
   // The rest of the product, and addresses no route answers.
   'GET /healthz': SAME,
   'GET /api/nope': SAME,
