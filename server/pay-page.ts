@@ -128,7 +128,9 @@ export function payPage({ widgetDir, orders, orderTokenSecret, clock, warn }: Pa
 
   return new Hono()
     .on(['GET', 'HEAD'], '/_/:name', (c) => {
-      const asset = ASSETS[c.req.param('name')];
+      // Own names only: `hasOwnProperty` and the like are not assets.
+      const name = c.req.param('name');
+      const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (!asset) return notFound(c);
       return c.body(readFileSync(asset.file, 'utf8'), 200, { 'content-type': asset.type, 'cache-control': 'public, max-age=300' });
     })

@@ -1080,6 +1080,43 @@ export const CONSOLE_ROUTES: Target[] = [
   }),
 ];
 
+/** True when the element is built; without a build the payment page is a 503 page saying so, as documented. */
+const WIDGET_BUILT = existsSync(fileURLToPath(new URL('../../../dist/widget/integrity.json', import.meta.url)));
+
+/**
+ * The payment links (server/pay-page.ts): the page of an order (HTML, also its 404 page for an id of the wrong shape),
+ * its script and stylesheet, and the shop's name, told only with the order's token (else 204). GET and HEAD only.
+ */
+export const PAY_ROUTES: Target[] = [
+  route({
+    method: 'GET',
+    path: '/pay/:orderId',
+    auth: 'none',
+    ids: (w) => ({ orderId: [w.known.orders[1]!.orderId, w.known.orders[0]!.orderId, 'A-1001', '_'] }),
+    otherAnswer: isHtml,
+    ...(WIDGET_BUILT ? {} : { otherStatuses: [503] }),
+  }),
+  route({
+    method: 'GET',
+    path: '/pay/_/:name',
+    auth: 'none',
+    ids: () => ({ name: ['pay.js', 'pay.css', 'nope.js'] }),
+    // The script or the stylesheet; any other name (a dot segment too) is the page's HTML 404 or the order page.
+    otherAnswer: (a) => isHtml(a) || (a.status === 200 && /^(text\/javascript|text\/css)/i.test(contentTypeOf(a))),
+    ...(WIDGET_BUILT ? {} : { otherStatuses: [503] }),
+  }),
+  route({
+    method: 'GET',
+    path: '/pay/_/shop/:orderId',
+    auth: 'none',
+    ids: (w) => ({ orderId: [w.known.orders[1]!.orderId, w.known.orders[0]!.orderId] }),
+    headers: (w) => ({ 'x-order-token': w.known.orders[1]!.orderToken }),
+    // A dot segment in the id leaves the route for the page's HTML answers.
+    otherAnswer: isHtml,
+    ...(WIDGET_BUILT ? {} : { otherStatuses: [503] }),
+  }),
+];
+
 const PARTNER = '/sandbox/v1/partners-int';
 
 const cashIn = (w: World) => ({
@@ -1440,4 +1477,4 @@ export const DEMO_ROUTES: Target[] = [
   },
 ];
 
-export const ALL_ROUTES = [...BFF_ROUTES, ...CONSOLE_ROUTES, ...EMULATOR_ROUTES, ...DEMO_ROUTES];
+export const ALL_ROUTES = [...BFF_ROUTES, ...CONSOLE_ROUTES, ...PAY_ROUTES, ...EMULATOR_ROUTES, ...DEMO_ROUTES];
