@@ -1,5 +1,6 @@
-// Screenshots of the demo for the README: the storefront, the checkout page with the PIX QR, and the Completed
-// state; and without a url, the merchant console at /admin (console-*.png), signed in as the demo's users; all written
+// Screenshots of the demo for the README: the storefront, the checkout page with the Pix QR, and the Completed
+// state; the shopper's other screens on a phone (./screenshot-shopper.mjs: the payment link, dark, OpenFinance,
+// Spanish, the ways back to the shop); and without a url, the merchant console at /admin (console-*.png), signed in as the demo's users; all written
 // to docs/screenshots/. Usage: node scripts/screenshot.mjs [url]. Without a url it starts the server itself (PORT=0,
 // a throwaway DATA_DIR); the element, console and demo bundles must be built first (npm run build).
 import { spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { chromiumArgs, findChromium, installHint } from './find-chromium.mjs';
+import { captureShopper } from './screenshot-shopper.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'docs/screenshots');
@@ -250,6 +252,7 @@ const browser = await chromium.launch({ executablePath, args: chromiumArgs, head
 try {
   await captureFlow(browser, base, { name: '', viewport: { width: 1280, height: 860 } });
   await captureFlow(browser, base, { name: '-mobile', viewport: { width: 390, height: 844 }, phone: true });
+  await captureShopper(browser, base, shoot, { widgetDir: join(root, 'dist/widget') });
   // The console on a server of its own (CONSOLE_ENV), signed in as the demo's users of its DATA_DIR.
   if (!process.argv[2]) {
     const consoleServer = await startServer(CONSOLE_ENV);
