@@ -41,6 +41,9 @@ export const MESSAGES: Record<string, string> = {
   user_not_found: 'Este usuário não existe mais.',
   password_too_short: 'A senha deve ter pelo menos 12 caracteres.',
   last_owner: 'Não é possível: deve haver sempre um proprietário ativo. Torne outro usuário proprietário antes.',
+  order_not_found: 'A loja não conhece este pedido. Confira o número do pedido.',
+  orders_unavailable: 'A loja não confirmou o pedido agora. Tente de novo em instantes.',
+  orders_timeout: 'A loja demorou a confirmar o pedido. Tente de novo em instantes.',
   webhook_endpoint_disabled: 'Este endpoint está desativado: reative-o antes de reenviar.',
   webhook_endpoints_limit: 'Limite de endpoints atingido: remova ou reaproveite um endpoint existente.',
 };

@@ -264,3 +264,11 @@ export interface SignedIn {
   user: { email: string; role: Role };
   expiresAt: string;
 }
+
+/** A payment link made by `POST /payment-links`: the page's address with the order token in its fragment. */
+export interface PaymentLink {
+  orderId: string;
+  url: string;
+  /** When the link's token ends (ISO 8601). */
+  expiresAt: string;
+}

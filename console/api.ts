@@ -34,9 +34,8 @@ import type {
   CsvFormat,
   MerchantEventPage,
   NewUserInput,
+  PaymentLink,
   RefundView,
-  Session,
-  SignedIn,
   UserChange,
   WebhookEndpointInput,
   WebhookEndpointView,
@@ -45,100 +44,14 @@ import type {
 } from './api-types';
 
 import { AdminApiError, errorFrom, MESSAGES } from './api-errors';
+import { AdminApiBase, query } from './api-base';
 
 export { AdminApiError } from './api-errors';
 
 /** The wire's shapes, importable from here as from ./api-types. */
 export type * from './api-types';
 
-const query = (params: Record<string, string | number | undefined>) => {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : '';
-};
-
-export class AdminApi {
-  /**
-   * Counts sign-ins and sign-outs: a call refused for want of a session tells the page only if no sign-in or sign-out
-   * came between its start and its answer (a late 401 of the previous session must not end the new one).
-   */
-  private generation = 0;
-
-  /** @param onUnauthorized - Called when a call is refused for want of a session (it expired, or was ended elsewhere). */
-  constructor(private readonly onUnauthorized: () => void = () => {}) {}
-
-  /** One JSON call to `/api/admin<path>`, with the session cookie (same-origin); throws an AdminApiError. */
-  private async send<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', ...extra };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
-    try {
-      response = await fetch(`/api/admin${path}`, {
-        method,
-        headers,
-        credentials: 'same-origin',
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-    } catch {
-      throw new AdminApiError(0, 'network_error', MESSAGES.network_error!);
-    }
-    const data: unknown = await response.json().catch(() => null);
-    if (response.ok) return data as T;
-    throw errorFrom(response.status, data, response.headers.get('retry-after'));
-  }
-
-  /** `send`, and the page hears when the session is gone. */
-  private async call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
-    const generation = this.generation;
-    try {
-      return await this.send<T>(method, path, body, extra);
-    } catch (error) {
-      if ((error as AdminApiError).code === 'admin_unauthorized') this.unauthorized(generation);
-      throw error;
-    }
-  }
-
-  /** Tells the page the session is gone, unless a sign-in or sign-out came since the call started at `generation`. */
-  private unauthorized(generation: number): void {
-    if (generation === this.generation) this.onUnauthorized();
-  }
-
-  /** Who is signed in; undefined when nobody is (no cookie, or it expired). */
-  async session(): Promise<Session | undefined> {
-    try {
-      return await this.send<Session>('GET', '/session');
-    } catch (error) {
-      if ((error as AdminApiError).code === 'admin_unauthorized') return undefined;
-      throw error;
-    }
-  }
-
-  /** Signs in; the BFF sets the session cookie. Refusals: `invalid_credentials`, `sign_in_rate_limited` (with `retryAfter`). */
-  async signIn(email: string, password: string): Promise<Session> {
-    const { user, expiresAt } = await this.send<SignedIn>('POST', '/session', { email, password });
-    this.generation++;
-    return { actor: { kind: 'user', name: user.email, role: user.role }, expiresAt };
-  }
-
-  /** Ends the session on the server (the cookie is cleared); an already ended one is no error. */
-  async signOut(): Promise<void> {
-    this.generation++;
-    await this.send<unknown>('DELETE', '/session').catch((error: AdminApiError) => {
-      if (error.code !== 'admin_unauthorized') throw error;
-    });
-  }
-
-  /** Which provider the product talks to, as `/healthz` says: `sandbox` (a test environment) or `remote`. */
-  async environment(): Promise<'sandbox' | 'remote' | undefined> {
-    try {
-      const response = await fetch('/healthz', { headers: { accept: 'application/json' } });
-      return ((await response.json()) as { provider?: 'sandbox' | 'remote' }).provider;
-    } catch {
-      return undefined;
-    }
-  }
-
+export class AdminApi extends AdminApiBase {
   balance = () => this.call<Balance & { credits?: string; debits?: string; charges?: string }>('GET', '/balance');
 
   receivers = (p: { status?: ApprovalFilter; limit: PageSize; offset: number }) => this.call<ReceiverPage>('GET', `/receivers${query(p)}`);
@@ -216,6 +129,9 @@ export class AdminApi {
   /** The merchant's events after the cursor `after`, oldest first, with their deliveries. */
   webhookEvents = (after: string | undefined, limit: number) =>
     this.call<MerchantEventPage>('GET', `/webhook-events${query({ after, limit })}`);
+
+  /** A payment link for an order (`/pay/<orderId>#t=<token>`), valid `days` days; 404 `order_not_found` for an unknown order. */
+  paymentLink = (orderId: string, days: number) => this.call<PaymentLink>('POST', '/payment-links', { orderId, days });
 
   redeliver = (eventId: string, endpointId: string) =>
     this.call<unknown>('POST', `/webhook-events/${encodeURIComponent(eventId)}/redeliver${query({ endpoint: endpointId })}`, {});

@@ -18,7 +18,7 @@ import { Writable } from 'node:stream';
 import { auditRecorder } from './accounts/audit';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps, type UserView } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
-import { signOrderToken } from './bff/order-token';
+import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from './pay-link';
 import { ORDER_ID } from './pay-page';
 import { systemClock } from './lib/clock';
 import { openStore } from './store';
@@ -50,10 +50,6 @@ type Command =
 /** A refusal of the command line itself. */
 class UsageError extends Error {}
 
-/** The longest a link may live: a year. */
-const MAX_LINK_DAYS = 365;
-const DEFAULT_LINK_DAYS = 7;
-
 /** `link <orderId> [--days N]`. */
 function parseLink(args: readonly string[]): Command {
   const [orderId, ...flags] = args;
@@ -73,12 +69,10 @@ function parseLink(args: readonly string[]): Command {
 }
 
 /** The payment link of `command`: the order token signed with the BFF's key, in the fragment of the page's address. */
-function paymentLink(config: Config, { orderId, days }: { orderId: string; days: number }, now: Date) {
+function linkOf(config: Config, { orderId, days }: { orderId: string; days: number }, now: Date) {
   const key = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
-  const expiresAt = new Date(now.getTime() + days * 86_400_000);
   const base = config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`;
-  const url = `${base}/pay/${encodeURIComponent(orderId)}#t=${signOrderToken(key, orderId, expiresAt)}`;
-  return { url, expiresAt };
+  return paymentLink({ base, key, orderId, days, now });
 }
 
 /** The command of `args` (what follows `npm run admin --`), or a UsageError saying what is wrong. */
@@ -202,9 +196,9 @@ async function main(): Promise<number> {
   const config = loadConfig();
   if (command.name === 'link') {
     // No store: the link is the order token and the page's address. The expiry goes to stderr, the link alone to stdout.
-    const { url, expiresAt } = paymentLink(config, command, systemClock.now());
+    const { url, expiresAt } = linkOf(config, command, systemClock.now());
     console.log(url);
-    console.error(`Valid until ${expiresAt.toISOString()} (${command.days} days). Anyone with this link can pay this order.`);
+    console.error(`Valid until ${expiresAt} (${command.days} days). Anyone with this link can pay this order.`);
     return 0;
   }
   const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });

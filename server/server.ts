@@ -74,6 +74,8 @@ export interface ProductOptions {
  * root app.
  */
 export function createProduct({ config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook }: ProductOptions) {
+  // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
+  const orderTokenSecret = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
   const checkout = createCheckoutApp({
     provider,
     store,
@@ -83,8 +85,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     apiBaseUrl: `${listener.publicBaseUrl}/api`,
     webhookSecret: config.webhookSecret,
     webhookSigningKey: config.webhookSigningKey,
-    // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
-    orderTokenSecret: config.orders?.token ?? keptSecret(config.dataDir, 'orders-token'),
+    orderTokenSecret,
     // The back office's invoice upload streams its PDF body: the BFF's JSON body guards leave it alone.
     streamedBody: isInvoiceUpload,
     allowedOrigins: listener.allowedOrigins,
@@ -125,6 +126,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs and refunds above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
+      paymentLinks: { orders, orderTokenSecret, publicBaseUrl: listener.publicBaseUrl },
     });
     checkout.app.route('/admin', backOffice);
   }
@@ -139,7 +141,6 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     // Mounted either way: a build made while the server runs is served from then on.
     app.use('/widget/*', widgetFiles({ dir: built }));
     // The payment link's page, /pay/<orderId>#t=<order token> (server/pay-page.ts).
-    const orderTokenSecret = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
     app.route('/pay', payPage({ widgetDir: built, orders, orderTokenSecret, clock, warn: (line) => log.warn(line) }));
     // The merchant console under /admin (its own CSP; a 503 saying to build it until dist/console exists).
     app.route('/', consoleApp({ dir: here('../dist/console'), warn: (line) => log.warn(line) }));

@@ -9,6 +9,7 @@ import type { AdminApi, Role } from '../api';
 import { hasRole } from '../api-types';
 import '../approvals/bo-approvals';
 import '../audit/bo-audit';
+import '../payment-link/bo-payment-link';
 import '../users/bo-users';
 import '../webhook-endpoints/bo-webhook-endpoints';
 
@@ -33,6 +34,12 @@ export const SECTIONS: readonly Section[] = [
     label: 'Aprovações',
     least: 'owner',
     render: (api, role) => html`<bo-approvals .api=${api} .role=${role}></bo-approvals>`,
+  },
+  {
+    id: 'links-area',
+    label: 'Links de pagamento',
+    least: 'operator',
+    render: (api) => html`<bo-payment-link .api=${api}></bo-payment-link>`,
   },
   { id: 'audit-area', label: 'Auditoria', least: 'viewer', render: (api) => html`<bo-audit .api=${api}></bo-audit>` },
   { id: 'users-area', label: 'Usuários', least: 'owner', render: (api, role) => html`<bo-users .api=${api} .role=${role}></bo-users>` },

@@ -7,7 +7,7 @@
  * each: the console's session, users and audit trail (session.ts, users.ts, audit.ts), the account (account.ts), the
  * payments received (checkouts.ts, checkouts-export.ts, refunds.ts), the approvals of cash-outs and refunds
  * (approvals.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
- * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
+ * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), payment links (payment-links.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
  * payment requests and their invoices (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
  */
 import { Hono } from 'hono';
@@ -34,6 +34,7 @@ import { foreignTransactionRoutes } from './foreign';
 import { webhookEndpointRoutes, type WebhookWiring } from './webhook-endpoints';
 import { webhookEventRoutes } from './webhook-events';
 import { invoiceRoutes } from './invoices';
+import { paymentLinkRoutes, type PaymentLinkWiring } from './payment-links';
 import { paymentRequestRoutes } from './payment-requests';
 import { receiverRoutes } from './receivers';
 import { refundRoutes } from './refunds';
@@ -61,6 +62,8 @@ export interface BackOfficeOptions {
   secureCookies?: boolean;
   /** The origins a cookie-opened write may come from: the console's own (the public base URL's). None: no such write passes. */
   allowedAdminOrigins?: readonly string[];
+  /** What the console's payment links need (the order source, the order tokens' key, the public base URL). */
+  paymentLinks?: PaymentLinkWiring;
   /** Where a failure to record in the audit trail is told. */
   log?: { error(...args: unknown[]): void };
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
@@ -82,6 +85,7 @@ export function backOfficeApi({
   allowedAdminOrigins = [],
   log = console,
   tuning = {},
+  paymentLinks,
 }: BackOfficeOptions) {
   const desk = createCashOutDesk({
     provider,
@@ -145,5 +149,6 @@ export function backOfficeApi({
       .route('/', receiverRoutes({ provider }))
       .route('/', paymentRequestRoutes({ provider, clock }))
       .route('/', invoiceRoutes({ provider }))
+      .route('/', paymentLinkRoutes({ links: paymentLinks, clock }))
   );
 }

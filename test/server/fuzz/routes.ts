@@ -738,6 +738,13 @@ export const BFF_ROUTES: Target[] = [
   route({ method: 'GET', path: '/api/admin/users', auth: 'admin' }),
   route({
     method: 'POST',
+    path: '/api/admin/payment-links',
+    auth: 'admin',
+    body: 'json',
+    template: (w) => ({ orderId: w.known.orders[1]!.orderId, days: 7 }),
+  }),
+  route({
+    method: 'POST',
     path: '/api/admin/users',
     auth: 'admin',
     body: 'json',
