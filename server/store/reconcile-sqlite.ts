@@ -1,0 +1,58 @@
+/**
+ * `Store.claimStaleCheckouts` on SQLite. Both claims run in one BEGIN IMMEDIATE transaction: it takes the write lock
+ * before reading, so a second process on the same file waits and then sees this one's claims, and never claims the
+ * same checkouts. Each query is driven by its partial index (`INDEXED BY`, so a planner's whim cannot turn it into
+ * a scan of every checkout).
+ */
+import type Database from 'better-sqlite3';
+import { EXPIRED, LIVE_STATES } from '../../core/states';
+import { sqlList } from './migration-step';
+import { byClaimOrder, DAY_MS, parseClaim } from './reconcile-claims';
+import { checkoutFromRow, type Row } from './rows';
+import type { StaleClaim, Store } from './types';
+
+/** The terms of staleness both claims share: nothing heard since `@before`, and no claim still running. */
+const STALE = `
+  coalesce(last_webhook_at, created_at) < @before
+  AND (last_checked_at IS NULL OR last_checked_at < @before)
+  AND (next_check_at IS NULL OR next_check_at <= @now)`;
+const ORDER = 'ORDER BY last_checked_at NULLS FIRST, created_at, id LIMIT @limit';
+
+/** The two claim statements, shared with the plan tests. */
+export const SQLITE_CLAIMS = {
+  live: `
+    UPDATE checkouts SET next_check_at = @liveUntil
+    WHERE id IN (
+      SELECT id FROM checkouts INDEXED BY checkouts_live
+      WHERE state IN (${sqlList(LIVE_STATES)}) AND ${STALE}
+      ${ORDER})
+    RETURNING *`,
+  // The next check is due after the checkout's age (time since it expired), kept within the backoff's bounds.
+  expired: `
+    UPDATE checkouts SET next_check_at = strftime('%Y-%m-%dT%H:%M:%fZ',
+      julianday(@now) + min(max(julianday(@now) - julianday(updated_at), @minDays), @maxDays))
+    WHERE id IN (
+      SELECT id FROM checkouts INDEXED BY checkouts_expired
+      WHERE state = '${EXPIRED}' AND updated_at >= @since AND ${STALE}
+      ${ORDER})
+    RETURNING *`,
+} as const;
+
+export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleCheckouts'> {
+  const live = db.prepare(SQLITE_CLAIMS.live);
+  const expired = db.prepare(SQLITE_CLAIMS.expired);
+  const claimed = (rows: unknown[]) => (rows as Row[]).map((row) => checkoutFromRow(row, 'text')).sort(byClaimOrder);
+  const claim = db.transaction((input: StaleClaim) => {
+    const { now, before, limit, liveUntil } = input;
+    const found = claimed(live.all({ now, before, limit, liveUntil }));
+    if (!input.expired || found.length >= limit) return found;
+    const { since, minDelayMs, maxDelayMs } = input.expired;
+    const params = { now, before, limit: limit - found.length, since, minDays: minDelayMs / DAY_MS, maxDays: maxDelayMs / DAY_MS };
+    return [...found, ...claimed(expired.all(params))];
+  });
+  return {
+    async claimStaleCheckouts(input) {
+      return claim.immediate(parseClaim(input));
+    },
+  };
+}
