@@ -1,6 +1,6 @@
 /**
- * What both stores share of `Store.claimStaleCheckouts`: the claim's input checked and normalised, and the order the
- * claimed checkouts are returned in (an UPDATE … RETURNING gives its rows in no set order).
+ * What both stores share of `Store.claimStaleCheckouts` and `claimDueExpiries`: the claim's input checked and
+ * normalised, and the order the claimed checkouts are returned in (an UPDATE … RETURNING gives its rows in no set order).
  */
 import { InstantSchema, type Checkout, type StaleClaim } from './types';
 
@@ -30,5 +30,12 @@ export function byClaimOrder(a: Checkout, b: Checkout): number {
     return a.lastCheckedAt < b.lastCheckedAt ? -1 : 1;
   }
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Earliest window end first, then by id: the order of the claim of due expiries. */
+export function byWindowEnd(a: Checkout, b: Checkout): number {
+  const [x, y] = [a.expiresAt ?? '', b.expiresAt ?? ''];
+  if (x !== y) return x < y ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

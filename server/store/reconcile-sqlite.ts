@@ -7,9 +7,9 @@
 import type Database from 'better-sqlite3';
 import { EXPIRED, LIVE_STATES } from '../../core/states';
 import { sqlList } from './migration-step';
-import { byClaimOrder, DAY_MS, parseClaim } from './reconcile-claims';
+import { byClaimOrder, byWindowEnd, DAY_MS, parseClaim } from './reconcile-claims';
 import { checkoutFromRow, type Row } from './rows';
-import type { StaleClaim, Store } from './types';
+import { InstantSchema, type StaleClaim, type Store } from './types';
 
 /** The terms of staleness both claims share: nothing heard since `@before`, and no claim still running. */
 const STALE = `
@@ -36,11 +36,21 @@ export const SQLITE_CLAIMS = {
       WHERE state = '${EXPIRED}' AND updated_at >= @since AND ${STALE}
       ${ORDER})
     RETURNING *`,
+  // A lease taken before the window ended was the stale claim's, for a read, not for expiring.
+  dueExpiries: `
+    UPDATE checkouts SET next_check_at = @until
+    WHERE id IN (
+      SELECT id FROM checkouts INDEXED BY checkouts_expiring
+      WHERE state IN (${sqlList(LIVE_STATES)}) AND expires_at <= @now
+        AND (next_check_at IS NULL OR next_check_at <= @now OR next_check_at <= expires_at)
+      ORDER BY expires_at, id LIMIT @limit)
+    RETURNING *`,
 } as const;
 
-export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleCheckouts'> {
+export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries'> {
   const live = db.prepare(SQLITE_CLAIMS.live);
   const expired = db.prepare(SQLITE_CLAIMS.expired);
+  const dueExpiries = db.prepare(SQLITE_CLAIMS.dueExpiries);
   const claimed = (rows: unknown[]) => (rows as Row[]).map((row) => checkoutFromRow(row, 'text')).sort(byClaimOrder);
   const claim = db.transaction((input: StaleClaim) => {
     const { now, before, limit, liveUntil } = input;
@@ -53,6 +63,11 @@ export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleC
   return {
     async claimStaleCheckouts(input) {
       return claim.immediate(parseClaim(input));
+    },
+    async claimDueExpiries(now, limit, until) {
+      const params = { now: InstantSchema.parse(now), limit, until: InstantSchema.parse(until) };
+      const rows = db.transaction(() => dueExpiries.all(params) as Row[]).immediate();
+      return rows.map((row) => checkoutFromRow(row, 'text')).sort(byWindowEnd);
     },
   };
 }

@@ -241,6 +241,13 @@ export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, De
    * since it expired), kept within `expired.minDelayMs` and `expired.maxDelayMs`: the reconciler's backoff.
    */
   claimStaleCheckouts(claim: StaleClaim): Promise<Checkout[]>;
+  /**
+   * Claims the `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first, at
+   * most `limit`, for the reconciler to expire, the same way: another instance claiming at the same moment gets other
+   * ones, and one claimed by an instance that crashed is claimed again after `until`. A claim of the stale checkouts
+   * taken before the window ended does not hold it back.
+   */
+  claimDueExpiries(now: string, limit: number, until: string): Promise<Checkout[]>;
   /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */
   listExpiredCheckouts(now: string, limit: number): Promise<Checkout[]>;
   close(): Promise<void>;

@@ -52,14 +52,18 @@ function instance(store: Store, provider: ProviderClient, clock: ManualClock, ba
   return createReconciler({ store, service, clock, batchSize, onError: (error) => expect.fail(String(error)) });
 }
 
-/** `live` Registered checkouts quiet since T0, and `expired` ones that expired a minute later. */
-async function seedStale(store: Store, live: number, expired: number): Promise<string[]> {
+/**
+ * `live` Registered checkouts quiet since T0, `expired` ones that expired a minute later and, with `due`, live ones
+ * whose window ended at T0 + 5 minutes.
+ */
+async function seedStale(store: Store, live: number, expired: number, due = 0): Promise<string[]> {
   const transactions: string[] = [];
-  for (let i = 0; i < live + expired; i++) {
-    const draft = draftFor(`order-${i}`, { createdAt: iso(T0), expiresAt: iso(T0 + 48 * HOUR) });
+  for (let i = 0; i < live + expired + due; i++) {
+    const windowEnd = i >= live + expired ? T0 + 5 * MINUTE : T0 + 48 * HOUR;
+    const draft = draftFor(`order-${i}`, { createdAt: iso(T0), expiresAt: iso(windowEnd) });
     const { checkout } = await store.reserveCheckout(draft);
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${i}` }, iso(T0));
-    if (i >= live) await store.transition(checkout.id, ['Registered'], 'Expired', 'reconcile', {}, iso(T0 + MINUTE));
+    if (i >= live && i < live + expired) await store.transition(checkout.id, ['Registered'], 'Expired', 'reconcile', {}, iso(T0 + MINUTE));
     transactions.push(`tx-${i}`);
   }
   return transactions;
@@ -113,10 +117,10 @@ const databases: Database[] = [
 
 for (const database of databases) {
   describe.skipIf(database.skip)(`the reconciler of two instances on ${database.name}`, () => {
-    it('asks the provider about each stale checkout once between them, each instance taking a share', async () => {
+    it('asks the provider about each stale or expiring checkout once between them, each instance taking a share', async () => {
       const [storeA, storeB] = await database.open();
       opened.push(storeA, storeB);
-      const transactions = await seedStale(storeA, 30, 12);
+      const transactions = await seedStale(storeA, 30, 12, 20);
       const clock = new ManualClock(iso(T0 + 10 * MINUTE));
       const a = countingProvider();
       const b = countingProvider();
@@ -125,6 +129,8 @@ for (const database of databases) {
       expect([...a.reads, ...b.reads].sort()).toEqual([...transactions].sort());
       expect(a.reads.length).toBeGreaterThan(0);
       expect(b.reads.length).toBeGreaterThan(0);
+      const expiredNow = await Promise.all(transactions.slice(42).map(async (tx) => (await storeA.findCheckoutByTransaction(tx))!.state));
+      expect(new Set(expiredNow)).toEqual(new Set(['Expired']));
     });
 
     it('re-reads a checkout whose claimer crashed before reading it, once its claim runs out', async () => {

@@ -1,5 +1,5 @@
 /**
- * The reconciler's claims (`Store.claimStaleCheckouts`) seek their partial indexes on SQLite and (with
+ * The reconciler's claims (`Store.claimStaleCheckouts`, `claimDueExpiries`) seek their partial indexes on SQLite and (with
  * TEST_DATABASE_URL) PostgreSQL: with a history of mostly final checkouts, neither reads the table or walks an index
  * of every checkout, so a pass costs what the live and recently expired checkouts are, not what the history is.
  */
@@ -77,7 +77,7 @@ describe("the reconciler's claims on SQLite", () => {
   afterAll(() => db?.close());
 
   it.each(Object.entries(SQLITE_CLAIMS))('%s: seeks its partial index, never the whole table', (_, text) => {
-    const params = { now: NOW, before: NOW, limit: 50, liveUntil: NOW, since: NOW, minDays: 0.001, maxDays: 0.04 };
+    const params = { now: NOW, before: NOW, limit: 50, liveUntil: NOW, since: NOW, minDays: 0.001, maxDays: 0.04, until: NOW };
     const details = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((row) => row.detail);
     expect(sqliteClaimFault(details), details.join('\n')).toBeUndefined();
   });
@@ -103,6 +103,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the reconciler's claims on PostgreSQL (TEST
   it.each([
     ['live', POSTGRES_CLAIMS.live, [NOW, NOW, 50, NOW]],
     ['expired', POSTGRES_CLAIMS.expired, [NOW, NOW, 50, new Date(Date.parse(NOW) - 86_400_000).toISOString(), 60_000, 3_600_000]],
+    ['dueExpiries', POSTGRES_CLAIMS.dueExpiries, [NOW, 50, NOW]],
   ] as const)('%s: never reads the whole table', async (_, text, values) => {
     const { rows } = await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, [...values]);
     const plan = (rows[0] as { 'QUERY PLAN': [{ Plan: PgNode }] })['QUERY PLAN'][0].Plan;

@@ -650,6 +650,24 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect((await claimStale(30, 10)).map((c) => c.id)).toEqual([quiet.id]);
       });
 
+      it('claim checkouts past their window once, whatever a stale claim taken before the window ended says', async () => {
+        const make = async (orderId: string, expiresAt: string) => {
+          const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt: at(0), expiresAt }));
+          return (await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${orderId}` }, at(0))).checkout;
+        };
+        const a = await make('due-a', at(20));
+        const b = await make('due-b', at(10));
+        await make('due-open', at(40));
+        // A stale claim at 15 leases every live one until 25.
+        expect(await store.claimStaleCheckouts({ now: at(15), before: at(14), limit: 10, liveUntil: at(25) })).toHaveLength(3);
+
+        expect((await store.claimDueExpiries(at(30), 1, at(31))).map((c) => c.id)).toEqual([b.id]);
+        expect((await store.claimDueExpiries(at(30), 10, at(31))).map((c) => c.id)).toEqual([a.id]);
+        expect(await store.claimDueExpiries(at(30), 10, at(31))).toEqual([]);
+        // Not expired by its claimer (it crashed): claimed again once the claim runs out.
+        expect((await store.claimDueExpiries(at(31), 10, at(32))).map((c) => c.id)).toEqual([b.id, a.id]);
+      });
+
       it('claim expired checkouts too, on the same terms, when they expired at or after the followed start', async () => {
         const live = await checkoutIn('Registered', 'live', at(0));
         const recent = await checkoutIn('Registered', 'recent', at(0));
