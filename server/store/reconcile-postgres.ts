@@ -1,5 +1,5 @@
 /**
- * `Store.claimStaleCheckouts` on PostgreSQL. Each claim is one statement: its subquery locks the rows it picks with
+ * `Store.claimStaleCheckouts` and `claimDueExpiries` on PostgreSQL. Each claim is one statement: its subquery locks the rows it picks with
  * `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them and picks others, and the
  * UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment later finds them not due
  * (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts are claimed first, then
@@ -19,7 +19,7 @@ const STALE = `
   AND (next_check_at IS NULL OR next_check_at <= $1)`;
 const PICK = 'ORDER BY last_checked_at NULLS FIRST, created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED';
 
-/** The two claim statements, shared with the plan tests: $1 now, $2 before, $3 limit, then each one's own. */
+/** The claim statements, shared with the plan tests: the stale claims take $1 now, $2 before, $3 limit, then their own. */
 export const POSTGRES_CLAIMS = {
   /** $4: when a claimed live checkout may be claimed again. */
   live: `

@@ -1,7 +1,7 @@
 /**
- * `Store.claimStaleCheckouts` on SQLite. Both claims run in one BEGIN IMMEDIATE transaction: it takes the write lock
- * before reading, so a second process on the same file waits and then sees this one's claims, and never claims the
- * same checkouts. Each query is driven by its partial index (`INDEXED BY`, so a planner's whim cannot turn it into
+ * `Store.claimStaleCheckouts` and `claimDueExpiries` on SQLite. Each claim runs in a BEGIN IMMEDIATE transaction (the
+ * stale claim's two statements in one): it takes the write lock before reading, so a second process on the same file
+ * waits and then sees this one's claims, and never claims the same checkouts. Each query is driven by its partial index (`INDEXED BY`, so a planner's whim cannot turn it into
  * a scan of every checkout).
  */
 import type Database from 'better-sqlite3';
@@ -18,7 +18,7 @@ const STALE = `
   AND (next_check_at IS NULL OR next_check_at <= @now)`;
 const ORDER = 'ORDER BY last_checked_at NULLS FIRST, created_at, id LIMIT @limit';
 
-/** The two claim statements, shared with the plan tests. */
+/** The claim statements, shared with the plan tests. */
 export const SQLITE_CLAIMS = {
   live: `
     UPDATE checkouts SET next_check_at = @liveUntil
