@@ -1,9 +1,10 @@
 /**
- * `Store.claimStaleCheckouts` and `claimDueExpiries` on PostgreSQL. Each claim is one statement: its subquery locks the rows it picks with
- * `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them and picks others, and the
- * UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment later finds them not due
- * (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts are claimed first, then
- * expired ones up to the limit; checkouts past their window are claimed for expiring the same way.
+ * `Store.claimStaleCheckouts` and `claimDueExpiries` on PostgreSQL. Each claim is one statement: its subquery locks
+ * the rows it picks with `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them and
+ * picks others, and the UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment
+ * later finds them not due (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts
+ * are claimed first, then expired ones up to the limit; checkouts past their window are claimed for expiring the same
+ * way.
  */
 import type pg from 'pg';
 import { EXPIRED, LIVE_STATES } from '../../core/states';
