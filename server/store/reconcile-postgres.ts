@@ -27,7 +27,10 @@ export const POSTGRES_CLAIMS = {
     UPDATE checkouts SET next_check_at = $4
     WHERE id IN (SELECT id FROM checkouts WHERE state IN (${sqlList(LIVE_STATES)}) AND ${STALE} ${PICK})
     RETURNING *`,
-  /** $4: the start of the followed expiries; $5 and $6: the backoff's bounds in ms. The next check is due after the checkout's age, within them. */
+  /**
+   * $4: the start of the followed expiries; $5 and $6: the backoff's bounds in ms. The next check is due after the
+   * checkout's age, within them.
+   */
   expired: `
     UPDATE checkouts
     SET next_check_at = $1::timestamptz

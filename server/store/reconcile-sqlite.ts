@@ -1,8 +1,8 @@
 /**
  * `Store.claimStaleCheckouts` and `claimDueExpiries` on SQLite. Each claim runs in a BEGIN IMMEDIATE transaction (the
  * stale claim's two statements in one): it takes the write lock before reading, so a second process on the same file
- * waits and then sees this one's claims, and never claims the same checkouts. Each query is driven by its partial index (`INDEXED BY`, so a planner's whim cannot turn it into
- * a scan of every checkout).
+ * waits and then sees this one's claims, and never claims the same checkouts. Each query is driven by its partial
+ * index (`INDEXED BY`, so a planner's whim cannot turn it into a scan of every checkout).
  */
 import type Database from 'better-sqlite3';
 import { EXPIRED, LIVE_STATES } from '../../core/states';
