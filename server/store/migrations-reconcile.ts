@@ -1,5 +1,6 @@
 /**
- * Schema step 15: `next_check_at`, when the reconciler may claim a checkout again (`Store.claimStaleCheckouts`).
+ * Schema step 15: `next_check_at`, when the reconciler may claim a checkout again (`Store.claimStaleCheckouts`,
+ * `claimDueExpiries`).
  * Listed in order by `./migrations`.
  *
  * A claim pushes it forward in the statement that claims, so instances passing together take disjoint checkouts, and
