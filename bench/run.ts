@@ -9,7 +9,8 @@
  * SQLite and, with TEST_DATABASE_URL or DATABASE_URL, PostgreSQL; seeding a million takes about half a minute per
  * database on an idle machine, and its export as long again), BENCH_CONSOLE_EXPORT_UP_TO (every size: the longest history
  * whose export is measured),
- * BENCH_ONLY=server|browser|streams|console (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
+ * BENCH_SHARE_CHECKOUTS (1000), BENCH_SHARE_EXPIRED (10): the share rows (./share-rows.ts),
+ * BENCH_ONLY=server|browser|streams|console|share (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { consoleRows, consoleTable } from './console-rows';
 import { compareRows, histogramPage, printTable, type Results } from './report';
 import { buildRows } from './rows';
 import { serverRows } from './server-rows';
+import { shareRows } from './share-rows';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const knob = (name: string, fallback: number) => {
@@ -36,10 +38,10 @@ const started = Date.now();
 if (!gcExposed()) log('bench: run with --expose-gc (npm run bench does) for memory figures without garbage');
 
 // The console rows alone need no element.
-if (only !== 'console') ensureBuilt(log);
-const bundle = only === 'console' ? undefined : bundleRows();
+if (only !== 'console' && only !== 'share') ensureBuilt(log);
+const bundle = only === 'console' || only === 'share' ? undefined : bundleRows();
 const server =
-  only === 'browser' || only === 'console'
+  only === 'browser' || only === 'console' || only === 'share'
     ? undefined
     : await serverRows({
         streams,
@@ -51,7 +53,7 @@ const server =
         log,
       });
 const browser =
-  only === 'server' || only === 'streams' || only === 'console'
+  only === 'server' || only === 'streams' || only === 'console' || only === 'share'
     ? undefined
     : await browserRows({
         runs: knob('BENCH_BROWSER_RUNS', 100),
@@ -67,6 +69,11 @@ const consoleFigures =
   only && only !== 'console'
     ? undefined
     : await consoleRows({ sizes: consoleSizes, exportUpTo: knob('BENCH_CONSOLE_EXPORT_UP_TO', Infinity), log });
+
+const share =
+  only && only !== 'share'
+    ? undefined
+    : await shareRows({ checkouts: knob('BENCH_SHARE_CHECKOUTS', 1_000), expired: knob('BENCH_SHARE_EXPIRED', 10), log });
 
 const commit = (() => {
   try {
@@ -87,7 +94,11 @@ const results: Results = {
   },
   seconds: (Date.now() - started) / 1000,
   streams,
-  rows: [...(bundle ? buildRows({ bundle, server, browser }) : []), ...(consoleFigures ? consoleTable(consoleFigures) : [])],
+  rows: [
+    ...(bundle ? buildRows({ bundle, server, browser }) : []),
+    ...(consoleFigures ? consoleTable(consoleFigures) : []),
+    ...(share?.rows ?? []),
+  ],
   samples: {
     ...(browser && { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr }),
     ...(server?.merchant && { merchant: server.merchant.latency.samples.merchant, merchantStatus: server.merchant.latency.samples.status }),
@@ -101,7 +112,7 @@ const results: Results = {
         qr: summarize(browser.qr),
       }
     : undefined,
-  raw: { bundle, server, wire: browser?.wire, console: consoleFigures },
+  raw: { bundle, server, wire: browser?.wire, console: consoleFigures, share: share?.figures },
 };
 
 const dir = here('./results');

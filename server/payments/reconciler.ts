@@ -3,8 +3,20 @@
  * provider, and reservations whose provider call never answered are settled (adopted or released). It also ends
  * payment windows (a live checkout past its window becomes `Expired`, after one last look at the provider) and keeps
  * re-reading expired checkouts for a while, so a late payment whose webhook was lost is still caught. It runs once at
- * start, so a restart after a crash settles at once. Several instances may run it together; the store's
- * compare-and-set and unique indexes keep the outcome single.
+ * start, so a restart after a crash settles at once.
+ *
+ * Several instances may run it together, and they share the work rather than repeat it: a pass claims the checkouts
+ * it re-reads and expires (`Store.claimStaleCheckouts`, `claimDueExpiries`), so two instances make half the provider
+ * reads each. A claim is a lease:
+ * a checkout claimed by an instance that crashed before reading it is re-read when the lease ends (a live one after
+ * `staleAfterMs`, an expired one at its next backoff step). The store's compare-and-set and unique indexes keep
+ * every outcome single all the same.
+ *
+ * Expired checkouts are re-read with backoff, not at every pass: a late payment is most likely soon after the
+ * expiry, and a day of abandoned codes must not cost the provider a read per code per minute. After each read the
+ * next is due after the checkout's age (time since it expired), at least `expiredBackoff.firstMs` and at most
+ * `expiredBackoff.maxMs`: with the defaults about 1, 2, 4, 8, 16, 32 and 64 minutes after the expiry, then hourly
+ * until `followExpiredMs` (24 h) has passed; some 30 reads a checkout instead of 1,440 (docs/spec-gaps.md).
  */
 import type { Clock } from '../lib/clock';
 import type { Store } from '../store/types';
@@ -18,31 +30,47 @@ export interface ReconcilerOptions {
   staleAfterMs?: number;
   /** How long after its expiry an `Expired` checkout is still re-read for a late payment. Default 24 h. */
   followExpiredMs?: number;
+  /** The bounds of an expired checkout's wait between two reads. Default 1 minute to 1 hour. */
+  expiredBackoff?: { firstMs: number; maxMs: number };
   /** Loop period. Default 15 s. */
   intervalMs?: number;
   batchSize?: number;
   onError?: (error: unknown) => void;
 }
 
+const MINUTE = 60_000;
+
 export function createReconciler(options: ReconcilerOptions) {
   const { store, service, clock } = options;
+  const staleAfterMs = options.staleAfterMs ?? MINUTE;
+  const backoff = options.expiredBackoff ?? { firstMs: MINUTE, maxMs: 60 * MINUTE };
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | undefined;
 
   /** One pass; resolves with the number of checkouts that moved. */
   async function pass(): Promise<number> {
     const nowMs = clock.now().getTime();
-    const before = new Date(nowMs - (options.staleAfterMs ?? 60_000)).toISOString();
-    const expiredSince = new Date(nowMs - (options.followExpiredMs ?? 24 * 60 * 60_000)).toISOString();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const limit = options.batchSize ?? 50;
     const onError = (error: unknown) => options.onError?.(error);
-    let moved = await service.settleStale(options.batchSize ?? 50, onError);
-    moved += await service.expireDue(options.batchSize ?? 50, onError);
-    const stale = await store.listStaleCheckouts(before, options.batchSize ?? 50, expiredSince);
+    let moved = await service.settleStale(limit, onError);
+    moved += await service.expireDue(limit, onError, staleAfterMs);
+    const stale = await store.claimStaleCheckouts({
+      now: at(nowMs),
+      before: at(nowMs - staleAfterMs),
+      limit,
+      liveUntil: at(nowMs + staleAfterMs),
+      expired: {
+        since: at(nowMs - (options.followExpiredMs ?? 24 * 60 * MINUTE)),
+        minDelayMs: backoff.firstMs,
+        maxDelayMs: backoff.maxMs,
+      },
+    });
     for (const checkout of stale) {
       try {
         if ((await service.refresh(checkout, 'reconcile')).changed) moved++;
       } catch (error) {
-        options.onError?.(error);
+        onError(error);
       }
     }
     return moved;

@@ -205,10 +205,14 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     return result.checkout;
   }
 
-  /** Expires the live checkouts whose window has ended (each re-read from the provider first); for the reconciler. */
-  async function expireDue(limit: number, onError: (error: unknown) => void): Promise<number> {
+  /**
+   * Expires the live checkouts whose window has ended (each re-read from the provider first); for the reconciler. They
+   * are claimed, so instances expire disjoint ones; one whose claimer crashed is claimed again after `claimMs`.
+   */
+  async function expireDue(limit: number, onError: (error: unknown) => void, claimMs = 60_000): Promise<number> {
     let expired = 0;
-    for (const checkout of await store.listExpiredCheckouts(now(), limit)) {
+    const until = new Date(clock.now().getTime() + claimMs).toISOString();
+    for (const checkout of await store.claimDueExpiries(now(), limit, until)) {
       try {
         if ((await expireIfDue(checkout, 'reconcile', { recheck: true })).state !== checkout.state) expired++;
       } catch (error) {

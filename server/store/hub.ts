@@ -99,6 +99,45 @@ export interface PostgresHubOptions {
   onError?: ErrorReporter;
 }
 
+/** The most notices one NOTIFY statement carries, so a burst never makes one huge statement. */
+const NOTICES_PER_STATEMENT = 500;
+
+/**
+ * Sends the notices of publishes without queueing them on the connection: while one statement is on its way, the
+ * notices published meanwhile wait in memory and then go together in the next one (pg_notify over unnest). So 200
+ * requests publishing at once cost one or two round trips, not 200 statements queued one behind the other on the
+ * hub's single connection, and `publish` never waits for a connection. Each notice is still its own notification,
+ * in publish order, so the LISTEN side reads them as before.
+ */
+function createNotifier(publisher: pg.Pool, onError: ErrorReporter) {
+  let pending: string[] = [];
+  let sending = false;
+  let done: Promise<void> = Promise.resolve();
+  const send = async () => {
+    // Publishes of the same tick join the first statement.
+    await Promise.resolve();
+    while (pending.length > 0) {
+      const batch = pending.slice(0, NOTICES_PER_STATEMENT);
+      pending = pending.slice(batch.length);
+      await publisher.query('SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice', [HUB_CHANNEL, batch]).catch(onError);
+    }
+    // In the same step as the last look at `pending`, so a notice published now starts the next send.
+    sending = false;
+  };
+  return {
+    notify(notice: string): void {
+      pending.push(notice);
+      if (sending) return;
+      sending = true;
+      done = send();
+    },
+    /** Resolves once every notice published so far has been sent (or has failed). */
+    sent: async (): Promise<void> => {
+      while (sending) await done;
+    },
+  };
+}
+
 const NotificationSchema = z.object({ instance: z.string(), checkoutId: z.string(), seq: z.int().nonnegative() });
 
 /**
@@ -116,6 +155,7 @@ export async function createPostgresHub({
   // A pool (of one) reconnects by itself on the next query, so publishing survives a dropped connection.
   const publisher = new pg.Pool({ connectionString, max: 1 });
   publisher.on('error', onError);
+  const notifier = createNotifier(publisher, onError);
 
   let listening: pg.Client | undefined;
   let closed = false;
@@ -177,8 +217,7 @@ export async function createPostgresHub({
     subscribeAll: registry.subscribeAll,
     publish(checkoutId, seq) {
       registry.dispatch(checkoutId, seq);
-      const payload = JSON.stringify({ instance, checkoutId, seq });
-      publisher.query('SELECT pg_notify($1, $2)', [HUB_CHANNEL, payload]).catch(onError);
+      notifier.notify(JSON.stringify({ instance, checkoutId, seq }));
     },
     subscriberCount: registry.count,
     async close() {
@@ -186,6 +225,7 @@ export async function createPostgresHub({
       clearTimeout(timer);
       registry.clear();
       await listening?.end();
+      await notifier.sent();
       await publisher.end();
     },
   };

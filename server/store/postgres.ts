@@ -5,13 +5,14 @@
  * concurrent transition waits for the row lock, re-checks `state`, and changes nothing.
  */
 import pg from 'pg';
-import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
+import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { accountsPostgres } from './accounts-postgres';
 import { backOfficePostgres } from './back-office-postgres';
 import { deliveriesPostgres } from './deliveries-postgres';
 import { endpointsPostgres } from './endpoints-postgres';
 import { migrations, sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
+import { reconcilePostgres } from './reconcile-postgres';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
@@ -136,6 +137,7 @@ export async function openPostgresStore({
     ...deliveriesPostgres(pool),
     ...endpointsPostgres(pool),
     ...accountsPostgres(pool),
+    ...reconcilePostgres(pool),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.
@@ -255,18 +257,6 @@ export async function openPostgresStore({
         InstantSchema.parse(atInput),
       ];
       return inTransaction(pool, (client) => runAsync(supersedingInsertSteps(draft, fields, source, holderId, at), stepsOn(client)));
-    },
-    async listStaleCheckouts(before, limit, expiredSince) {
-      const rows = await all(
-        `SELECT * FROM checkouts
-         WHERE (state IN (${LIVE}) OR (state = '${EXPIRED}' AND $3::timestamptz IS NOT NULL AND updated_at >= $3))
-           AND COALESCE(last_webhook_at, created_at) < $1
-           AND (last_checked_at IS NULL OR last_checked_at < $1)
-         ORDER BY CASE WHEN state = '${EXPIRED}' THEN 1 ELSE 0 END, last_checked_at NULLS FIRST, created_at, id
-         LIMIT $2`,
-        [InstantSchema.parse(before), limit, expiredSince === undefined ? null : InstantSchema.parse(expiredSince)],
-      );
-      return rows.map(checkoutFromRow);
     },
     async listExpiredCheckouts(now, limit) {
       const rows = await all(`SELECT * FROM checkouts WHERE state IN (${LIVE}) AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`, [

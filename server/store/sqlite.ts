@@ -5,12 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
-import { EXPIRED, LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
+import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
 import { endpointsSqlite } from './endpoints-sqlite';
 import { migrations, sqlList } from './migrations';
+import { reconcileSqlite } from './reconcile-sqlite';
 import {
   activationSteps,
   insertSteps,
@@ -105,13 +106,6 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     // max() keeps the later date when a slow request finishes after a newer one; '' sorts before any date.
     webhookSeen: db.prepare(`UPDATE checkouts SET last_webhook_at = max(coalesce(last_webhook_at, ''), @at) WHERE id = @id`),
     checked: db.prepare(`UPDATE checkouts SET last_checked_at = max(coalesce(last_checked_at, ''), @at) WHERE id = @id`),
-    stale: db.prepare(`
-      SELECT * FROM checkouts
-      WHERE (state IN (${LIVE}) OR (state = '${EXPIRED}' AND updated_at >= @expiredSince))
-        AND coalesce(last_webhook_at, created_at) < @before
-        AND (last_checked_at IS NULL OR last_checked_at < @before)
-      ORDER BY CASE WHEN state = '${EXPIRED}' THEN 1 ELSE 0 END, last_checked_at NULLS FIRST, created_at, id
-      LIMIT @limit`),
     expired: db.prepare(`
       SELECT * FROM checkouts INDEXED BY checkouts_expiring
       WHERE state IN (${LIVE}) AND expires_at <= @now ORDER BY expires_at, id LIMIT @limit`),
@@ -196,6 +190,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     ...deliveriesSqlite(db),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
+    ...reconcileSqlite(db),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },
@@ -268,11 +263,6 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         holderId,
         InstantSchema.parse(at),
       );
-    },
-    async listStaleCheckouts(before, limit, expiredSince) {
-      // Without expiredSince no Expired checkout is listed: '~' sorts after every date.
-      const since = expiredSince === undefined ? '~' : InstantSchema.parse(expiredSince);
-      return all(sql.stale, { before: InstantSchema.parse(before), limit, expiredSince: since }).map(checkoutFromRow);
     },
     async listExpiredCheckouts(now, limit) {
       return all(sql.expired, { now: InstantSchema.parse(now), limit }).map(checkoutFromRow);

@@ -131,6 +131,18 @@ export type TransitionResult =
     }
   | { changed: false; checkout: Checkout };
 
+/** What `Store.claimStaleCheckouts` claims, and until when. Every date is an instant. */
+export interface StaleClaim {
+  now: string;
+  /** A checkout heard of (a webhook, its creation, a check) at or after this is not stale. */
+  before: string;
+  limit: number;
+  /** When a claimed live checkout may be claimed again. */
+  liveUntil: string;
+  /** Expired checkouts to follow too, and the bounds of their backoff. */
+  expired?: { since: string; minDelayMs: number; maxDelayMs: number };
+}
+
 /** Persistence of checkouts and their events (and the back-office's cash-outs). Methods reject on database errors. */
 export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, DeliveryLogStore, AccountStore {
   /**
@@ -216,12 +228,26 @@ export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, De
     at: string,
   ): Promise<{ checkout: Checkout; event: CheckoutEvent; superseded: { checkout: Checkout; event: CheckoutEvent } } | undefined>;
   /**
-   * `Created`/`Registered` checkouts whose last webhook (or creation, when none) and last check are older than
-   * `before`; never-checked first. With `expiredSince`, also `Expired` ones that expired at or after it (their code
-   * may still be paid late), on the same terms, after every live one: a day of abandoned codes never starves the
-   * checkouts still waiting for their payer.
+   * Claims the checkouts the reconciler should re-read now, at most `limit`: `Created`/`Registered` ones whose last
+   * webhook (or creation, when none) and last check are older than `before`, never-checked first; then, with
+   * `expired`, `Expired` ones that expired at or after `expired.since` (their code may still be paid late), on the
+   * same terms, after every live one, so a day of abandoned codes never starves the checkouts still waiting for their
+   * payer. Only checkouts whose claim has run out (`next_check_at`) are claimed.
+   *
+   * Each claimed checkout's next claim is pushed in the same statement (on PostgreSQL over rows locked with
+   * `FOR UPDATE SKIP LOCKED`, on SQLite inside a write transaction), so instances passing together claim disjoint
+   * checkouts. The claim is a lease, not a lock: a checkout claimed by an instance that crashed before reading it is
+   * claimed again when the lease ends. A live one's lease ends at `liveUntil`; an expired one's after its age (time
+   * since it expired), kept within `expired.minDelayMs` and `expired.maxDelayMs`: the reconciler's backoff.
    */
-  listStaleCheckouts(before: string, limit: number, expiredSince?: string): Promise<Checkout[]>;
+  claimStaleCheckouts(claim: StaleClaim): Promise<Checkout[]>;
+  /**
+   * Claims the `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first, at
+   * most `limit`, for the reconciler to expire, the same way: another instance claiming at the same moment gets other
+   * ones, and one claimed by an instance that crashed is claimed again after `until`. A claim of the stale checkouts
+   * taken before the window ended does not hold it back.
+   */
+  claimDueExpiries(now: string, limit: number, until: string): Promise<Checkout[]>;
   /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */
   listExpiredCheckouts(now: string, limit: number): Promise<Checkout[]>;
   close(): Promise<void>;

@@ -610,7 +610,17 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect(await store.getCheckout(created.id)).toMatchObject({ lastWebhookAt: at(5), lastCheckedAt: at(7) });
       });
 
-      it('list live checkouts whose last webhook (or creation) and last check are older than the cutoff', async () => {
+      /** Claims what is stale at `now`: quiet since 10 minutes before it, expired ones followed from `since`. */
+      const claimStale = (now: number, limit: number, since?: number) =>
+        store.claimStaleCheckouts({
+          now: at(now),
+          before: at(now - 10),
+          limit,
+          liveUntil: at(now + 10),
+          ...(since !== undefined && { expired: { since: at(since), minDelayMs: 60_000, maxDelayMs: 60 * 60_000 } }),
+        });
+
+      it('claim live checkouts whose last webhook (or creation) and last check are older than the cutoff', async () => {
         const quiet = await checkoutIn('Created', 'quiet', at(0));
         const registered = await checkoutIn('Registered', 'registered', at(1));
         const heard = await checkoutIn('Created', 'heard', at(0));
@@ -625,13 +635,40 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const expired = await checkoutIn('Registered', 'expired', at(0));
         await store.transition(expired.id, ['Registered'], 'Expired', 'reconcile', {}, at(3));
 
-        const stale = await store.listStaleCheckouts(at(10), 10);
-        expect(stale.map((checkout) => checkout.orderId)).toEqual(['quiet', 'registered', 'checked-long-ago']);
-        expect((await store.listStaleCheckouts(at(10), 1)).map((checkout) => checkout.id)).toEqual([quiet.id]);
-        expect(stale[1]!.id).toBe(registered.id);
+        expect((await claimStale(20, 1)).map((checkout) => checkout.id)).toEqual([quiet.id]);
+        const stale = await claimStale(20, 10);
+        expect(stale.map((checkout) => checkout.orderId)).toEqual(['registered', 'checked-long-ago']);
+        expect(stale[0]!.id).toBe(registered.id);
       });
 
-      it('list expired checkouts too, on the same terms, when they expired at or after expiredSince', async () => {
+      it('claim a checkout again only once its claim has run out', async () => {
+        const quiet = await checkoutIn('Created', 'quiet', at(0));
+        expect((await claimStale(20, 10)).map((c) => c.id)).toEqual([quiet.id]);
+        expect(await claimStale(20, 10)).toEqual([]);
+        expect(await claimStale(29, 10)).toEqual([]);
+        // Never read (its claimer crashed): claimed again when the lease ends.
+        expect((await claimStale(30, 10)).map((c) => c.id)).toEqual([quiet.id]);
+      });
+
+      it('claim checkouts past their window once, whatever a stale claim taken before the window ended says', async () => {
+        const make = async (orderId: string, expiresAt: string) => {
+          const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt: at(0), expiresAt }));
+          return (await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${orderId}` }, at(0))).checkout;
+        };
+        const a = await make('due-a', at(20));
+        const b = await make('due-b', at(10));
+        await make('due-open', at(40));
+        // A stale claim at 15 leases every live one until 25.
+        expect(await store.claimStaleCheckouts({ now: at(15), before: at(14), limit: 10, liveUntil: at(25) })).toHaveLength(3);
+
+        expect((await store.claimDueExpiries(at(30), 1, at(31))).map((c) => c.id)).toEqual([b.id]);
+        expect((await store.claimDueExpiries(at(30), 10, at(31))).map((c) => c.id)).toEqual([a.id]);
+        expect(await store.claimDueExpiries(at(30), 10, at(31))).toEqual([]);
+        // Not expired by its claimer (it crashed): claimed again once the claim runs out.
+        expect((await store.claimDueExpiries(at(31), 10, at(32))).map((c) => c.id)).toEqual([b.id, a.id]);
+      });
+
+      it('claim expired checkouts too, on the same terms, when they expired at or after the followed start', async () => {
         const live = await checkoutIn('Registered', 'live', at(0));
         const recent = await checkoutIn('Registered', 'recent', at(0));
         await store.transition(recent.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
@@ -644,15 +681,15 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         await store.transition(paidLate.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
         await store.transition(paidLate.id, ['Expired'], 'Completed', 'webhook', {}, at(6));
 
-        expect((await store.listStaleCheckouts(at(10), 10, at(5))).map((c) => c.id).sort()).toEqual([live.id, recent.id].sort());
-        expect((await store.listStaleCheckouts(at(10), 10, at(0))).map((c) => c.id).sort()).toEqual([live.id, recent.id, old.id].sort());
-        expect((await store.listStaleCheckouts(at(10), 10)).map((c) => c.id)).toEqual([live.id]);
+        expect((await claimStale(20, 10)).map((c) => c.id)).toEqual([live.id]);
+        expect((await claimStale(20, 10, 5)).map((c) => c.id)).toEqual([recent.id]);
+        expect((await claimStale(20, 10, 0)).map((c) => c.id)).toEqual([old.id]);
         // Live ones first, however long ago the expired ones were checked.
         const neverChecked = await checkoutIn('Registered', 'never-checked-expired', at(0));
         await store.transition(neverChecked.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
-        await store.markChecked(live.id, at(8));
-        expect((await store.listStaleCheckouts(at(10), 1, at(0))).map((c) => c.id)).toEqual([live.id]);
-        expect((await store.listStaleCheckouts(at(10), 10, at(0))).map((c) => c.id)).toContain(neverChecked.id);
+        await store.markChecked(live.id, at(30));
+        expect((await claimStale(60, 1, 0)).map((c) => c.id)).toEqual([live.id]);
+        expect((await claimStale(60, 10, 0)).map((c) => c.id)).toContain(neverChecked.id);
       });
     });
 

@@ -1,0 +1,66 @@
+/**
+ * `Store.claimStaleCheckouts` and `claimDueExpiries` on PostgreSQL. Each claim is one statement: its subquery locks
+ * the rows it picks with `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them and
+ * picks others, and the UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment
+ * later finds them not due (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts
+ * are claimed first, then expired ones up to the limit; checkouts past their window are claimed for expiring the same
+ * way.
+ */
+import type pg from 'pg';
+import { EXPIRED, LIVE_STATES } from '../../core/states';
+import { sqlList } from './migration-step';
+import { byClaimOrder, byWindowEnd, parseClaim } from './reconcile-claims';
+import { checkoutFromRow, type Row } from './rows';
+import { InstantSchema, type Store } from './types';
+
+/** Nothing heard since $2 (`before`), and no claim still running at $1 (`now`). */
+const STALE = `
+  COALESCE(last_webhook_at, created_at) < $2
+  AND (last_checked_at IS NULL OR last_checked_at < $2)
+  AND (next_check_at IS NULL OR next_check_at <= $1)`;
+const PICK = 'ORDER BY last_checked_at NULLS FIRST, created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED';
+
+/** The claim statements, shared with the plan tests: the stale claims take $1 now, $2 before, $3 limit, then their own. */
+export const POSTGRES_CLAIMS = {
+  /** $4: when a claimed live checkout may be claimed again. */
+  live: `
+    UPDATE checkouts SET next_check_at = $4
+    WHERE id IN (SELECT id FROM checkouts WHERE state IN (${sqlList(LIVE_STATES)}) AND ${STALE} ${PICK})
+    RETURNING *`,
+  /**
+   * $4: the start of the followed expiries; $5 and $6: the backoff's bounds in ms. The next check is due after the
+   * checkout's age, within them.
+   */
+  expired: `
+    UPDATE checkouts
+    SET next_check_at = $1::timestamptz
+      + LEAST(GREATEST($1::timestamptz - updated_at, $5::float8 * interval '1 millisecond'), $6::float8 * interval '1 millisecond')
+    WHERE id IN (SELECT id FROM checkouts WHERE state = '${EXPIRED}' AND updated_at >= $4 AND ${STALE} ${PICK})
+    RETURNING *`,
+  /** $1 now, $2 limit, $3 until. A lease taken before the window ended was the stale claim's, for a read, not for expiring. */
+  dueExpiries: `
+    UPDATE checkouts SET next_check_at = $3
+    WHERE id IN (
+      SELECT id FROM checkouts
+      WHERE state IN (${sqlList(LIVE_STATES)}) AND expires_at <= $1
+        AND (next_check_at IS NULL OR next_check_at <= $1 OR next_check_at <= expires_at)
+      ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+    RETURNING *`,
+} as const;
+
+export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries'> {
+  const claimed = (rows: Row[]) => rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byClaimOrder);
+  return {
+    async claimStaleCheckouts(input) {
+      const { now, before, limit, liveUntil, expired } = parseClaim(input);
+      const live = claimed((await pool.query<Row>(POSTGRES_CLAIMS.live, [now, before, limit, liveUntil])).rows);
+      if (!expired || live.length >= limit) return live;
+      const values = [now, before, limit - live.length, expired.since, expired.minDelayMs, expired.maxDelayMs];
+      return [...live, ...claimed((await pool.query<Row>(POSTGRES_CLAIMS.expired, values)).rows)];
+    },
+    async claimDueExpiries(now, limit, until) {
+      const { rows } = await pool.query<Row>(POSTGRES_CLAIMS.dueExpiries, [InstantSchema.parse(now), limit, InstantSchema.parse(until)]);
+      return rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byWindowEnd);
+    },
+  };
+}

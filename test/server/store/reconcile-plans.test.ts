@@ -1,0 +1,118 @@
+/**
+ * The reconciler's claims (`Store.claimStaleCheckouts`, `claimDueExpiries`) seek their partial indexes on SQLite and (with
+ * TEST_DATABASE_URL) PostgreSQL: with a history of mostly final checkouts, neither reads the table or walks an index
+ * of every checkout, so a pass costs what the live and recently expired checkouts are, not what the history is.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../../server/store/postgres';
+import { POSTGRES_CLAIMS } from '../../../server/store/reconcile-postgres';
+import { SQLITE_CLAIMS } from '../../../server/store/reconcile-sqlite';
+import { openSqliteStore } from '../../../server/store/sqlite';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
+
+/** Checkouts seeded: one a minute, most of them final, one in ten expired, one in fifty still live. */
+const ROWS = 20_000;
+const START = Date.parse('2026-01-01T00:00:00.000Z');
+const NOW = new Date(START + ROWS * 60_000).toISOString();
+const STATE = `CASE WHEN i % 50 = 0 THEN 'Registered' WHEN i % 50 = 1 THEN 'Created' WHEN i % 10 = 2 THEN 'Expired'
+  ELSE 'Completed' END`;
+
+const SQLITE_SEED = `
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ROWS})
+  INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, transaction_id, details, seq, expires_at,
+    created_at, updated_at)
+  SELECT 'co_' || i, 'order-' || i, 'pix', ${STATE}, 1000, 'BRL', 'tx_' || i, '{}', 2,
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} + i * 60 + 1800, 'unixepoch'),
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} + i * 60, 'unixepoch'),
+    strftime('%Y-%m-%dT%H:%M:%fZ', ${START / 1000} + i * 60 + 1800, 'unixepoch')
+  FROM n;
+  ANALYZE;
+`;
+const PG_SEED = `
+  INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, transaction_id, details, seq, expires_at,
+    created_at, updated_at)
+  SELECT 'co_' || i, 'order-' || i, 'pix', ${STATE}, 1000, 'BRL', 'tx_' || i, '{}', 2,
+    to_timestamp(${START / 1000} + i * 60 + 1800), to_timestamp(${START / 1000} + i * 60), to_timestamp(${START / 1000} + i * 60 + 1800)
+  FROM generate_series(1, ${ROWS}) AS i;
+  ANALYZE checkouts;
+`;
+
+/** What is wrong with SQLite's plan of a claim (its lines), or undefined: each read of checkouts seeks an index or walks a partial one. */
+function sqliteClaimFault(details: string[]): string | undefined {
+  const reads = details.filter((line) => /^(SCAN|SEARCH) checkouts\b/.test(line));
+  if (reads.length === 0) return 'reads no checkouts';
+  for (const line of reads) {
+    if (line.startsWith('SEARCH ')) continue;
+    if (!/^SCAN checkouts USING (COVERING )?INDEX (checkouts_live|checkouts_expired)\b/.test(line)) return `full scan: ${line}`;
+  }
+  return undefined;
+}
+
+interface PgNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PgNode[];
+}
+const nodes = (node: PgNode): PgNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+const pgClaimFault = (plan: PgNode): string | undefined =>
+  nodes(plan).some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'checkouts')
+    ? 'Seq Scan on checkouts'
+    : undefined;
+
+const dir = mkdtempSync(join(tmpdir(), 'reconcile-plans-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the reconciler's claims on SQLite", () => {
+  let db: Database.Database;
+  beforeAll(async () => {
+    const file = join(dir, 'plans.sqlite');
+    await openSqliteStore({ file }).close();
+    db = new Database(file);
+    db.exec(SQLITE_SEED);
+  });
+  afterAll(() => db?.close());
+
+  it.each(Object.entries(SQLITE_CLAIMS))('%s: seeks its partial index, never the whole table', (_, text) => {
+    const params = { now: NOW, before: NOW, limit: 50, liveUntil: NOW, since: NOW, minDays: 0.001, maxDays: 0.04, until: NOW };
+    const details = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((row) => row.detail);
+    expect(sqliteClaimFault(details), details.join('\n')).toBeUndefined();
+  });
+
+  it('the plan check fails a scan of the table or of an index of every checkout', () => {
+    expect(sqliteClaimFault(['SCAN checkouts'])).toBe('full scan: SCAN checkouts');
+    expect(sqliteClaimFault(['SCAN checkouts USING INDEX checkouts_recent'])).toBe(
+      'full scan: SCAN checkouts USING INDEX checkouts_recent',
+    );
+    expect(sqliteClaimFault(['SEARCH checkouts USING INDEX checkouts_expired (updated_at>?)'])).toBeUndefined();
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("the reconciler's claims on PostgreSQL (TEST_DATABASE_URL)", () => {
+  let pg: TestDatabase;
+  beforeAll(async () => {
+    pg = await createTestDatabase(TEST_DATABASE_URL!);
+    await (await openPostgresStore({ connectionString: pg.url })).close();
+    await pg.query(PG_SEED);
+  }, 60_000);
+  afterAll(async () => pg?.drop());
+
+  it.each([
+    ['live', POSTGRES_CLAIMS.live, [NOW, NOW, 50, NOW]],
+    ['expired', POSTGRES_CLAIMS.expired, [NOW, NOW, 50, new Date(Date.parse(NOW) - 86_400_000).toISOString(), 60_000, 3_600_000]],
+    ['dueExpiries', POSTGRES_CLAIMS.dueExpiries, [NOW, 50, NOW]],
+  ] as const)('%s: never reads the whole table', async (_, text, values) => {
+    const { rows } = await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, [...values]);
+    const plan = (rows[0] as { 'QUERY PLAN': [{ Plan: PgNode }] })['QUERY PLAN'][0].Plan;
+    expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
+  });
+
+  it('the plan check fails a Seq Scan', () => {
+    expect(pgClaimFault({ 'Node Type': 'Update', Plans: [{ 'Node Type': 'Seq Scan', 'Relation Name': 'checkouts' }] })).toBe(
+      'Seq Scan on checkouts',
+    );
+  });
+});
