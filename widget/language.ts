@@ -8,6 +8,8 @@ import { loadStrings, stringsFor, toLocale, type Locale, type Strings } from './
 export class Language implements ReactiveController {
   /** The language whose chunk is on its way. */
   private waitingFor: Locale | undefined;
+  /** The last language asked for: one that could not be had is asked again only when the element's language changes. */
+  private asked: Locale | undefined;
 
   constructor(private readonly host: ReactiveControllerHost & { lang: string }) {
     host.addController(this);
@@ -34,7 +36,8 @@ export class Language implements ReactiveController {
 
   private ask(): void {
     const locale = this.locale;
-    if (stringsFor(locale) || this.waitingFor === locale) return;
+    if (stringsFor(locale) || this.asked === locale) return;
+    this.asked = locale;
     this.waitingFor = locale;
     void loadStrings(locale).then(() => {
       if (this.waitingFor !== locale) return;
