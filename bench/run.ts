@@ -9,7 +9,8 @@
  * SQLite and, with TEST_DATABASE_URL or DATABASE_URL, PostgreSQL; seeding a million takes about half a minute per
  * database on an idle machine, and its export as long again), BENCH_CONSOLE_EXPORT_UP_TO (every size: the longest history
  * whose export is measured),
- * BENCH_ONLY=server|browser|streams|console (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
+ * BENCH_PHONE_RUNS (9: cold loads per page and profile of navigation → QR, ./phone-rows.ts),
+ * BENCH_ONLY=server|browser|streams|console|phone (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { browserRows } from './browser-rows';
 import { bundleRows, ensureBuilt } from './bundle-rows';
 import { gcExposed, summarize } from './lib/stats';
 import { consoleRows, consoleTable } from './console-rows';
+import { phoneRows, phoneTable } from './phone-rows';
 import { compareRows, histogramPage, printTable, type Results } from './report';
 import { buildRows } from './rows';
 import { serverRows } from './server-rows';
@@ -39,7 +41,7 @@ if (!gcExposed()) log('bench: run with --expose-gc (npm run bench does) for memo
 if (only !== 'console') ensureBuilt(log);
 const bundle = only === 'console' ? undefined : bundleRows();
 const server =
-  only === 'browser' || only === 'console'
+  only === 'browser' || only === 'console' || only === 'phone'
     ? undefined
     : await serverRows({
         streams,
@@ -51,7 +53,7 @@ const server =
         log,
       });
 const browser =
-  only === 'server' || only === 'streams' || only === 'console'
+  only === 'server' || only === 'streams' || only === 'console' || only === 'phone'
     ? undefined
     : await browserRows({
         runs: knob('BENCH_BROWSER_RUNS', 100),
@@ -59,6 +61,8 @@ const browser =
         coldRuns: knob('BENCH_COLD_RUNS', 30),
         log,
       });
+
+const phone = !only || only === 'phone' ? await phoneRows({ runs: knob('BENCH_PHONE_RUNS', 9), log }) : undefined;
 
 const consoleSizes = (process.env.BENCH_CONSOLE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 if (!consoleSizes.every((n) => Number.isSafeInteger(n) && n > 0))
@@ -87,7 +91,11 @@ const results: Results = {
   },
   seconds: (Date.now() - started) / 1000,
   streams,
-  rows: [...(bundle ? buildRows({ bundle, server, browser }) : []), ...(consoleFigures ? consoleTable(consoleFigures) : [])],
+  rows: [
+    ...(bundle ? buildRows({ bundle, server, browser }) : []),
+    ...(phone ? phoneTable(phone) : []),
+    ...(consoleFigures ? consoleTable(consoleFigures) : []),
+  ],
   samples: {
     ...(browser && { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr }),
     ...(server?.merchant && { merchant: server.merchant.latency.samples.merchant, merchantStatus: server.merchant.latency.samples.status }),
@@ -101,7 +109,7 @@ const results: Results = {
         qr: summarize(browser.qr),
       }
     : undefined,
-  raw: { bundle, server, wire: browser?.wire, console: consoleFigures },
+  raw: { bundle, server, wire: browser?.wire, console: consoleFigures, phone },
 };
 
 const dir = here('./results');
