@@ -48,10 +48,11 @@ const SHOPPER = `(() => {
   };
   let clicked = false;
   const look = () => {
+    // Only what the shopper can see counts, and only what they can see can be clicked.
     const qr = document.documentElement && deep(document, 'svg[part~="qr"]');
-    if (qr) return requestAnimationFrame(() => { window.benchQrAt = performance.now(); });
+    if (qr && qr.checkVisibility()) return requestAnimationFrame(() => { window.benchQrAt = performance.now(); });
     const pix = !clicked && document.documentElement && deep(document, 'button[part~="method-button"]');
-    if (pix && /pix/i.test(pix.textContent)) { clicked = true; pix.click(); }
+    if (pix && pix.checkVisibility() && /pix/i.test(pix.textContent)) { clicked = true; pix.click(); }
     requestAnimationFrame(look);
   };
   requestAnimationFrame(look);

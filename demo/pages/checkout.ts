@@ -62,20 +62,23 @@ async function main(): Promise<void> {
     showProblem('Nenhum pedido informado no endereço.');
     return;
   }
+  // Connected at once, still hidden with the rest of the order: the element asks the BFF about the order while the
+  // page reads the order's summary, two round trips at the same time instead of one after the other. Nobody can
+  // choose a method before the summary shows, so the panel, started then, still hears the element's first checkout.
+  const element = createElement(orderId, orderToken);
+  byId('payment-slot').replaceChildren(element);
   let order: ShopOrder;
   try {
     order = await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(orderId)}`);
   } catch (error) {
+    element.remove();
     const notFound = error instanceof RequestError && error.status === 404;
     showProblem(notFound ? 'Pedido não encontrado.' : `Não foi possível carregar o pedido: ${messageOf(error)}.`);
     return;
   }
   renderSummary(order);
   renderStatus(order);
-  byId('order-status').hidden = true;
-  byId('checkout-content').hidden = false;
-  const element = createElement(order.orderId, orderToken);
-  // The panel listens before the element is connected, so it sees the element's very first event.
+  // The panel shows the order's live checkout itself, so it needs no event the element sent before this.
   startSandboxPanel({ orderId: order.orderId, element, checkouts: order.checkouts });
   startDeliveryLog({
     orderId: order.orderId,
@@ -87,7 +90,8 @@ async function main(): Promise<void> {
       }
     },
   });
-  byId('payment-slot').replaceChildren(element);
+  byId('order-status').hidden = true;
+  byId('checkout-content').hidden = false;
 }
 
 void main();
