@@ -3,6 +3,7 @@
  * their own chunk (widget/i18n.ts), and nothing is drawn until they do, so no screen flashes in Portuguese first.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { warmDateFormats } from './date-format.js';
 import { loadStrings, stringsFor, toLocale, type Locale, type Strings } from './i18n.js';
 
 export class Language implements ReactiveController {
@@ -10,6 +11,7 @@ export class Language implements ReactiveController {
   private waitingFor: Locale | undefined;
   /** The last language asked for: one that could not be had is asked again only when the element's language changes. */
   private asked: Locale | undefined;
+  private warmed: Locale | undefined;
 
   constructor(private readonly host: ReactiveControllerHost & { lang: string }) {
     host.addController(this);
@@ -18,6 +20,13 @@ export class Language implements ReactiveController {
   hostUpdate(): void {
     // Asked for in the same update as the checkout's first request (willUpdate), so the two travel together.
     this.ask();
+  }
+
+  hostUpdated(): void {
+    // After the first render, while the element waits for its first answer.
+    if (this.warmed === this.locale) return;
+    this.warmed = this.locale;
+    warmDateFormats(this.locale);
   }
 
   get locale(): Locale {
