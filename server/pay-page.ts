@@ -17,13 +17,14 @@
  */
 import { Hono, type Context } from 'hono';
 import { readFileSync, statSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyOrderToken } from './bff/order-token';
 import { ORDER_TOKEN_HEADER } from './bff/orders-routes';
 import type { Clock } from './lib/clock';
 import type { OrderResolver } from './payments/orders';
-import type { WidgetManifest } from './widget';
+import { pickEncoding, type WidgetManifest } from './widget';
 
 /** The shape of an order id, as `POST /api/checkouts` takes it. */
 export const ORDER_ID = /^[\w.:-]{1,64}$/;
@@ -53,6 +54,26 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'pay.js': { file: here('./pay-page/pay.js'), type: 'text/javascript; charset=utf-8' },
   'pay.css': { file: here('./pay-page/pay.css'), type: 'text/css; charset=utf-8' },
 };
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** `text` in `encoding`: quality 11 for the assets (compressed once), 5 for the page (once per request). */
+function encode(text: string, encoding: Encoding, quality = 11): Buffer {
+  const bytes = Buffer.from(text);
+  if (encoding === 'gzip') return gzipSync(bytes, { level: 9 });
+  if (encoding === 'br') return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
+  return bytes;
+}
+
+/**
+ * `body(encoding)` in the client's preferred encoding, with the headers that say which: a phone on a slow network
+ * waits for every byte of the page, its stylesheet and its script.
+ */
+function compressed(c: Context, body: (encoding: Encoding) => Buffer, status: 200, headers: Record<string, string>) {
+  const encoding = pickEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
+  const all = { ...headers, vary: 'Accept-Encoding', ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }) };
+  return c.body(new Uint8Array(body(encoding)), status, all);
+}
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
@@ -125,12 +146,19 @@ export function payPage({ widgetDir, orders, orderTokenSecret, clock, warn }: Pa
       404,
       PAGE_HEADERS,
     );
+  /** The page's assets, read and compressed once per encoding. */
+  const assets = new Map<string, Buffer>();
+  const asset = (file: string) => (encoding: Encoding) => {
+    const key = `${file}|${encoding}`;
+    return assets.get(key) ?? assets.set(key, encode(readFileSync(file, 'utf8'), encoding)).get(key)!;
+  };
 
   return new Hono()
     .on(['GET', 'HEAD'], '/_/:name', (c) => {
-      const asset = ASSETS[c.req.param('name')];
-      if (!asset) return notFound(c);
-      return c.body(readFileSync(asset.file, 'utf8'), 200, { 'content-type': asset.type, 'cache-control': 'public, max-age=300' });
+      const name = c.req.param('name');
+      const known = ASSETS[name];
+      if (!known) return notFound(c);
+      return compressed(c, asset(known.file), 200, { 'content-type': known.type, 'cache-control': 'public, max-age=300' });
     })
     .on(['GET', 'HEAD'], '/_/shop/:orderId', async (c) => {
       const orderId = c.req.param('orderId');
@@ -156,6 +184,6 @@ export function payPage({ widgetDir, orders, orderTokenSecret, clock, warn }: Pa
           { ...PAGE_HEADERS, 'retry-after': '60' },
         );
       }
-      return c.body(payPageHtml(orderId, widget), 200, PAGE_HEADERS);
+      return compressed(c, (encoding) => encode(payPageHtml(orderId, widget), encoding, 5), 200, PAGE_HEADERS);
     });
 }
