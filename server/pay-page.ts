@@ -10,6 +10,13 @@
  * `shopName`, when it gives one. Without the order's token nothing about the order is told, so the page itself is the
  * same for every well-formed order id and says only "Pagamento".
  *
+ * The page draws nothing of the order on the server, QR included, by choice: the server never sees the token, and
+ * taking it from a query string instead would put it in access logs (README, "Order token": never in a query string),
+ * while making the shopper's PIX checkout on a GET would let every link preview (WhatsApp fetches the address to
+ * draw one) start the payment and take the choice of method from the shopper. So the shopper's first QR costs the
+ * page, its scripts, the element's order lookup and the create: four round trips (`npm run bench`, BENCH_ONLY=phone).
+ * The page, its script and its stylesheet go out compressed as the browser accepts.
+ *
  * The element is the built one under `/widget`, by its content-hashed name with its SRI hash from
  * `dist/widget/integrity.json` (read again when the build changes). Only GET and HEAD are answered; anything else, and
  * an order id of the wrong shape, falls through to the 404 of the app (an order id is what `POST /api/checkouts`
