@@ -110,9 +110,10 @@ ${main}
 /** The payment page of `orderId`: the element is added by the page's script, the paragraph is its fallback. */
 function payPageHtml(orderId: string, widget: WidgetManifest): string {
   const id = escapeHtml(orderId);
+  // The page's script first: module scripts run in document order, and it sends the element's first request.
   const head = `
-    <script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>
-    <script type="module" src="/pay/_/pay.js"></script>`;
+    <script type="module" src="/pay/_/pay.js"></script>
+    <script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>`;
   return page(
     `      <h1 id="pay-title">${NEUTRAL_TITLE}</h1>
       <div id="pay-slot" data-order-id="${id}">

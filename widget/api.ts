@@ -129,6 +129,20 @@ export class CheckoutClient {
     return this.request(path, this.post({ orderToken }), { empty: true });
   }
 
+  /**
+   * The answer to that same lookup, sent by the page before the element's script arrived (`orderLookup`): read as
+   * `forOrder` reads its own.
+   */
+  async fromLookup(sent: Promise<Response>): Promise<Checkout | undefined> {
+    let response: Response;
+    try {
+      response = await sent;
+    } catch (cause) {
+      throw fetchFailure(cause);
+    }
+    return this.read(response, true);
+  }
+
   eventsUrl(id: string): string {
     return apiUrl(this.endpoint, `/checkouts/${encodeURIComponent(id)}/events`);
   }
@@ -149,6 +163,10 @@ export class CheckoutClient {
       if (init.signal?.aborted) throw cause;
       throw fetchFailure(cause);
     }
+    return this.read(response, empty);
+  }
+
+  private async read(response: Response, empty: boolean): Promise<Checkout | undefined> {
     const date = Date.parse(response.headers.get('date') ?? '');
     // The header has whole seconds (half a second is the expected truncation) and the answer took its time: a clock
     // within 2 s of the server's is taken as right.

@@ -150,6 +150,8 @@ export class PixCheckout extends LitElement {
    * so setting the property sets the attribute the styles read; unset, the element adds no attribute to the page.
    */
   declare theme: 'light' | 'dark' | 'auto' | undefined;
+  /** Property only: the order lookup (`POST {endpoint}/orders/{order-id}/checkout`) the page sent before this script came; used once. */
+  declare orderLookup: Promise<Response> | undefined;
 
   constructor() {
     super();
@@ -235,9 +237,7 @@ export class PixCheckout extends LitElement {
     if (field) selectText(field);
   };
 
-  private handleToggleCode = () => {
-    this.codeExpanded = !this.codeExpanded;
-  };
+  private handleToggleCode = () => (this.codeExpanded = !this.codeExpanded);
 
   private handleContinue = (event: MouseEvent) => {
     const { checkout } = this.session.state;
