@@ -9,6 +9,8 @@ import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
 import { byId, h, messageOf, ORDER_STATUS_LABELS, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
 import { startDeliveryLog } from './merchant-deliveries';
 import { startSandboxPanel } from './sandbox-panel';
+import { sendOrderLookup } from '../../widget/api';
+import type { PixCheckout } from '../../widget/index';
 
 function showProblem(text: string): void {
   const status = byId('order-status');
@@ -38,7 +40,7 @@ function renderStatus(order: Pick<ShopOrder, 'status'>): void {
   status.dataset.status = order.status;
 }
 
-function createElement(orderId: string, orderToken: string | undefined): HTMLElement {
+function createElement(orderId: string, orderToken: string | undefined): PixCheckout {
   const element = document.createElement('pix-checkout');
   element.setAttribute('endpoint', '/api');
   element.setAttribute('methods', METHODS.join(' '));
@@ -49,6 +51,14 @@ function createElement(orderId: string, orderToken: string | undefined): HTMLEle
   element.setAttribute('continue-url', new URL('./', location.href).href);
   // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
   if (orderToken) element.setAttribute('order-token', orderToken);
+  // The element's first question, sent now: this script runs before the element's larger one has come (the page
+  // lists it first), and the element reads the answer as its own.
+  if (orderToken) {
+    const sent = sendOrderLookup('/api', orderId, orderToken);
+    // Handled by the element; this only keeps a failure from being reported twice if the element never runs.
+    sent.catch(() => undefined);
+    element.orderLookup = sent;
+  }
   // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
   element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
   return element;
