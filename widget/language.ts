@@ -45,8 +45,9 @@ export class Language implements ReactiveController {
 
   private ask(): void {
     const locale = this.locale;
-    if (stringsFor(locale) || this.asked === locale) return;
+    if (this.asked === locale) return;
     this.asked = locale;
+    if (stringsFor(locale)) return;
     this.waitingFor = locale;
     void loadStrings(locale).then(() => {
       if (this.waitingFor !== locale) return;
