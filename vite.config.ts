@@ -3,8 +3,9 @@ import { minifyTemplatesPlugin } from './scripts/minify-templates.js';
 import { productionBuild } from './scripts/production.mjs';
 
 // Library build of the drop-in element: one minified ES module with lit inside, so a page needs only
-// `<script type="module" src="/widget/pix-checkout.js">`. Always Lit's production build, whatever NODE_ENV is
-// (scripts/production.mjs).
+// `<script type="module" src="/widget/pix-checkout.js">`, and beside it the chunks it loads on demand (the languages
+// other than Portuguese: widget/chunks.ts), each named by its content hash. Always Lit's production build, whatever
+// NODE_ENV is (scripts/production.mjs).
 export default defineConfig({
   ...productionBuild,
   publicDir: false,
@@ -21,9 +22,9 @@ export default defineConfig({
       fileName: () => 'pix-checkout.js',
     },
     rolldownOptions: {
-      // Vite keeps whitespace and tree-shaking annotations in ES library builds (for downstream bundlers); this file is
-      // served as-is, so minify all and drop every comment (19 `/* @__PURE__ */` otherwise).
-      output: { codeSplitting: false, minify: true, comments: false },
+      // Vite keeps whitespace and tree-shaking annotations in ES library builds (for downstream bundlers); these files
+      // are served as-is, so minify all and drop every comment (19 `/* @__PURE__ */` otherwise).
+      output: { chunkFileNames: 'pix-checkout-[name].[hash].js', minify: true, comments: false },
     },
   },
 });

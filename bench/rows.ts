@@ -164,12 +164,12 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
   }
   add({
     id: 'bundle-gzip',
-    what: 'dist/widget/pix-checkout.js, gzip -9',
+    what: 'The code that draws the first QR in pt-BR (dist/widget/pix-checkout.js), gzip -9',
     value: bundle.gzip,
     unit: 'B',
     better: 'lower',
-    baseline: `brotli ${kb(bundle.brotli)}, raw ${kb(bundle.raw)}`,
-    baselineValue: null,
+    baseline: `the whole build (entry and ${bundle.whole.chunks} chunks) ${kb(bundle.whole.gzip)} gzip`,
+    baselineValue: bundle.whole.gzip,
     goal: '≤ 18 KB gzip',
     met: bundle.gzip <= 18 * KB,
   });

@@ -10,7 +10,8 @@
  * database on an idle machine, and its export as long again), BENCH_CONSOLE_EXPORT_UP_TO (every size: the longest history
  * whose export is measured),
  * BENCH_SHARE_CHECKOUTS (1000), BENCH_SHARE_EXPIRED (10): the share rows (./share-rows.ts),
- * BENCH_ONLY=server|browser|streams|console|share (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
+ * BENCH_PHONE_RUNS (9: cold loads per page and profile of navigation → QR, ./phone-rows.ts),
+ * BENCH_ONLY=server|browser|streams|console|share|phone (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { browserRows } from './browser-rows';
 import { bundleRows, ensureBuilt } from './bundle-rows';
 import { gcExposed, summarize } from './lib/stats';
 import { consoleRows, consoleTable } from './console-rows';
+import { phoneRows, phoneTable } from './phone-rows';
 import { compareRows, histogramPage, printTable, type Results } from './report';
 import { buildRows } from './rows';
 import { serverRows } from './server-rows';
@@ -41,7 +43,7 @@ if (!gcExposed()) log('bench: run with --expose-gc (npm run bench does) for memo
 if (only !== 'console' && only !== 'share') ensureBuilt(log);
 const bundle = only === 'console' || only === 'share' ? undefined : bundleRows();
 const server =
-  only === 'browser' || only === 'console' || only === 'share'
+  only === 'browser' || only === 'console' || only === 'share' || only === 'phone'
     ? undefined
     : await serverRows({
         streams,
@@ -53,7 +55,7 @@ const server =
         log,
       });
 const browser =
-  only === 'server' || only === 'streams' || only === 'console' || only === 'share'
+  only === 'server' || only === 'streams' || only === 'console' || only === 'share' || only === 'phone'
     ? undefined
     : await browserRows({
         runs: knob('BENCH_BROWSER_RUNS', 100),
@@ -61,6 +63,8 @@ const browser =
         coldRuns: knob('BENCH_COLD_RUNS', 30),
         log,
       });
+
+const phone = !only || only === 'phone' ? await phoneRows({ runs: knob('BENCH_PHONE_RUNS', 9), log }) : undefined;
 
 const consoleSizes = (process.env.BENCH_CONSOLE_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 if (!consoleSizes.every((n) => Number.isSafeInteger(n) && n > 0))
@@ -96,6 +100,7 @@ const results: Results = {
   streams,
   rows: [
     ...(bundle ? buildRows({ bundle, server, browser }) : []),
+    ...(phone ? phoneTable(phone) : []),
     ...(consoleFigures ? consoleTable(consoleFigures) : []),
     ...(share?.rows ?? []),
   ],
@@ -112,7 +117,7 @@ const results: Results = {
         qr: summarize(browser.qr),
       }
     : undefined,
-  raw: { bundle, server, wire: browser?.wire, console: consoleFigures, share: share?.figures },
+  raw: { bundle, server, wire: browser?.wire, console: consoleFigures, share: share?.figures, phone },
 };
 
 const dir = here('./results');

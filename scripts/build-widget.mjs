@@ -1,8 +1,14 @@
 // Builds the drop-in element into dist/widget (Vite, vite.config.ts):
 //
-//   dist/widget/pix-checkout.js                  the bundle (the package's `pix-checkout/widget`)
+//   dist/widget/pix-checkout.js                  the entry (the package's `pix-checkout/widget`)
 //   dist/widget/pix-checkout.<hash>.js(.br|.gz)  the same bytes under a content-hashed name, precompressed for the server
-//   dist/widget/integrity.json                   { file, integrity, bytes, gzip, brotli }: hashed name and SRI hash
+//   dist/widget/pix-checkout-<name>.<hash>.js(.br|.gz)  the chunks loaded on demand (English, Spanish: widget/chunks.ts)
+//   dist/widget/integrity.json                   { file, integrity, bytes, gzip, brotli, chunks }: hashed name and SRI
+//                                                hash of the entry, and { name, file, integrity, … } of each chunk
+//
+// The entry holds each chunk's integrity hash (widget/chunks.ts checks a chunk against it before importing it), so
+// the page's one `integrity` attribute covers every byte the element runs. The package's build (--package) leaves
+// that out: a merchant's bundler renames the chunks, and then checks nothing (packages/pix-checkout/README.md).
 //
 // and prints the sizes (raw, gzip, brotli) and the <script> tag with its integrity hash. With --types it also writes
 // the element package's declarations, which a type error then stops:
@@ -27,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { assertProduction } from './production.mjs';
+import { chunkList, sri, withChunkIntegrity } from './widget-chunks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const withTypes = process.argv.includes('--types');
@@ -47,15 +54,42 @@ const typesDir = scratch ? join(scratch, 'types') : join(root, 'dist/types');
 const bundle = join(outDir, 'pix-checkout.js');
 const shown = (path) => relative(root, path);
 
+const found = [];
 try {
-  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir } });
+  await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn', plugins: [chunkList(found)], build: { outDir } });
 } catch (error) {
   fail(error);
 }
 
-const code = await readFile(bundle);
+const compress = (code) => ({
+  gzip: gzipSync(code, { level: 9 }),
+  brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.length } }),
+});
+/** Writes the precompressed copies of `file` (in outDir) for the server; returns the sizes for the manifest. */
+async function precompress(file, code) {
+  const { gzip, brotli } = compress(code);
+  await writeFile(join(outDir, `${file}.gz`), gzip);
+  await writeFile(join(outDir, `${file}.br`), brotli);
+  return { bytes: code.length, gzip: gzip.length, brotli: brotli.length };
+}
+
+const chunks = [];
+for (const { name, file } of found) {
+  const chunk = await readFile(join(outDir, file));
+  try {
+    assertProduction(chunk, shown(join(outDir, file)));
+  } catch (error) {
+    fail(error);
+  }
+  chunks.push({ name, file, integrity: sri(chunk), ...(await precompress(file, chunk)) });
+}
+let code = await readFile(bundle);
 try {
   assertProduction(code, shown(bundle));
+  if (!scratch) {
+    code = Buffer.from(withChunkIntegrity(code.toString('utf8'), chunks));
+    await writeFile(bundle, code);
+  }
 } catch (error) {
   fail(error);
 }
@@ -63,15 +97,10 @@ const sha384 = createHash('sha384').update(code).digest();
 const integrity = `sha384-${sha384.toString('base64')}`;
 // The name changes whenever a byte does, so the server can let browsers keep it for a year.
 const file = `pix-checkout.${sha384.toString('hex').slice(0, 16)}.js`;
-const gzip = gzipSync(code, { level: 9 });
-const brotli = brotliCompressSync(code, {
-  params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: code.length },
-});
 await writeFile(join(outDir, file), code);
-await writeFile(join(outDir, `${file}.gz`), gzip);
-await writeFile(join(outDir, `${file}.br`), brotli);
+const sizes = await precompress(file, code);
 // Written last: the server reads the bundle again when this file changes.
-const manifest = { file, integrity, bytes: code.length, gzip: gzip.length, brotli: brotli.length };
+const manifest = { file, integrity, ...sizes, chunks };
 await writeFile(join(outDir, 'integrity.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
 // Declarations for the package, with --types: tsc emits those of widget/index.ts and what it imports; the two hand-written ones
@@ -91,13 +120,15 @@ if (target && scratch) {
   await rm(into, { recursive: true, force: true });
   await mkdir(join(into, 'widget'), { recursive: true });
   await copyFile(bundle, join(into, 'widget/pix-checkout.js'));
+  for (const chunk of chunks) await copyFile(join(outDir, chunk.file), join(into, 'widget', chunk.file));
   await copyFile(join(outDir, 'integrity.json'), join(into, 'widget/integrity.json'));
   await cp(typesDir, join(into, 'types'), { recursive: true });
   console.log(
-    `element package ${target}/dist: the bundle (${kb(code.length)} raw, ${kb(gzip.length)} gzip), integrity.json and the declarations`,
+    `element package ${target}/dist: the bundle (${kb(code.length)} raw, ${kb(sizes.gzip)} gzip), its ${chunks.length} chunks, integrity.json and the declarations`,
   );
 } else {
-  console.log(`widget bundle ${shown(bundle)}: ${kb(code.length)} raw, ${kb(gzip.length)} gzip, ${kb(brotli.length)} brotli`);
+  console.log(`widget bundle ${shown(bundle)}: ${kb(code.length)} raw, ${kb(sizes.gzip)} gzip, ${kb(sizes.brotli)} brotli`);
+  for (const chunk of chunks) console.log(`  on demand: ${chunk.name} ${chunk.file}, ${kb(chunk.gzip)} gzip (SRI in the entry)`);
   console.log(`  served as /widget/${file} (immutable) and /widget/pix-checkout.js; SRI in ${shown(outDir)}/integrity.json:`);
   console.log(`  <script type="module" src="https://<bff>/widget/${file}" integrity="${integrity}" crossorigin="anonymous"></script>`);
 }

@@ -10,6 +10,13 @@
  * `shopName`, when it gives one. Without the order's token nothing about the order is told, so the page itself is the
  * same for every well-formed order id and says only "Pagamento".
  *
+ * The page draws nothing of the order on the server, QR included, by choice: the server never sees the token, and
+ * taking it from a query string instead would put it in access logs (README, "Order token": never in a query string),
+ * while making the shopper's PIX checkout on a GET would let every link preview (WhatsApp fetches the address to
+ * draw one) start the payment and take the choice of method from the shopper. So the shopper's first QR costs the
+ * page, its scripts, the element's order lookup and the create: four round trips (`npm run bench`, BENCH_ONLY=phone).
+ * The page, its script and its stylesheet go out compressed as the browser accepts.
+ *
  * The element is the built one under `/widget`, by its content-hashed name with its SRI hash from
  * `dist/widget/integrity.json` (read again when the build changes). Only GET and HEAD are answered; anything else, and
  * an order id of the wrong shape, falls through to the 404 of the app (an order id is what `POST /api/checkouts`
@@ -17,13 +24,14 @@
  */
 import { Hono, type Context } from 'hono';
 import { readFileSync, statSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyOrderToken } from './bff/order-token';
 import { ORDER_TOKEN_HEADER } from './bff/orders-routes';
 import type { Clock } from './lib/clock';
 import type { OrderResolver } from './payments/orders';
-import type { WidgetManifest } from './widget';
+import { pickEncoding, type WidgetManifest } from './widget';
 
 /** The shape of an order id, as `POST /api/checkouts` takes it. */
 export const ORDER_ID = /^[\w.:-]{1,64}$/;
@@ -54,6 +62,26 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'pay.css': { file: here('./pay-page/pay.css'), type: 'text/css; charset=utf-8' },
 };
 
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/** `text` in `encoding`: quality 11 for the assets (compressed once), 5 for the page (once per request). */
+function encode(text: string, encoding: Encoding, quality = 11): Buffer {
+  const bytes = Buffer.from(text);
+  if (encoding === 'gzip') return gzipSync(bytes, { level: 9 });
+  if (encoding === 'br') return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
+  return bytes;
+}
+
+/**
+ * `body(encoding)` in the client's preferred encoding, with the headers that say which: a phone on a slow network
+ * waits for every byte of the page, its stylesheet and its script.
+ */
+function compressed(c: Context, body: (encoding: Encoding) => Buffer, status: 200, headers: Record<string, string>) {
+  const encoding = pickEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
+  const all = { ...headers, vary: 'Accept-Encoding', ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }) };
+  return c.body(new Uint8Array(body(encoding)), status, all);
+}
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
@@ -82,9 +110,10 @@ ${main}
 /** The payment page of `orderId`: the element is added by the page's script, the paragraph is its fallback. */
 function payPageHtml(orderId: string, widget: WidgetManifest): string {
   const id = escapeHtml(orderId);
+  // The page's script first: module scripts run in document order, and it sends the element's first request.
   const head = `
-    <script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>
-    <script type="module" src="/pay/_/pay.js"></script>`;
+    <script type="module" src="/pay/_/pay.js"></script>
+    <script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>`;
   return page(
     `      <h1 id="pay-title">${NEUTRAL_TITLE}</h1>
       <div id="pay-slot" data-order-id="${id}">
@@ -125,14 +154,20 @@ export function payPage({ widgetDir, orders, orderTokenSecret, clock, warn }: Pa
       404,
       PAGE_HEADERS,
     );
+  /** The page's assets, read and compressed once per encoding. */
+  const assets = new Map<string, Buffer>();
+  const asset = (file: string) => (encoding: Encoding) => {
+    const key = `${file}|${encoding}`;
+    return assets.get(key) ?? assets.set(key, encode(readFileSync(file, 'utf8'), encoding)).get(key)!;
+  };
 
   return new Hono()
     .on(['GET', 'HEAD'], '/_/:name', (c) => {
       // Own names only: `hasOwnProperty` and the like are not assets.
       const name = c.req.param('name');
-      const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-      if (!asset) return notFound(c);
-      return c.body(readFileSync(asset.file, 'utf8'), 200, { 'content-type': asset.type, 'cache-control': 'public, max-age=300' });
+      const known = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+      if (!known) return notFound(c);
+      return compressed(c, asset(known.file), 200, { 'content-type': known.type, 'cache-control': 'public, max-age=300' });
     })
     .on(['GET', 'HEAD'], '/_/shop/:orderId', async (c) => {
       const orderId = c.req.param('orderId');
@@ -158,6 +193,6 @@ export function payPage({ widgetDir, orders, orderTokenSecret, clock, warn }: Pa
           { ...PAGE_HEADERS, 'retry-after': '60' },
         );
       }
-      return c.body(payPageHtml(orderId, widget), 200, PAGE_HEADERS);
+      return compressed(c, (encoding) => encode(payPageHtml(orderId, widget), encoding, 5), 200, PAGE_HEADERS);
     });
 }

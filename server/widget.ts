@@ -3,6 +3,8 @@
  *
  * - `/widget/pix-checkout.<hash>.js`: the bundle under its content-hashed name, cached for a year as immutable;
  * - `/widget/pix-checkout.js`: the same bytes under the fixed name, cached for five minutes, then revalidated (ETag);
+ * - `/widget/pix-checkout-<name>.<hash>.js`: each chunk the element loads on demand (a language), cached for a year;
+ *   its integrity hash is inside the entry, which checks it before running it (widget/chunks.ts);
  * - `/widget/integrity.json`: the hashed name and the bundle's SRI hash (`sha384-…`), always revalidated.
  *
  * The bundle is sent brotli- or gzip-compressed when the client accepts it (precompressed by the build), and with
@@ -12,6 +14,7 @@
  * box; the API itself refuses such a page (server/bff/guards.ts, `refuseForeignOrigins`).
  */
 import type { MiddlewareHandler } from 'hono';
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -21,12 +24,16 @@ export interface WidgetManifest {
   file: string;
   /** Subresource Integrity of the bundle (either name): `sha384-<base64>`. */
   integrity: string;
+  /** The chunks loaded on demand, each under a content-hashed name (absent from builds before them). */
+  chunks?: { name: string; file: string; integrity: string }[];
 }
 
 export const FIXED_NAME = 'pix-checkout.js';
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const SHORT = 'public, max-age=300';
 const HASHED_NAME = /^pix-checkout\.[0-9a-f]{8,64}\.js$/;
+/** A chunk's name: the bundler's content hash (base64url) after its name. */
+const CHUNK_NAME = /^pix-checkout-[\w]+\.[\w-]{8,64}\.js$/;
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -37,6 +44,10 @@ interface Bundle {
   manifest: WidgetManifest;
   /** The manifest file as served. */
   manifestText: string;
+  files: Map<string, ServedFile>;
+}
+
+interface ServedFile {
   /** The content hash of the file name: the ETag of each encoding is derived from it. */
   hash: string;
   bodies: Partial<Record<Encoding, Buffer>>;
@@ -89,26 +100,43 @@ export function widgetFiles({ dir }: { dir: string }): MiddlewareHandler {
     }
   }
 
-  function load(): Bundle | undefined {
-    const manifestText = readFileSync(manifestPath, 'utf8');
-    const manifest = JSON.parse(manifestText) as WidgetManifest;
-    if (!HASHED_NAME.test(manifest.file)) throw new Error(`dist/widget/integrity.json names no hashed bundle: ${manifest.file}`);
+  /** A built file and its precompressed copies; undefined when the file itself is missing. */
+  function readFile(file: string, hash: string): ServedFile | undefined {
     const read = (suffix: string) => {
       try {
-        return readFileSync(join(dir, manifest.file + suffix));
+        return readFileSync(join(dir, file + suffix));
       } catch {
         return undefined;
       }
     };
     const identity = read('');
     if (!identity) return undefined;
-    const bodies: Bundle['bodies'] = { identity };
+    const bodies: ServedFile['bodies'] = { identity };
     const br = read('.br');
     const gzip = read('.gz');
     if (br) bodies.br = br;
     if (gzip) bodies.gzip = gzip;
-    const hash = manifest.file.slice('pix-checkout.'.length, -'.js'.length);
-    return { manifest, manifestText, hash, bodies };
+    return { hash, bodies };
+  }
+
+  function load(): Bundle | undefined {
+    const manifestText = readFileSync(manifestPath, 'utf8');
+    const manifest = JSON.parse(manifestText) as WidgetManifest;
+    if (!HASHED_NAME.test(manifest.file)) throw new Error(`dist/widget/integrity.json names no hashed bundle: ${manifest.file}`);
+    const entry = readFile(manifest.file, manifest.file.slice('pix-checkout.'.length, -'.js'.length));
+    if (!entry) return undefined;
+    const files = new Map([
+      [FIXED_NAME, entry],
+      [manifest.file, entry],
+    ]);
+    for (const chunk of manifest.chunks ?? []) {
+      if (!CHUNK_NAME.test(chunk.file)) throw new Error(`dist/widget/integrity.json names a chunk without its hash: ${chunk.file}`);
+      // The build writes the chunks before the manifest: a missing one means a build in progress.
+      const served = readFile(chunk.file, createHash('sha256').update(chunk.integrity).digest('hex').slice(0, 16));
+      if (!served) throw new Error(`dist/widget/${chunk.file} is missing`);
+      files.set(chunk.file, served);
+    }
+    return { manifest, manifestText, files };
   }
 
   return async (c, next) => {
@@ -118,16 +146,17 @@ export function widgetFiles({ dir }: { dir: string }): MiddlewareHandler {
     if (!bundle) return next();
 
     if (name === 'integrity.json') {
-      const etag = `"${bundle.hash}-manifest"`;
+      const etag = `"${bundle.files.get(FIXED_NAME)!.hash}-manifest"`;
       const headers = { 'cache-control': 'no-cache', etag, ...ANY_ORIGIN };
       if (notModified(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
       return c.body(bundle.manifestText, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
     }
-    if (name !== FIXED_NAME && name !== bundle.manifest.file) return next();
+    const served = bundle.files.get(name);
+    if (!served) return next();
 
-    const encoding = pickEncoding(c.req.header('accept-encoding'), Object.keys(bundle.bodies) as Encoding[]);
-    const body = bundle.bodies[encoding]!;
-    const etag = `"${bundle.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+    const encoding = pickEncoding(c.req.header('accept-encoding'), Object.keys(served.bodies) as Encoding[]);
+    const body = served.bodies[encoding]!;
+    const etag = `"${served.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
     const headers: Record<string, string> = {
       'cache-control': name === FIXED_NAME ? SHORT : IMMUTABLE,
       etag,

@@ -90,6 +90,21 @@ export function fetchFailure(cause: unknown): CheckoutApiError {
   return new CheckoutApiError(0, 'network_error', detail);
 }
 
+/** A JSON POST: as `text/plain` to another origin, which keeps it a CORS "simple" request. */
+function jsonPost(endpoint: string, body: unknown): RequestInit {
+  const type = isCrossOrigin(endpoint) ? 'text/plain;charset=UTF-8' : 'application/json';
+  return { method: 'POST', headers: { accept: 'application/json', 'content-type': type }, body: JSON.stringify(body) };
+}
+
+/**
+ * `POST {endpoint}/orders/:orderId/checkout` with the token in the body (a header would cost a preflight across
+ * origins): the element's first question about an order. A page may send it itself before the element's script
+ * arrives and hand the answer over (`orderLookup`), as the demo's checkout page does.
+ */
+export function sendOrderLookup(endpoint: string, orderId: string, orderToken: string): Promise<Response> {
+  return fetch(apiUrl(endpoint, `/orders/${encodeURIComponent(orderId)}/checkout`), jsonPost(endpoint, { orderToken }));
+}
+
 /** One BFF for one element: the requests, and the server's clock as its answers tell it. */
 export class CheckoutClient {
   /**
@@ -106,13 +121,7 @@ export class CheckoutClient {
    * trip less before the QR. The BFF reads such a body only from the storefront origins it allows.
    */
   create(input: CreateCheckoutInput): Promise<Checkout> {
-    return this.request('/checkouts', this.post(input));
-  }
-
-  /** A JSON POST: as `text/plain` to another origin, which keeps it a CORS "simple" request. */
-  private post(body: unknown): RequestInit {
-    const type = isCrossOrigin(this.endpoint) ? 'text/plain;charset=UTF-8' : 'application/json';
-    return { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) };
+    return this.request('/checkouts', jsonPost(this.endpoint, input));
   }
 
   /** `GET {endpoint}/checkouts/:id`: the current snapshot. */
@@ -120,13 +129,20 @@ export class CheckoutClient {
     return this.request(`/checkouts/${encodeURIComponent(id)}`, { method: 'GET', signal: signal ?? null });
   }
 
-  /**
-   * `POST {endpoint}/orders/:orderId/checkout` with the token in the body (a header would cost a preflight across
-   * origins): the order's live or paid checkout wherever it was made; undefined when it has none to resume (204).
-   */
+  /** The order's live or paid checkout wherever it was made (`sendOrderLookup`); undefined when it has none to resume (204). */
   forOrder(orderId: string, orderToken: string): Promise<Checkout | undefined> {
-    const path = `/orders/${encodeURIComponent(orderId)}/checkout`;
-    return this.request(path, this.post({ orderToken }), { empty: true });
+    return this.fromLookup(sendOrderLookup(this.endpoint, orderId, orderToken));
+  }
+
+  /** The answer to an order lookup, sent by the element or by the page before the element's script came (`orderLookup`). */
+  async fromLookup(sent: Promise<Response>): Promise<Checkout | undefined> {
+    let response: Response;
+    try {
+      response = await sent;
+    } catch (cause) {
+      throw fetchFailure(cause);
+    }
+    return this.read(response, true);
   }
 
   eventsUrl(id: string): string {
@@ -138,9 +154,7 @@ export class CheckoutClient {
     return Date.now() + this.skewMs;
   }
 
-  private request(path: string, init: RequestInit): Promise<Checkout>;
-  private request(path: string, init: RequestInit, options: { empty: true }): Promise<Checkout | undefined>;
-  private async request(path: string, init: RequestInit, { empty = false } = {}): Promise<Checkout | undefined> {
+  private async request(path: string, init: RequestInit): Promise<Checkout> {
     const url = apiUrl(this.endpoint, path);
     let response: Response;
     try {
@@ -149,6 +163,13 @@ export class CheckoutClient {
       if (init.signal?.aborted) throw cause;
       throw fetchFailure(cause);
     }
+    return this.read(response, false);
+  }
+
+  /** The checkout of an answer; with `empty`, undefined for a 204 (a lookup that found nothing). */
+  private read(response: Response, empty: false): Promise<Checkout>;
+  private read(response: Response, empty: boolean): Promise<Checkout | undefined>;
+  private async read(response: Response, empty: boolean): Promise<Checkout | undefined> {
     const date = Date.parse(response.headers.get('date') ?? '');
     // The header has whole seconds (half a second is the expected truncation) and the answer took its time: a clock
     // within 2 s of the server's is taken as right.

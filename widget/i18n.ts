@@ -1,9 +1,10 @@
 /**
  * Every user-facing string of `<pix-checkout>`, per locale (Portuguese (Brazil) by default), and the element's own
  * words for every error the BFF or the browser can report: a server's message is never shown to the shopper.
+ * Portuguese is in the entry; English and Spanish are chunks loaded on demand (widget/chunks.ts), so the code that
+ * draws the first QR does not grow with the number of languages.
  */
-import { en } from './i18n/en.js';
-import { es } from './i18n/es.js';
+import { loadChunk } from './chunks.js';
 import { ptBR, type Strings } from './i18n/pt-br.js';
 import type { ShopperErrorCode } from '../core/contract.js';
 import { EXPIRED, type CheckoutState } from '../core/states.js';
@@ -11,7 +12,15 @@ import { EXPIRED, type CheckoutState } from '../core/states.js';
 export type { Strings };
 export type Locale = 'pt-BR' | 'en' | 'es';
 
-const catalog: Record<Locale, Strings> = { 'pt-BR': ptBR, en, es };
+/** The languages loaded so far. */
+const catalog: Partial<Record<Locale, Strings>> = { 'pt-BR': ptBR };
+const loading = new Map<Locale, Promise<Strings>>();
+
+/** The chunk of each other language: `import()` of a literal path, which the bundler turns into that chunk's file. */
+const LANGUAGE_CHUNKS: Record<Exclude<Locale, 'pt-BR'>, () => Promise<Strings>> = {
+  en: () => loadChunk('en', () => import('./i18n/en.js')).then((m) => m.en),
+  es: () => loadChunk('es', () => import('./i18n/es.js')).then((m) => m.es),
+};
 
 /** "en", "en-US", "EN" → English; "es", "es-419", "ES" → Spanish; anything else → Portuguese (Brazil). */
 export function toLocale(lang: string | null | undefined): Locale {
@@ -19,8 +28,33 @@ export function toLocale(lang: string | null | undefined): Locale {
   return primary === 'en' ? 'en' : primary === 'es' ? 'es' : 'pt-BR';
 }
 
-export function stringsFor(locale: Locale): Strings {
+/** The strings of `locale` once loaded (Portuguese always is); undefined while its chunk is on its way. */
+export function stringsFor(locale: Locale): Strings | undefined {
   return catalog[locale];
+}
+
+/**
+ * Loads the strings of `locale` (once, however many elements ask). A language whose chunk cannot be had (the network,
+ * or a chunk that fails its integrity hash) falls back to Portuguese: the shopper can still pay.
+ */
+export function loadStrings(locale: Locale): Promise<Strings> {
+  if (locale === 'pt-BR') return Promise.resolve(ptBR);
+  const known = catalog[locale];
+  if (known) return Promise.resolve(known);
+  let pending = loading.get(locale);
+  if (!pending) {
+    pending = LANGUAGE_CHUNKS[locale]().then(
+      (strings) => (catalog[locale] = strings),
+      (error: unknown) => {
+        console.error(error);
+        // Asked again on the next element: the network may be back.
+        loading.delete(locale);
+        return ptBR;
+      },
+    );
+    loading.set(locale, pending);
+  }
+  return pending;
 }
 
 /** Fills `{name}` marks: `fill('Pague até {date}', { date: '12/03' })`. */

@@ -6,7 +6,8 @@ import { Countdown } from './countdown.js';
 import { maskCpfInput } from './cpf-input.js';
 import { checkoutDetail, emit } from './events.js';
 import { ScreenFocus } from './focus.js';
-import { fill, stringsFor, toLocale, type Strings } from './i18n.js';
+import { fill, type Strings } from './i18n.js';
+import { Language } from './language.js';
 import baseStyles from './pix-checkout.styles.js';
 import printStyles from './print.styles.js';
 import screenStyles from './screens.styles.js';
@@ -93,9 +94,8 @@ const COPIED_MS = 3000;
 export class PixCheckout extends LitElement {
   static override styles = [baseStyles, screenStyles, themeStyles, printStyles];
 
-  // Reactive properties and state are declared here rather than with decorators: the decorators' runtime and the
-  // compiled helper cost the bundle 2 KB raw, 0.5 KB brotli. Defaults are set in the constructor, as Lit requires for fields
-  // declared without initializers (`declare`), so class fields never shadow Lit's accessors.
+  // Declared here rather than with decorators, whose runtime cost the bundle 2 KB raw. Defaults are set in the
+  // constructor, as Lit requires for fields declared without initializers, so class fields never shadow its accessors.
   static override properties = {
     copyResult: { state: true },
     copiedOnce: { state: true },
@@ -116,6 +116,7 @@ export class PixCheckout extends LitElement {
   declare private copiedOnce: boolean;
   declare private codeExpanded: boolean;
   private readonly session = new CheckoutSession(this);
+  private readonly language = new Language(this);
   private readonly countdown = new Countdown(this, {
     now: () => this.session.client.now(),
     onStep: (minutes) => this.handleCountdownStep(minutes),
@@ -149,6 +150,8 @@ export class PixCheckout extends LitElement {
    * so setting the property sets the attribute the styles read; unset, the element adds no attribute to the page.
    */
   declare theme: 'light' | 'dark' | 'auto' | undefined;
+  /** Property only: the order lookup (`POST {endpoint}/orders/{order-id}/checkout`) the page sent before this script came; used once. */
+  declare orderLookup: Promise<Response> | undefined;
 
   constructor() {
     super();
@@ -166,9 +169,9 @@ export class PixCheckout extends LitElement {
     this.continueUrl = '';
   }
 
-  /** The strings of the element's language. */
+  /** The strings of the element's language (Portuguese until its chunk comes, or if it cannot be had). */
   get strings(): Strings {
-    return stringsFor(toLocale(this.lang));
+    return this.language.strings;
   }
 
   override connectedCallback(): void {
@@ -234,9 +237,7 @@ export class PixCheckout extends LitElement {
     if (field) selectText(field);
   };
 
-  private handleToggleCode = () => {
-    this.codeExpanded = !this.codeExpanded;
-  };
+  private handleToggleCode = () => (this.codeExpanded = !this.codeExpanded);
 
   private handleContinue = (event: MouseEvent) => {
     const { checkout } = this.session.state;
@@ -251,10 +252,9 @@ export class PixCheckout extends LitElement {
   };
 
   protected override render(): TemplateResult {
-    const locale = toLocale(this.lang);
-    const { state } = this.session;
-    const shown = this.session.shownState;
-    const offered = this.session.offered;
+    const { locale } = this.language;
+    const { state, shownState: shown, offered } = this.session;
+    if (this.language.waiting) return html`<div part="base" class="base" lang=${locale} aria-busy="true"></div>`;
     return html`<div part="base" class="base" lang=${locale}>
       <p class="visually-hidden" role="status" aria-live="polite">${state.announcement}</p>
       ${renderScreen({

@@ -16,6 +16,8 @@ export interface ResumeOptions {
    * preflight fewer before the QR).
    */
   lookUp?: boolean;
+  /** The order lookup the page already sent for this order and token (`orderLookup`), used in place of a new one. */
+  sent?: Promise<Response> | undefined;
 }
 
 /**
@@ -26,14 +28,15 @@ export interface ResumeOptions {
  * or whose token the BFF refuses, still finds what this tab made; with nothing remembered, the refusal is thrown,
  * and a missing token is thrown without asking: the methods are never offered to a page that cannot pay.
  */
-export async function findCheckout({ client, endpoint, orderId, orderToken, lookUp = true }: ResumeOptions): Promise<Checkout | undefined> {
+export async function findCheckout(options: ResumeOptions): Promise<Checkout | undefined> {
+  const { client, endpoint, orderId, orderToken, lookUp = true, sent } = options;
   const remembered = await rememberedByTab(client, endpoint, orderId);
   if (remembered && (isLive(remembered.state) || remembered.state === 'Completed')) return remembered;
   if (!orderToken && !remembered) throw missingOrderToken();
   if (!remembered && !lookUp) return undefined;
   if (orderToken) {
     try {
-      return (await client.forOrder(orderId, orderToken)) ?? remembered;
+      return (await (sent ? client.fromLookup(sent) : client.forOrder(orderId, orderToken))) ?? remembered;
     } catch (error) {
       if (!(error instanceof CheckoutApiError) || ![401, 403].includes(error.status) || !remembered) throw error;
     }

@@ -43,5 +43,7 @@ export interface SessionHost extends ReactiveControllerHost, HTMLElement {
   methods: string;
   collectPayer: boolean;
   returnUrl: string;
+  /** The order lookup the page sent before the element's script arrived; the session takes it once. */
+  orderLookup: Promise<Response> | undefined;
   readonly strings: Strings;
 }

@@ -86,7 +86,8 @@ export class CheckoutSession implements ReactiveController {
     warnMissingToken(this.host);
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
-    const { endpoint, orderId, orderToken } = this.host;
+    const { endpoint, orderId, orderToken, orderLookup: sent } = this.host;
+    this.host.orderLookup = undefined;
     const offered = this.offered;
     const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
     // Nothing to look up (one method, no checkout remembered by this tab): the create leaves now, from the first
@@ -95,7 +96,7 @@ export class CheckoutSession implements ReactiveController {
       this.offerMethods();
       return;
     }
-    findCheckout({ client: this.client, endpoint, orderId, orderToken, lookUp: !createsAtOnce }).then(
+    findCheckout({ client: this.client, endpoint, orderId, orderToken, lookUp: !createsAtOnce, sent }).then(
       (checkout) => {
         if (run !== this.run) return;
         if (!checkout) return this.offerMethods();

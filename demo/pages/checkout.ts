@@ -9,6 +9,8 @@ import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
 import { byId, h, messageOf, ORDER_STATUS_LABELS, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
 import { startDeliveryLog } from './merchant-deliveries';
 import { startSandboxPanel } from './sandbox-panel';
+import { sendOrderLookup } from '../../widget/api';
+import type { PixCheckout } from '../../widget/index';
 
 function showProblem(text: string): void {
   const status = byId('order-status');
@@ -38,7 +40,7 @@ function renderStatus(order: Pick<ShopOrder, 'status'>): void {
   status.dataset.status = order.status;
 }
 
-function createElement(orderId: string, orderToken: string | undefined): HTMLElement {
+function createElement(orderId: string, orderToken: string | undefined): PixCheckout {
   const element = document.createElement('pix-checkout');
   element.setAttribute('endpoint', '/api');
   element.setAttribute('methods', METHODS.join(' '));
@@ -49,6 +51,14 @@ function createElement(orderId: string, orderToken: string | undefined): HTMLEle
   element.setAttribute('continue-url', new URL('./', location.href).href);
   // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
   if (orderToken) element.setAttribute('order-token', orderToken);
+  // The element's first question, sent now: this script runs before the element's larger one has come (the page
+  // lists it first), and the element reads the answer as its own.
+  if (orderToken) {
+    const sent = sendOrderLookup('/api', orderId, orderToken);
+    // Handled by the element; this only keeps a failure from being reported twice if the element never runs.
+    sent.catch(() => undefined);
+    element.orderLookup = sent;
+  }
   // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
   element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
   return element;
@@ -62,20 +72,23 @@ async function main(): Promise<void> {
     showProblem('Nenhum pedido informado no endereço.');
     return;
   }
+  // Connected at once, still hidden with the rest of the order: the element asks the BFF about the order while the
+  // page reads the order's summary, two round trips at the same time instead of one after the other. Nobody can
+  // choose a method before the summary shows, so the panel, started then, still hears the element's first checkout.
+  const element = createElement(orderId, orderToken);
+  byId('payment-slot').replaceChildren(element);
   let order: ShopOrder;
   try {
     order = await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(orderId)}`);
   } catch (error) {
+    element.remove();
     const notFound = error instanceof RequestError && error.status === 404;
     showProblem(notFound ? 'Pedido não encontrado.' : `Não foi possível carregar o pedido: ${messageOf(error)}.`);
     return;
   }
   renderSummary(order);
   renderStatus(order);
-  byId('order-status').hidden = true;
-  byId('checkout-content').hidden = false;
-  const element = createElement(order.orderId, orderToken);
-  // The panel listens before the element is connected, so it sees the element's very first event.
+  // The panel shows the order's live checkout itself, so it needs no event the element sent before this.
   startSandboxPanel({ orderId: order.orderId, element, checkouts: order.checkouts });
   startDeliveryLog({
     orderId: order.orderId,
@@ -87,7 +100,8 @@ async function main(): Promise<void> {
       }
     },
   });
-  byId('payment-slot').replaceChildren(element);
+  byId('order-status').hidden = true;
+  byId('checkout-content').hidden = false;
 }
 
 void main();

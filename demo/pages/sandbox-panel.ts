@@ -18,7 +18,7 @@ const time = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digi
 
 export interface SandboxPanelOptions {
   orderId: string;
-  /** The order's <pix-checkout>, not yet connected, so the panel hears its first event. */
+  /** The order's <pix-checkout>, not yet shown: no checkout is chosen on it before the panel listens. */
   element: HTMLElement;
   /** The order's checkouts as the order endpoint lists them, oldest first. */
   checkouts: OrderCheckout[];

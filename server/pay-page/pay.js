@@ -23,6 +23,18 @@ function takeToken(id) {
   }
 }
 
+/** `POST /api/orders/<id>/checkout`, exactly as the element sends it (widget/api.ts, `forOrder`). */
+function lookUp(id, token) {
+  const sent = fetch(`/api/orders/${encodeURIComponent(id)}/checkout`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ orderToken: token }),
+  });
+  // Handled by the element; this only keeps a failure from being reported twice when the element never runs.
+  sent.catch(() => undefined);
+  return sent;
+}
+
 /** Shows the shop's name in the heading, the tab's title and the element ("Pagamento para …"). */
 async function showShopName(element, id, token) {
   try {
@@ -47,6 +59,10 @@ if (slot && orderId) {
   element.setAttribute('lang', document.documentElement.lang || 'pt-BR');
   // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
   if (token) element.setAttribute('order-token', token);
+  // The element's first question, asked now rather than once its larger script has come and run (this script runs
+  // first): a round trip earlier before the methods, or the order's live checkout, show. The element reads the answer
+  // as its own (its orderLookup property) and asks again for anything later.
+  if (token) element.orderLookup = lookUp(orderId, token);
   element.append(...slot.childNodes);
   slot.append(element);
   if (token) void showShopName(element, orderId, token);

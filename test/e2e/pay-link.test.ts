@@ -57,6 +57,10 @@ describe('a payment link', () => {
     expect(link).toMatch(new RegExp(`^${e2e.app.url}/pay/${orderId}#t=\\d+\\.[\\w-]{43}$`));
 
     const page = await e2e.newPage({ mobile: true, touch: true });
+    const lookups: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/api/orders/${orderId}/checkout`)) lookups.push(request.method());
+    });
     await page.goto(link);
     // The token left the address at once: neither a reload, a shared address nor a return address carries it.
     expect(page.url()).toBe(`${e2e.app.url}/pay/${orderId}`);
@@ -69,6 +73,8 @@ describe('a payment link', () => {
     await element(page).getByRole('button', { name: /^pix/i }).click();
     const code = await pixCode(page);
     expect(code).toMatch(/^000201/);
+    // The page's script asked the element's first question (before the element's script came), and only it did.
+    expect(lookups).toEqual(['POST']);
 
     // A reload finds the same checkout: the tab kept the token.
     await page.reload();

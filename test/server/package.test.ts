@@ -86,9 +86,12 @@ afterAll(() => {
 });
 
 describe('npm pack', () => {
-  it('holds the built element, its SRI manifest, its declarations, README, licence and changelog, and nothing else', () => {
+  it('holds the built element, its chunks, its SRI manifest, its declarations, README, licence and changelog, and nothing else', () => {
     const declarations = files.filter((f) => f.startsWith('dist/types/'));
-    expect(files.filter((f) => !f.startsWith('dist/types/'))).toEqual([
+    const chunks = files.filter((f) => f.startsWith('dist/widget/pix-checkout-'));
+    // The languages other than Portuguese, loaded on demand (widget/chunks.ts).
+    expect(chunks.map((f) => /^dist\/widget\/pix-checkout-(\w+)\.[\w-]+\.js$/.exec(f)?.[1])).toEqual(['en', 'es']);
+    expect(files.filter((f) => !f.startsWith('dist/types/') && !chunks.includes(f))).toEqual([
       'CHANGELOG.md',
       'LICENSE',
       'README.md',

@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { securityHeaders } from '../../server/bff/guards';
 import { signOrderToken } from '../../server/bff/order-token';
@@ -132,6 +133,23 @@ describe("the page's script and stylesheet", () => {
     const css = await app.request('/pay/_/pay.css');
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+});
+
+describe('compression', () => {
+  it('sends the page, its script and its stylesheet brotli- or gzip-compressed as the browser accepts, the same text', async () => {
+    for (const path of ['/pay/order-1001', '/pay/_/pay.js', '/pay/_/pay.css']) {
+      const plain = Buffer.from(await (await app.request(path)).arrayBuffer());
+      const br = await app.request(path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers.get('content-encoding'), path).toBe('br');
+      expect(br.headers.get('vary'), path).toBe('Accept-Encoding');
+      const brBody = Buffer.from(await br.arrayBuffer());
+      expect(brotliDecompressSync(brBody), path).toEqual(plain);
+      expect(brBody.length, path).toBeLessThan(plain.length);
+      const gzip = await app.request(path, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gzip.headers.get('content-encoding'), path).toBe('gzip');
+      expect(gunzipSync(Buffer.from(await gzip.arrayBuffer())), path).toEqual(plain);
+    }
   });
 });
 

@@ -118,6 +118,41 @@ describe('the fixed name /widget/pix-checkout.js', () => {
   });
 });
 
+describe('the chunks loaded on demand', () => {
+  /** Adds a chunk to the fixture build, as the build script writes one, and names it in the manifest. */
+  function addChunk(name: string, code: string) {
+    const bytes = Buffer.from(code);
+    const file = `pix-checkout-${name}.Ab_9-xYz.js`;
+    writeFileSync(join(dir, file), bytes);
+    writeFileSync(join(dir, `${file}.br`), brotliCompressSync(bytes));
+    const integrity = `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+    writeFileSync(
+      join(dir, 'integrity.json'),
+      JSON.stringify({ file: build.file, integrity: build.integrity, chunks: [{ name, file, integrity }] }),
+    );
+    return { file, bytes };
+  }
+
+  it('are served by the names the manifest gives, immutable, compressed as the client accepts, to any origin', async () => {
+    const chunk = addChunk('es', `export const es = { chooseMethod: '¿Cómo quieres pagar?' };\n${'// padding\n'.repeat(40)}`);
+    const response = await get(`/widget/${chunk.file}`, { 'accept-encoding': 'br', origin: STOREFRONT });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(brotliDecompressSync(await bodyOf(response))).toEqual(chunk.bytes);
+    expect(await bodyOf(await get(`/widget/${chunk.file}`))).toEqual(chunk.bytes);
+  });
+
+  it('are not found when the manifest does not name them, even if the file is there', async () => {
+    const chunk = addChunk('es', 'export const es = {};');
+    writeFileSync(join(dir, 'pix-checkout-en.Zz_9-xYz.js'), 'export const en = {};');
+    expect((await get(`/widget/${chunk.file}`)).status).toBe(200);
+    expect((await get('/widget/pix-checkout-en.Zz_9-xYz.js')).status).toBe(404);
+    expect((await get(`/widget/${chunk.file}.br`)).status).toBe(404);
+  });
+});
+
 describe('CORS', () => {
   it('lets a page on any origin load the module and its manifest (without credentials), the same answer for all', async () => {
     for (const path of [`/widget/${build.file}`, `/widget/${FIXED_NAME}`, '/widget/integrity.json']) {

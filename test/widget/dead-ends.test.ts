@@ -3,7 +3,7 @@
 // (`continue-url`, else the previous page) in words that say what happened, not only with "Tentar novamente".
 import { expect } from '@open-wc/testing';
 import type { PixCheckout } from '../../widget/index.js';
-import { stringsFor } from '../../widget/i18n.js';
+import { stringsOf } from './strings.js';
 import {
   $,
   backendLog,
@@ -17,8 +17,8 @@ import {
   waitForText,
 } from './helpers.js';
 
-const pt = stringsFor('pt-BR');
-const en = stringsFor('en');
+const pt = stringsOf('pt-BR');
+const en = stringsOf('en');
 const SHOP = 'https://shop.example/pedidos/1001';
 
 const backLink = (el: PixCheckout) => $(el, 'a[part~="back-button"]') as HTMLAnchorElement | null;

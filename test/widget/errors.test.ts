@@ -3,7 +3,8 @@
 // refused origin are told apart, and a refused CPF has a way out.
 import { expect, waitUntil } from '@open-wc/testing';
 import { SHOPPER_ERRORS } from '../../core/contract.js';
-import { ERROR_TEXT, errorMessage, stringsFor } from '../../widget/i18n.js';
+import { ERROR_TEXT, errorMessage } from '../../widget/i18n.js';
+import { stringsOf } from './strings.js';
 import type { PixCheckout } from '../../widget/index.js';
 import {
   $,
@@ -52,13 +53,13 @@ describe('<pix-checkout> error messages', () => {
   it('has its own words for every code of the BFF, in both languages', () => {
     for (const [code] of BFF_CODES) expect(Object.hasOwn(ERROR_TEXT, code), code).to.equal(true);
     for (const locale of ['pt-BR', 'en'] as const) {
-      const t = stringsFor(locale);
+      const t = stringsOf(locale);
       for (const [code, status] of BFF_CODES) expect(errorMessage(t, { status, code }), code).to.be.a('string').and.not.empty;
     }
   });
 
   it('gives an unknown code a generic message by status class, never the server text', () => {
-    const t = stringsFor('pt-BR');
+    const t = stringsOf('pt-BR');
     expect(errorMessage(t, { status: 409, code: 'order_already_paid' })).to.equal(t.errClient);
     expect(errorMessage(t, { status: 502, code: 'http_error' })).to.equal(t.errServer);
     expect(errorMessage(t, { status: 0, code: 'whatever' })).to.equal(t.errNetwork);
@@ -71,7 +72,7 @@ describe('<pix-checkout> error messages', () => {
       for (const lang of ['pt-BR', 'en']) {
         const orderId = newOrderId(`err-${status}-${code}`);
         const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, lang });
-        const t = stringsFor(lang === 'en' ? 'en' : 'pt-BR');
+        const t = stringsOf(lang === 'en' ? 'en' : 'pt-BR');
         await waitForText(el, t.startFailedTitle);
         expect(visibleText(el)).to.contain(errorMessage(t, { status, code }));
         expect(visibleText(el)).not.to.contain('SERVER TEXT');
@@ -84,7 +85,7 @@ describe('<pix-checkout> error messages', () => {
   it('tells the shopper a payment still being prepared is being confirmed, asks again by itself, then shows the code', async () => {
     const orderId = newOrderId('preparing');
     const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
-    const t = stringsFor('pt-BR');
+    const t = stringsOf('pt-BR');
     await waitForText(el, t.confirming);
     await waitForSelector(el, '#pix-code', 'the code once the BFF has the checkout');
     expect((await backendLog(orderId)).posts).to.equal(3);
@@ -94,7 +95,7 @@ describe('<pix-checkout> error messages', () => {
   it('gives up asking after a few answers that the payment is still being prepared, with a way to try again', async () => {
     const orderId = newOrderId('err-503-checkout_pending');
     const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId });
-    const t = stringsFor('pt-BR');
+    const t = stringsOf('pt-BR');
     await waitForText(el, t.startFailedTitle, 15_000);
     expect(visibleText(el)).to.contain(t.errCheckoutPending);
     expect((await backendLog(orderId)).posts).to.be.greaterThan(1);
@@ -116,7 +117,7 @@ describe('<pix-checkout> error messages', () => {
     ]) {
       const { el, events } = await mountCheckout({ endpoint, 'order-id': newOrderId(), lang: lang! });
       await waitForText(el, text!);
-      expect(visibleText(el)).not.to.contain(stringsFor('pt-BR').errNetwork);
+      expect(visibleText(el)).not.to.contain(stringsOf('pt-BR').errNetwork);
       expect(events[0]!.detail).to.include({ status: 403, code: 'origin_not_allowed' });
       el.remove();
     }

@@ -6,10 +6,11 @@ import { METHODS, PAYER_CPF, type Method } from '../../core/methods.js';
 import { CHECKOUT_STATES, isFinal, isLive, type FinalCheckoutState } from '../../core/states.js';
 import type { Checkout } from '../../widget/api.js';
 import { checkPayer } from '../../widget/cpf-input.js';
-import { stateTitle, stringsFor } from '../../widget/i18n.js';
+import { stateTitle } from '../../widget/i18n.js';
+import { stringsOf } from './strings.js';
 import { renderChooser, renderExpired, renderFailure, renderPayerForm, renderPending, renderReceipt } from '../../widget/views/index.js';
 
-const t = stringsFor('en');
+const t = stringsOf('en');
 const noop = () => {};
 const ctx = (offered: readonly Method[] = METHODS) => ({ t, locale: 'en' as const, merchantName: '', offered });
 const outcome = { continueUrl: undefined, onContinue: noop, onRenew: noop, onChooseOther: noop };

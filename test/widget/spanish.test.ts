@@ -2,12 +2,13 @@
 // contract, the element's own words for each (never the server's), and axe at 0 on its screens in Spanish.
 import { expect } from '@open-wc/testing';
 import { SHOPPER_ERRORS } from '../../core/contract.js';
-import { ERROR_TEXT, errorMessage, stringsFor, toLocale, type ErrorCode } from '../../widget/i18n.js';
+import { ERROR_TEXT, errorMessage, toLocale, type ErrorCode } from '../../widget/i18n.js';
+import { stringsOf } from './strings.js';
 import { $, mountCheckout, newOrderId, setBackendState, typeInto, visibleText, waitForFocusedHeading, waitForSelector } from './helpers.js';
 
-const es = stringsFor('es');
-const pt = stringsFor('pt-BR');
-const en = stringsFor('en');
+const es = stringsOf('es');
+const pt = stringsOf('pt-BR');
+const en = stringsOf('en');
 
 /** Words that are the same in Spanish and Portuguese (names, CPF, and a few shared words). */
 const SAME_IN_ES = new Set([

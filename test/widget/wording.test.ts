@@ -5,14 +5,15 @@ import { expect, fixture, waitUntil } from '@open-wc/testing';
 import { html } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../../widget/api.js';
-import { stringsFor, type Locale } from '../../widget/i18n.js';
+import { type Locale } from '../../widget/i18n.js';
+import { stringsOf } from './strings.js';
 import { formatDuration, renderCountdown } from '../../widget/views/common.js';
 import { renderFailure } from '../../widget/views/index.js';
 import { $, liveRegion, mountCheckout, newOrderId, setBackendState, visibleText, waitForSelector } from './helpers.js';
 
 const LOCALES: Locale[] = ['pt-BR', 'en', 'es'];
 const noop = () => {};
-const ctx = (locale: Locale) => ({ t: stringsFor(locale), locale, merchantName: '', offered: ['pix', 'openfinance'] as Method[] });
+const ctx = (locale: Locale) => ({ t: stringsOf(locale), locale, merchantName: '', offered: ['pix', 'openfinance'] as Method[] });
 const outcome = { continueUrl: undefined, onContinue: noop, onRenew: noop, onChooseOther: noop };
 const checkoutOf = (method: Method): Checkout => ({
   id: `chk_${method}`,
@@ -34,9 +35,9 @@ describe('wording and brand', () => {
 
   for (const locale of LOCALES) {
     it(`writes Pix, never PIX, in every ${locale} string`, () => {
-      const shouting = Object.entries(stringsFor(locale)).filter(([, value]) => /\bPIX\b/.test(value));
+      const shouting = Object.entries(stringsOf(locale)).filter(([, value]) => /\bPIX\b/.test(value));
       expect(shouting).to.deep.equal([]);
-      expect(stringsFor(locale).methodPix).to.equal('Pix');
+      expect(stringsOf(locale).methodPix).to.equal('Pix');
     });
   }
 

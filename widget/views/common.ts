@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import { formatMoney } from '../../core/money.js';
+import { dateFormat } from '../date-format.js';
 import type { Checkout } from '../api.js';
 import { isLongWindow } from '../countdown.js';
 import { fill, type Locale, type Strings } from '../i18n.js';
@@ -62,11 +63,11 @@ export function formatDuration(ms: number): string {
  */
 export function renderCountdown({ t, locale }: ViewContext, checkout: Checkout, remainingMs: number): TemplateResult {
   if (isLongWindow(remainingMs)) {
-    const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(checkout.expiresAt));
+    const date = dateFormat(locale, 'dateTime').format(new Date(checkout.expiresAt));
     return html`<p part="countdown" class="countdown">${fill(t.countdownUntil, { date })}</p>`;
   }
   const urgent = remainingMs <= 60_000;
-  const time = new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(Date.now() + Math.max(0, remainingMs)));
+  const time = dateFormat(locale, 'time').format(new Date(Date.now() + Math.max(0, remainingMs)));
   return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : ''}">
     ${t.countdown} <span role="timer" class="countdown-time">${formatDuration(remainingMs)}</span>
     <span class="countdown-clock">${fill(t.countdownClock, { time })}</span>

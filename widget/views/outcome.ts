@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
+import { dateFormat } from '../date-format.js';
 import { fill, type Strings } from '../i18n.js';
 import { METHOD_UI } from '../methods.js';
 import type { FinalCheckoutState } from '../../core/states.js';
@@ -48,9 +49,7 @@ function renderActions(ctx: ViewContext, primary: string, view: OutcomeView): Te
 export function renderReceipt(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
   const { t, locale, merchantName } = ctx;
   const paidAt = new Date(checkout.paidAt ?? checkout.updatedAt);
-  const when = Number.isNaN(paidAt.getTime())
-    ? ''
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(paidAt);
+  const when = Number.isNaN(paidAt.getTime()) ? '' : dateFormat(locale, 'dateTime').format(paidAt);
   const voucher = checkout.receiptVoucher;
   const row = (label: string, value: unknown) => html`<div class="receipt-row"><dt>${label}</dt><dd>${value}</dd></div>`;
   const voucherValue =

@@ -1,0 +1,86 @@
+/**
+ * The element's chunks loaded on demand (widget/chunks.ts), as `npm run build` leaves them and a browser runs them:
+ * the entry holds no language but Portuguese, each chunk imports nothing, the entry carries each chunk's integrity
+ * hash; in Chromium, an element switched to Spanish fetches the Spanish chunk alone and speaks Spanish, and a chunk
+ * altered on the way is refused by the browser's integrity check (its code never runs) and the element stays in
+ * Portuguese, still usable.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { en } from '../../widget/i18n/en';
+import { es } from '../../widget/i18n/es';
+import { chooseMethod, element, openCheckoutPage, pixCode, placeOrder, useE2E } from './helpers';
+
+const e2e = useE2E();
+const built = (name: string) => readFileSync(fileURLToPath(new URL(`../../dist/widget/${name}`, import.meta.url)));
+const manifest = JSON.parse(built('integrity.json').toString()) as {
+  file: string;
+  chunks: { name: string; file: string; integrity: string }[];
+};
+const chunk = (name: string) => manifest.chunks.find((c) => c.name === name)!;
+
+/** The demo's checkout page with the element on its QR, then switched to `lang`; returns the chunk files fetched. */
+async function switchLanguage(page: Page, lang: string): Promise<string[]> {
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    const name = /\/widget\/(pix-checkout-[^/]+\.js)$/.exec(request.url())?.[1];
+    if (name) fetched.push(name);
+  });
+  await openCheckoutPage(page, e2e.app, await placeOrder(e2e.app));
+  await chooseMethod(page, 'Pix');
+  await pixCode(page);
+  await element(page).evaluate((el, value) => el.setAttribute('lang', value), lang);
+  return fetched;
+}
+
+describe('the build', () => {
+  it('keeps English and Spanish out of the entry, in chunks that import nothing', () => {
+    const entry = built('pix-checkout.js').toString();
+    expect(manifest.chunks.map((c) => c.name).sort()).toEqual(['en', 'es']);
+    expect(entry).not.toContain(es.chooseMethod);
+    expect(entry).not.toContain(en.chooseMethod);
+    expect(built(chunk('es').file).toString()).toContain(es.chooseMethod);
+    // A static import (`import … from"./x.js"`, `import"./x.js"`) or a dynamic one (`import("./x.js")`).
+    const imports = /\bfrom\s*["'`]\.{0,2}\/|\bimport\s*["'`(]/;
+    for (const { file } of manifest.chunks) expect(built(file).toString()).not.toMatch(imports);
+    expect(entry).toMatch(imports);
+  });
+
+  it('writes into the entry each chunk with the SRI hash of its bytes', () => {
+    const entry = built('pix-checkout.js').toString();
+    for (const { name, file, integrity } of manifest.chunks) {
+      expect(integrity).toBe(`sha384-${createHash('sha384').update(built(file)).digest('base64')}`);
+      expect(entry).toContain(`${name} ${file} ${integrity}`);
+    }
+  });
+});
+
+describe('in the browser', () => {
+  it('loads the Spanish chunk alone when the element turns Spanish, and speaks Spanish', { timeout: 60_000 }, async () => {
+    const page = await e2e.newPage();
+    const fetched = await switchLanguage(page, 'es');
+    await expect.poll(() => element(page).getByRole('img', { name: es.qrLabel }).count(), { timeout: 10_000 }).toBe(1);
+    expect(fetched).toEqual([chunk('es').file]);
+  });
+
+  it('refuses a chunk altered on the way: its code never runs, and the element stays in Portuguese', { timeout: 60_000 }, async () => {
+    const page = await e2e.newPage();
+    await page.route(`**/widget/${chunk('es').file}`, async (route) => {
+      const response = await route.fetch();
+      const body = `window.tamperedChunkRan = true;\n${await response.text()}`;
+      await route.fulfill({ response, body });
+    });
+    await switchLanguage(page, 'es');
+    await expect.poll(() => e2e.problems.problems.some((p) => /integrity/i.test(p)), { timeout: 10_000 }).toBe(true);
+    const problems = e2e.problems.problems.splice(0);
+    expect(
+      problems.every((p) => /integrity/i.test(p)),
+      problems.join('\n'),
+    ).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { tamperedChunkRan?: boolean }).tamperedChunkRan)).toBeUndefined();
+    await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento Pix' }).count()).toBe(1);
+  });
+});
