@@ -12,14 +12,15 @@
  * BENCH_ONLY=server|browser|streams|console (`streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { browserRows } from './browser-rows';
 import { bundleRows, ensureBuilt } from './bundle-rows';
 import { gcExposed, summarize } from './lib/stats';
 import { consoleRows, consoleTable } from './console-rows';
-import { compareRows, histogramPage, printTable, type Results } from './report';
+import { readmeSection, writeReadmeTable, committedResults } from './readme-table';
+import { bestFigures, compareRows, histogramPage, printTable, type Results } from './report';
 import { buildRows } from './rows';
 import { serverRows } from './server-rows';
 
@@ -106,23 +107,18 @@ const results: Results = {
 
 const dir = here('./results');
 mkdirSync(dir, { recursive: true });
-// The last committed results file is the reference (uncommitted runs of this clone are not).
-const committed = (() => {
-  try {
-    return execFileSync('git', ['ls-files', 'bench/results/*.json'], { encoding: 'utf8', cwd: here('..') })
-      .split('\n')
-      .filter(Boolean)
-      .sort()
-      .at(-1);
-  } catch {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .at(-1);
-  }
-})();
-
-console.log(printTable(results));
+// The last committed results file is the reference (uncommitted runs of this clone are not); under each unmet row
+// is the best figure among the committed runs and this one.
+const history = committedResults();
+const committed = history.at(-1);
+const best = bestFigures([
+  ...history.map((name) => ({
+    name: name.replace(/^bench\/results\//, ''),
+    results: JSON.parse(readFileSync(here(`../${name}`), 'utf8')) as Results,
+  })),
+  { name: 'this run', results },
+]);
+console.log(printTable(results, best));
 if (committed) {
   const previous = JSON.parse(readFileSync(here(`../${committed}`), 'utf8')) as Results;
   const worse = compareRows(previous, results);
@@ -141,4 +137,8 @@ if (only) {
 const stamp = results.date.replace(/[:]/g, '-').replace(/\..+/, '');
 writeFileSync(`${dir}/${stamp}.json`, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(`${dir}/${stamp}.html`, histogramPage(results));
-console.log(`\nWrote bench/results/${stamp}.json and .html in ${results.seconds.toFixed(0)} s.`);
+// The README's table says what this run measured: commit it with the results file (the server tests check they agree).
+const written = `bench/results/${stamp}.json`;
+const readme = readFileSync(here('../README.md'), 'utf8');
+if (readmeSection(readme)) writeReadmeTable(written, [...history, written]);
+console.log(`\nWrote ${written} and .html in ${results.seconds.toFixed(0)} s, and the README's performance table from it.`);

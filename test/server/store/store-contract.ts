@@ -422,6 +422,35 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const retried = await store.claimDeliveries([ep], at(30), 'e', at(31), 10);
         expect(retried.find((d) => d.event.id === a[1]!.event.id)).toMatchObject({ attempts: 1 });
       });
+
+      it('record a batch of attempts in one call, each only where its owner still holds the lease', async () => {
+        const ep = endpoint();
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        for (let i = 0; i < 3; i++) await paidOrder(`B-${i}`);
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        expect(await store.claimDeliveries([ep], at(3), 'a', at(4), 2)).toHaveLength(2);
+        // a's leases ran out: b takes all three.
+        const [x, y, w] = await store.claimDeliveries([ep], at(4), 'b', at(5), 10);
+        const ok = { at: at(4), status: 204, durationMs: 1, error: null };
+        const failed = { at: at(4), status: 500, durationMs: 1, error: 'HTTP 500' };
+        const delivered = { seq: x!.event.seq, endpointId: ep, attempt: ok, outcome: { delivered: true as const } };
+        expect(
+          await store.recordAttempts('b', [
+            delivered,
+            { seq: y!.event.seq, endpointId: ep, attempt: failed, outcome: { retryAt: at(10) } },
+          ]),
+        ).toEqual([true, true]);
+        expect(await store.recordAttempts('a', [delivered])).toEqual([false]);
+        expect(await store.recordAttempts('b', [])).toEqual([]);
+        const later = await store.claimDeliveries([ep], at(30), 'c', at(31), 10);
+        expect(later.map((d) => [d.event.id, d.attempts]).sort()).toEqual(
+          [
+            [y!.event.id, 1],
+            [w!.event.id, 0],
+          ].sort(),
+        );
+        expect((await store.attemptsOfEvent(x!.event.id))?.map((a) => a.status)).toEqual([204]);
+      });
     });
 
     describe('payment window', () => {
