@@ -12,17 +12,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import type { PricedOrder } from '../server/payments/orders';
-import { startTestServer, type TestServer } from '../test/server/helpers/server';
+import { startTestServer } from '../test/server/helpers/server';
+import { newCheckout, verifyAll } from './lib/merchant';
 import { now, type Clients } from './lib/client-process';
 import type { Receipt } from './lib/clients';
 import { summarize } from './lib/stats';
+import { drainBacklog } from './merchant-backlog';
 
 const PAYER = { name: 'Bench', taxNumber: '52998224725' };
 const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
-/** The worker's batch (server/events/delivery.ts): the POST loop sends as many at once. */
-const BATCH = 16;
+/** The worker's requests in flight (server/events/delivery.ts): the POST loop sends as many at once. */
+const CONCURRENCY = 32;
 
 export interface MerchantRowsOptions {
   clients: Clients;
@@ -30,26 +31,9 @@ export interface MerchantRowsOptions {
   runs: number;
   /** Paid orders whose events are drained for the throughput row. */
   events: number;
+  /** Merchant events of the backlog row (./merchant-backlog.ts); 0: skipped. */
+  backlog: number;
   log: (line: string) => void;
-}
-
-async function newCheckout(server: TestServer, orderId: string) {
-  const response = await server.json('POST', '/api/checkouts', { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' });
-  if (response.status !== 201) throw new Error(`bench: creation failed: ${response.text}`);
-  return response.body as { id: string; transactionId: string };
-}
-
-/** Verifies every receipt with the Standard Webhooks library; throws on the first that does not verify. */
-function verifyAll(secret: string, receipts: Receipt[]) {
-  const webhook = new Webhook(secret);
-  for (const receipt of receipts) {
-    try {
-      webhook.verify(receipt.body, receipt.headers);
-    } catch (error) {
-      throw new Error(`bench: a merchant webhook did not verify (${receipt.headers['webhook-id']}): ${String(error)}`, { cause: error });
-    }
-  }
-  return receipts.length;
 }
 
 /** POSTs each request to the receiver, `concurrency` at a time over keep-alive connections (node:http alone). */
@@ -77,7 +61,7 @@ async function postLoop(port: number, requests: Receipt[], concurrency: number) 
   }
 }
 
-export async function merchantRows({ clients, runs, events, log }: MerchantRowsOptions) {
+export async function merchantRows({ clients, runs, events, backlog: backlogSize, log }: MerchantRowsOptions) {
   const { port } = await clients.receive();
   await clients.receipts();
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -88,7 +72,8 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
   const merchant: number[] = [];
   const status: number[] = [];
   let verified = 0;
-  let drain: { project: number; floor: number; events: number; copies: number };
+  let drain: { project: number; floor: number; events: number; copies: number; concurrency: number };
+  let backlog: Awaited<ReturnType<typeof drainBacklog>> | undefined;
   try {
     const serverPort = Number(new URL(server.url).port);
     // The trigger → the shopper's stream and the merchant's receiver, both timed in the client process.
@@ -135,14 +120,15 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
     const seen = new Set<string>();
     const firsts = receipts.filter((r) => !seen.has(r.headers['webhook-id']!) && seen.add(r.headers['webhook-id']!));
     const floorStarted = now();
-    await postLoop(port, firsts, BATCH);
+    await postLoop(port, firsts, CONCURRENCY);
     const floorDone = await clients.count(firsts.length);
     await clients.receipts();
     const floor = firsts.length / ((floorDone.last - floorStarted) / 1000);
-    drain = { project, floor, events, copies: done.copies };
+    drain = { project, floor, events, copies: done.copies, concurrency: CONCURRENCY };
     log(
       `merchant: ${events} events drained at ${project.toFixed(0)}/s (${done.copies} requests); node:http POST loop ${floor.toFixed(0)}/s`,
     );
+    if (backlogSize > 0) backlog = await drainBacklog({ server, clients, events: backlogSize, runs: Math.min(runs, 50), secret, log });
   } finally {
     await server.close();
   }
@@ -151,5 +137,6 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
     verified,
     latency: { merchant: summarize(merchant), status: summarize(status), samples: { merchant, status } },
     drain,
+    backlog,
   };
 }

@@ -5,6 +5,7 @@
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
  * BENCH_COLD_RUNS (30), BENCH_CREATE_SECONDS (3), BENCH_MERCHANT_RUNS (100), BENCH_MERCHANT_EVENTS (200),
+ * BENCH_MERCHANT_BACKLOG (100000: merchant events drained while status is timed, ./merchant-backlog.ts),
  * BENCH_CONSOLE_SIZES (10000,100000,1000000: the merchant histories of the console rows, ./console-rows.ts, on
  * SQLite and, with TEST_DATABASE_URL or DATABASE_URL, PostgreSQL; seeding a million takes about half a minute per
  * database on an idle machine, and its export as long again), BENCH_CONSOLE_EXPORT_UP_TO (every size: the longest history
@@ -48,7 +49,14 @@ const server =
         reps: knob('BENCH_REPS', 3),
         createSeconds: knob('BENCH_CREATE_SECONDS', 3),
         create: only !== 'streams',
-        merchant: only === 'streams' ? undefined : { runs: knob('BENCH_MERCHANT_RUNS', 100), events: knob('BENCH_MERCHANT_EVENTS', 200) },
+        merchant:
+          only === 'streams'
+            ? undefined
+            : {
+                runs: knob('BENCH_MERCHANT_RUNS', 100),
+                events: knob('BENCH_MERCHANT_EVENTS', 200),
+                backlog: knob('BENCH_MERCHANT_BACKLOG', 100_000),
+              },
         log,
       });
 const browser =

@@ -27,7 +27,7 @@ export interface ServerRowsOptions {
   /** False: skip the creation rows (their figures stay NaN), for a quick run of the stream rows. */
   create?: boolean;
   /** The merchant webhook rows: timed triggers, and paid orders whose events are drained; undefined: skipped. */
-  merchant?: { runs: number; events: number } | undefined;
+  merchant?: { runs: number; events: number; backlog: number } | undefined;
   log: (line: string) => void;
 }
 

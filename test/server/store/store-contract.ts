@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckoutState, NewCheckout, Store } from '../../../server/store/types';
+import { MerchantEventSchema } from '../../../server/store/merchant-events';
+import { CheckoutEventSchema, CheckoutSchema, type CheckoutState, type NewCheckout, type Store } from '../../../server/store/types';
 
 export type StoreSetup = () => Promise<{ store: Store; teardown: () => Promise<void> }>;
 
@@ -637,6 +638,38 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         await store.markChecked(created.id, at(7));
         await store.markChecked(created.id, at(6));
         expect(await store.getCheckout(created.id)).toMatchObject({ lastWebhookAt: at(5), lastCheckedAt: at(7) });
+      });
+
+      it('are written by the transition that moves the checkout, forward only, and not at all when it does not move', async () => {
+        const created = await checkoutIn('Created');
+        await store.markChecked(created.id, at(9));
+        const refused = await store.transition(created.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+          checkedAt: at(10),
+          webhookAt: at(10),
+        });
+        expect(refused.checkout).toMatchObject({ lastWebhookAt: null, lastCheckedAt: at(9) });
+        const moved = await store.transition(created.id, ['Created'], 'Completed', 'webhook', {}, at(3), {
+          checkedAt: at(4),
+          webhookAt: at(3),
+        });
+        // One write: the returned row already holds the marks, and a later check stays.
+        expect(moved.checkout).toMatchObject({ state: 'Completed', lastWebhookAt: at(3), lastCheckedAt: at(9) });
+        expect(await store.getCheckout(created.id)).toEqual(moved.checkout);
+      });
+
+      it('read back every checkout, event and merchant event exactly as their schemas give them', async () => {
+        const created = await checkoutIn('Created');
+        const moved = await store.transition(created.id, ['Created'], 'Completed', 'webhook', { endToEndId: 'E1' }, at(3), {
+          details: { paidAt: at(3) },
+          checkedAt: at(3),
+        });
+        const read = (await store.getCheckout(created.id))!;
+        expect(CheckoutSchema.parse(read)).toEqual(read);
+        expect(read).toEqual(moved.checkout);
+        for (const event of await store.eventsAfter(created.id, 0)) expect(CheckoutEventSchema.parse(event)).toEqual(event);
+        const merchant = await store.merchantEventsAfter(0, 10);
+        expect(merchant.length).toBeGreaterThan(0);
+        for (const event of merchant) expect(MerchantEventSchema.parse(event)).toEqual(event);
       });
 
       it('list live checkouts whose last webhook (or creation) and last check are older than the cutoff', async () => {
