@@ -23,7 +23,7 @@ import { drainBacklog } from './merchant-backlog';
 const PAYER = { name: 'Bench', taxNumber: '52998224725' };
 const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
 /** The worker's requests in flight (server/events/delivery.ts): the POST loop sends as many at once. */
-const CONCURRENCY = 32;
+const CONCURRENCY = 16;
 
 export interface MerchantRowsOptions {
   clients: Clients;
