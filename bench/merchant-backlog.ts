@@ -16,7 +16,10 @@ const PAYER = { name: 'Bench', taxNumber: '52998224725' };
 
 export interface BacklogOptions {
   server: TestServer;
+  /** The shoppers' streams. */
   clients: Clients;
+  /** The merchant's receiver, in a process of its own. */
+  receiver: Clients;
   events: number;
   /** Status triggers timed with no backlog, and at most as many while it drains. */
   runs: number;
@@ -54,16 +57,16 @@ function seedEvents(dataDir: string, count: number) {
   }
 }
 
-export async function drainBacklog({ server, clients, events, runs, secret, log }: BacklogOptions) {
+export async function drainBacklog({ server, clients, receiver, events, runs, secret, log }: BacklogOptions) {
   const idle: number[] = [];
   for (let i = 0; i < runs; i++) idle.push(await timedStatus(server, clients, `I-${i}`));
-  await clients.receipts();
+  await receiver.receipts();
 
   await server.deliveries.stop();
   seedEvents(server.dataDir, events);
   const started = now();
   server.deliveries.start();
-  const counted = clients.count(events, 600_000);
+  const counted = receiver.count(events, 600_000);
   let drained = false;
   void counted.then(() => (drained = true));
   const during: number[] = [];
@@ -72,7 +75,7 @@ export async function drainBacklog({ server, clients, events, runs, secret, log 
     if (!drained) during.push(took);
   }
   const done = await counted;
-  const receipts = await clients.receipts();
+  const receipts = await receiver.receipts();
   const verified = verifyAll(secret, receipts);
   if (done.distinct < events) log(`bench: ${done.distinct} of ${events} backlog events arrived in time`);
   const perSecond = done.distinct >= events ? done.distinct / ((done.last - started) / 1000) : Number.NaN;

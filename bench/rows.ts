@@ -68,9 +68,9 @@ function merchantRows(merchant: NonNullable<NonNullable<Inputs['server']>['merch
       better: 'higher',
       baseline: `node:http POST loop (${drain.concurrency} at a time) ${Math.round(drain.floor).toLocaleString('en')}/s`,
       baselineValue: drain.floor,
-      goal: '≥ 2,000/s',
-      met: drain.project >= 2_000,
-      floor: { what: 'the node:http POST loop of the same signed requests', value: drain.floor },
+      // A few hundred events mostly measure the worker's start; the rate goal is read on the backlog row below.
+      goal: '— (≥ 2,000/s: the backlog row)',
+      met: null,
     },
   ];
   if (backlog) {
