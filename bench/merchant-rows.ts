@@ -1,28 +1,30 @@
 /**
  * The merchant webhook rows of `npm run bench` (signed webhooks to MERCHANT_WEBHOOK_URL, server/events/delivery.ts),
- * on the demo process (embedded emulator + BFF, SQLite) with the merchant's backend a bare node:http receiver in the
- * forked client process (bench/lib/clients.ts), which answers 204 at once:
+ * on the demo process (embedded emulator + BFF, SQLite) with the merchant's backend a bare node:http receiver in a
+ * forked process of its own (bench/lib/clients.ts), which answers 204 at once:
  * - the sandbox trigger → the merchant's first receipt of `checkout.completed`, p50 and p99, beside the shopper's
- *   status for the same trigger (an SSE stream of the same checkout, in the same client process): the same change,
+ *   status for the same trigger (an SSE stream of the same checkout, in the bench's client process): the same change,
  *   told to the shopper and to the merchant;
- * - a backlog of N paid orders' events (the delivery worker stopped while they are paid, then started) drained to the
- *   receiver, in events per second, beside a bare node:http POST loop of the same signed requests to the same
- *   receiver, 16 at a time (the worker's batch), over keep-alive connections, from this process as the worker is.
+ * - N paid orders' events (the delivery worker stopped while they are paid, then started) drained to the receiver, in
+ *   events per second, beside a bare node:http POST loop of the same signed requests to the same receiver, as many
+ *   at a time as the worker sends, over keep-alive connections, from this process as the worker is;
+ * - a backlog of 100,000 events and status while it drains (./merchant-backlog.ts).
  * Every receipt is verified with `standardwebhooks` afterwards (off the clock); one that does not verify fails the run.
  */
 import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { Webhook } from 'standardwebhooks';
 import type { PricedOrder } from '../server/payments/orders';
-import { startTestServer, type TestServer } from '../test/server/helpers/server';
-import { now, type Clients } from './lib/client-process';
+import { startTestServer } from '../test/server/helpers/server';
+import { newCheckout, verifyAll } from './lib/merchant';
+import { now, startClients, type Clients } from './lib/client-process';
 import type { Receipt } from './lib/clients';
 import { summarize } from './lib/stats';
+import { drainBacklog } from './merchant-backlog';
 
 const PAYER = { name: 'Bench', taxNumber: '52998224725' };
 const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
-/** The worker's batch (server/events/delivery.ts): the POST loop sends as many at once. */
-const BATCH = 16;
+/** The worker's requests in flight (server/events/delivery.ts): the POST loop sends as many at once. */
+const CONCURRENCY = 16;
 
 export interface MerchantRowsOptions {
   clients: Clients;
@@ -30,26 +32,9 @@ export interface MerchantRowsOptions {
   runs: number;
   /** Paid orders whose events are drained for the throughput row. */
   events: number;
+  /** Merchant events of the backlog row (./merchant-backlog.ts); 0: skipped. */
+  backlog: number;
   log: (line: string) => void;
-}
-
-async function newCheckout(server: TestServer, orderId: string) {
-  const response = await server.json('POST', '/api/checkouts', { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' });
-  if (response.status !== 201) throw new Error(`bench: creation failed: ${response.text}`);
-  return response.body as { id: string; transactionId: string };
-}
-
-/** Verifies every receipt with the Standard Webhooks library; throws on the first that does not verify. */
-function verifyAll(secret: string, receipts: Receipt[]) {
-  const webhook = new Webhook(secret);
-  for (const receipt of receipts) {
-    try {
-      webhook.verify(receipt.body, receipt.headers);
-    } catch (error) {
-      throw new Error(`bench: a merchant webhook did not verify (${receipt.headers['webhook-id']}): ${String(error)}`, { cause: error });
-    }
-  }
-  return receipts.length;
 }
 
 /** POSTs each request to the receiver, `concurrency` at a time over keep-alive connections (node:http alone). */
@@ -77,9 +62,20 @@ async function postLoop(port: number, requests: Receipt[], concurrency: number) 
   }
 }
 
-export async function merchantRows({ clients, runs, events, log }: MerchantRowsOptions) {
-  const { port } = await clients.receive();
-  await clients.receipts();
+export async function merchantRows({ clients, runs, events, backlog: backlogSize, log }: MerchantRowsOptions) {
+  // The merchant's receiver in a process of its own: thousands of webhooks a second must not slow the shoppers'
+  // streams, which are read in `clients`, and so inflate the status figures measured beside them.
+  const receiver = await startClients();
+  try {
+    return await measure({ clients, receiver, runs, events, backlog: backlogSize, log });
+  } finally {
+    await receiver.stop();
+  }
+}
+
+async function measure({ clients, receiver, runs, events, backlog: backlogSize, log }: MerchantRowsOptions & { receiver: Clients }) {
+  const { port } = await receiver.receive();
+  await receiver.receipts();
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const server = await startTestServer({
     env: { MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks`, MERCHANT_WEBHOOK_SECRET: secret, CHECKOUT_RATE_PER_MINUTE: '0' },
@@ -88,7 +84,8 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
   const merchant: number[] = [];
   const status: number[] = [];
   let verified = 0;
-  let drain: { project: number; floor: number; events: number; copies: number };
+  let drain: { project: number; floor: number; events: number; copies: number; concurrency: number };
+  let backlog: Awaited<ReturnType<typeof drainBacklog>> | undefined;
   try {
     const serverPort = Number(new URL(server.url).port);
     // The trigger → the shopper's stream and the merchant's receiver, both timed in the client process.
@@ -97,7 +94,7 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
       const checkout = await newCheckout(server, `W-${i}`);
       await clients.open(serverPort, [`/api/checkouts/${checkout.id}/events`], 'Registered');
       const { delivered } = await clients.arm('Completed');
-      const received = clients.expect(checkout.id);
+      const received = receiver.expect(checkout.id);
       const started = now();
       await server.provider.sandbox.pix.complete(checkout.transactionId, PAYER);
       const [shopper, backend] = await Promise.all([delivered, received]);
@@ -110,7 +107,7 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
       status.push(shopper.first - started);
       merchant.push(backend.at - started);
     }
-    verified += verifyAll(secret, await clients.receipts());
+    verified += verifyAll(secret, await receiver.receipts());
     const m = summarize(merchant);
     const s = summarize(status);
     log(
@@ -125,8 +122,8 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
     }
     const started = now();
     server.deliveries.start();
-    const done = await clients.count(events);
-    const receipts = await clients.receipts();
+    const done = await receiver.count(events);
+    const receipts = await receiver.receipts();
     verified += verifyAll(secret, receipts);
     if (done.distinct < events) log(`bench: ${done.distinct} of ${events} merchant webhooks arrived in time`);
     const project = done.distinct >= events ? events / ((done.last - started) / 1000) : Number.NaN;
@@ -135,14 +132,16 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
     const seen = new Set<string>();
     const firsts = receipts.filter((r) => !seen.has(r.headers['webhook-id']!) && seen.add(r.headers['webhook-id']!));
     const floorStarted = now();
-    await postLoop(port, firsts, BATCH);
-    const floorDone = await clients.count(firsts.length);
-    await clients.receipts();
+    await postLoop(port, firsts, CONCURRENCY);
+    const floorDone = await receiver.count(firsts.length);
+    await receiver.receipts();
     const floor = firsts.length / ((floorDone.last - floorStarted) / 1000);
-    drain = { project, floor, events, copies: done.copies };
+    drain = { project, floor, events, copies: done.copies, concurrency: CONCURRENCY };
     log(
       `merchant: ${events} events drained at ${project.toFixed(0)}/s (${done.copies} requests); node:http POST loop ${floor.toFixed(0)}/s`,
     );
+    if (backlogSize > 0)
+      backlog = await drainBacklog({ server, clients, receiver, events: backlogSize, runs: Math.min(runs, 50), secret, log });
   } finally {
     await server.close();
   }
@@ -151,5 +150,6 @@ export async function merchantRows({ clients, runs, events, log }: MerchantRowsO
     verified,
     latency: { merchant: summarize(merchant), status: summarize(status), samples: { merchant, status } },
     drain,
+    backlog,
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The table of `npm run bench`: the rows (built in ./rows.ts) with baselines, ratios and goals; the comparison with
- * the previous run; the histogram page.
+ * The table of `npm run bench`: the rows (built in ./rows.ts) with baselines, ratios and goals, and under each row
+ * whose goal is not met, its floor and the best figure reached; the comparison with the previous run; the histogram
+ * page. The README's table is this one (./readme-table.ts).
  */
 import type { Summary } from './lib/stats';
 import { summarize } from './lib/stats';
@@ -20,18 +21,54 @@ export interface Results {
   raw: unknown;
 }
 
-const show = (row: Row) =>
-  row.value === null ? '—' : row.unit === 'B' ? kb(row.value) : row.unit === 'ms' ? ms(row.value) : `${row.value.toFixed(0)}${row.unit}`;
-const ratio = (row: Row) =>
-  row.value === null || !row.baselineValue
+export const show = (row: Row) =>
+  row.value === null
     ? '—'
-    : row.better === 'lower'
-      ? `${(row.value / row.baselineValue).toFixed(2)}×`
-      : row.baselineValue >= row.value
-        ? `${(row.baselineValue / row.value).toFixed(2)}× slower`
-        : `${(row.value / row.baselineValue).toFixed(2)}× faster`;
+    : row.unit === 'B'
+      ? kb(row.value)
+      : row.unit === 'ms'
+        ? ms(row.value)
+        : `${Math.round(row.value).toLocaleString('en')}${row.unit}`;
+/**
+ * Always the project's figure divided by its baseline's, with the way that is better: "3.0× the baseline (lower is
+ * better)" for a time, "0.12× the baseline (higher is better)" for a rate. One wording for every row.
+ */
+export const ratio = (row: Row) => {
+  if (row.value === null || !row.baselineValue || !Number.isFinite(row.value)) return '—';
+  const x = row.value / row.baselineValue;
+  return `${x.toFixed(x < 10 ? 2 : 0)}× the baseline (${row.better} is better)`;
+};
 
-export function printTable(results: Results): string {
+/** The best figure of a row among results (a lower time, a higher rate), and the run it comes from. */
+export interface Best {
+  value: number;
+  from: string;
+}
+
+/** For each row id, the best figure among `runs`: what "best reached" under an unmet row says. */
+export function bestFigures(runs: { name: string; results: Results }[]): Map<string, Best> {
+  const best = new Map<string, Best>();
+  for (const { name, results } of runs) {
+    for (const row of results.rows) {
+      if (row.value === null || !Number.isFinite(row.value)) continue;
+      const known = best.get(row.id);
+      if (!known || (row.better === 'lower' ? row.value < known.value : row.value > known.value))
+        best.set(row.id, { value: row.value, from: name });
+    }
+  }
+  return best;
+}
+
+/** The line under a row whose goal is not met: the floor measured beside it, and the best figure reached so far. */
+function unmetLine(row: Row, best: Map<string, Best>): string {
+  const floor = row.floor ? `floor: ${row.floor.what}, ${show({ ...row, value: row.floor.value })}` : 'no floor measured for this row';
+  const reached = best.get(row.id);
+  const bestText = reached ? `best reached: ${show({ ...row, value: reached.value })} (${reached.from})` : 'best reached: —';
+  return `| ↳ not met. ${floor}; ${bestText} | | | | | |`;
+}
+
+/** The table as Markdown, each unmet row followed by its floor and best; `best` defaults to this run's own figures. */
+export function printTable(results: Results, best = bestFigures([{ name: 'this run', results }])): string {
   const m = results.machine;
   const lines = [
     `pix-checkout bench, ${results.date} (${results.commit}), ${m.cpus} × ${m.model}, ${m.memoryGb} GB, Node ${m.node}`,
@@ -43,6 +80,7 @@ export function printTable(results: Results): string {
     lines.push(
       `| ${row.what} | ${show(row)} | ${row.baseline} | ${ratio(row)} | ${row.goal} | ${row.met === null ? '—' : row.met ? 'yes' : 'NO'} |`,
     );
+    if (row.met === false) lines.push(unmetLine(row, best));
   }
   return lines.join('\n');
 }

@@ -15,10 +15,15 @@ export interface Row {
   baselineValue: number | null;
   goal: string;
   met: boolean | null;
+  /**
+   * The floor this row's goal is read against, measured in the same run (printed under the row when the goal is not
+   * met, with the best figure any committed run reached).
+   */
+  floor?: { what: string; value: number } | undefined;
 }
 
 export const KB = 1024;
-export const ms = (x: number) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
+export const ms = (x: number) => `${x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en')} ms`;
 export const kb = (x: number) => `${(x / KB).toFixed(1)} KB`;
 
 interface Inputs {
@@ -27,11 +32,11 @@ interface Inputs {
   browser: Awaited<ReturnType<typeof browserRows>> | undefined;
 }
 
-/** The merchant webhook rows (./merchant-rows.ts): trigger → the merchant's receipt, and a backlog drained. */
+/** The merchant webhook rows (./merchant-rows.ts): trigger → the merchant's receipt, events per second, a backlog. */
 function merchantRows(merchant: NonNullable<NonNullable<Inputs['server']>['merchant']>): Row[] {
   const { merchant: receipt, status } = merchant.latency;
-  const { drain } = merchant;
-  return [
+  const { drain, backlog } = merchant;
+  const rows: Row[] = [
     {
       id: 'merchant-p50',
       what: `The merchant's backend gets checkout.completed after the sandbox trigger (signed webhook, bare node:http receiver), p50`,
@@ -40,8 +45,9 @@ function merchantRows(merchant: NonNullable<NonNullable<Inputs['server']>['merch
       better: 'lower',
       baseline: `the shopper's stream, same triggers, p50 ${ms(status.p50)}`,
       baselineValue: status.p50,
-      goal: '—',
-      met: null,
+      goal: `≤ the shopper's p50 + 10 ms (${ms(status.p50 + 10)})`,
+      met: receipt.p50 <= status.p50 + 10,
+      floor: { what: "the shopper's stream of the same triggers, p50", value: status.p50 },
     },
     {
       id: 'merchant-p99',
@@ -56,16 +62,47 @@ function merchantRows(merchant: NonNullable<NonNullable<Inputs['server']>['merch
     },
     {
       id: 'merchant-drain',
-      what: `Merchant webhooks delivered per second: ${drain.events} paid orders' events queued, then drained to a fast receiver`,
+      what: `Merchant webhooks delivered per second: ${drain.events.toLocaleString('en')} paid orders' events queued, then drained to a fast receiver`,
       value: drain.project,
       unit: '/s',
       better: 'higher',
-      baseline: `node:http POST loop (16 at a time) ${drain.floor.toFixed(0)}/s`,
+      baseline: `node:http POST loop (${drain.concurrency} at a time) ${Math.round(drain.floor).toLocaleString('en')}/s`,
       baselineValue: drain.floor,
-      goal: '—',
+      // A few hundred events mostly measure the worker's start; the rate goal is read on the backlog row below.
+      goal: '— (≥ 2,000/s: the backlog row)',
       met: null,
     },
   ];
+  if (backlog) {
+    const n = backlog.events.toLocaleString('en');
+    rows.push(
+      {
+        id: 'merchant-backlog',
+        what: `A backlog of ${n} merchant events drained to a fast receiver, per second`,
+        value: backlog.perSecond,
+        unit: '/s',
+        better: 'higher',
+        baseline: `node:http POST loop ${Math.round(drain.floor).toLocaleString('en')}/s`,
+        baselineValue: drain.floor,
+        goal: '≥ 2,000/s',
+        met: backlog.perSecond >= 2_000,
+        floor: { what: 'the node:http POST loop of the same signed requests', value: drain.floor },
+      },
+      {
+        id: 'merchant-backlog-status',
+        what: `Status p50 (sandbox trigger → the shopper's stream) while the backlog of ${n} drains`,
+        value: backlog.status.p50,
+        unit: 'ms',
+        better: 'lower',
+        baseline: `the same, no backlog, p50 ${ms(backlog.idle.p50)}`,
+        baselineValue: backlog.idle.p50,
+        goal: `< 1.1× no backlog (${ms(1.1 * backlog.idle.p50)})`,
+        met: backlog.status.p50 < 1.1 * backlog.idle.p50,
+        floor: { what: 'status p50 with no backlog, same server', value: backlog.idle.p50 },
+      },
+    );
+  }
+  return rows;
 }
 
 export function buildRows({ bundle, server, browser }: Inputs): Row[] {
@@ -89,21 +126,11 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       value: sse.p50,
       unit: 'ms',
       better: 'lower',
-      baseline: `node:http floor p50 ${ms(floor.p50)}`,
-      baselineValue: floor.p50,
-      goal: '≤ 1.5× the floor',
-      met: sse.p50 <= 1.5 * floor.p50,
-    });
-    add({
-      id: 'status-p50-hops',
-      what: "Same path, bare node:http with the contract's hops (trigger → webhook → re-read → stream), p50",
-      value: hops.p50,
-      unit: 'ms',
-      better: 'lower',
-      baseline: `node:http floor p50 ${ms(floor.p50)}`,
-      baselineValue: floor.p50,
-      goal: `— (the status goal: ${ms(1.5 * floor.p50)})`,
-      met: null,
+      baseline: `the contract's hops floor p50 ${ms(hops.p50)} (bare node:http floor ${ms(floor.p50)}), each in its own process`,
+      baselineValue: hops.p50,
+      goal: `≤ 1.5× the hops floor (${ms(1.5 * hops.p50)})`,
+      met: sse.p50 <= 1.5 * hops.p50,
+      floor: { what: "the contract's hops floor p50", value: hops.p50 },
     });
     add({
       id: 'status-p99',
@@ -111,10 +138,11 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       value: sse.p99,
       unit: 'ms',
       better: 'lower',
-      baseline: `floor p99 ${ms(floor.p99)}`,
-      baselineValue: floor.p99,
+      baseline: `the hops floor p99 ${ms(hops.p99)} (bare floor ${ms(floor.p99)})`,
+      baselineValue: hops.p99,
       goal: '≤ 25 ms',
       met: sse.p99 <= 25,
+      floor: { what: "the contract's hops floor p99", value: hops.p99 },
     });
     addMerchant();
     add({
@@ -186,6 +214,7 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       baselineValue: server.fanout.floor,
       goal: '≤ 1.5× node:http',
       met: server.fanout.project <= 1.5 * server.fanout.floor,
+      floor: { what: 'bare node:http', value: server.fanout.floor },
     });
     add({
       id: 'fanout-many',
@@ -193,21 +222,11 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       value: server.many.project,
       unit: 'ms',
       better: 'lower',
-      baseline: `node:http ${ms(server.many.floor)}`,
-      baselineValue: server.many.floor,
+      baseline: `node:http with the contract's hops (${server.completions} triggers, webhooks, re-reads) ${ms(server.many.hops)}; bare node:http ${ms(server.many.floor)}`,
+      baselineValue: server.many.hops,
       goal: '≤ 300 ms',
       met: server.many.project <= 300,
-    });
-    add({
-      id: 'fanout-many-hops',
-      what: "Same, bare node:http with the contract's hops (100 triggers, webhooks and re-reads)",
-      value: server.many.hops,
-      unit: 'ms',
-      better: 'lower',
-      baseline: `node:http ${ms(server.many.floor)}`,
-      baselineValue: server.many.floor,
-      goal: '— (the goal: 300 ms)',
-      met: null,
+      floor: { what: "node:http with the contract's hops", value: server.many.hops },
     });
     add({
       id: 'memory',
@@ -219,17 +238,20 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       baselineValue: server.memory.floor,
       goal: '≤ 14 KB',
       met: server.memory.project <= 14 * KB,
+      floor: { what: 'bare node:http', value: server.memory.floor },
     });
+    const hopsCreate = `node:http with the contract's one provider call ${Math.round(server.create.hops).toLocaleString('en')}/s`;
     add({
       id: 'create-emulator',
       what: 'Checkouts created per second through the embedded emulator (10 connections)',
       value: server.create.project,
       unit: '/s',
       better: 'higher',
-      baseline: `minimal Hono JSON ${server.create.hono.toFixed(0)}/s`,
-      baselineValue: server.create.hono,
+      baseline: `${hopsCreate}; minimal Hono JSON ${Math.round(server.create.hono).toLocaleString('en')}/s`,
+      baselineValue: server.create.hops,
       goal: '≥ 1,000/s',
       met: server.create.project >= 1_000,
+      floor: { what: "node:http with the contract's one provider call", value: server.create.hops },
     });
     add({
       id: 'create-bff',
@@ -237,21 +259,11 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
       value: server.create.bffAlone,
       unit: '/s',
       better: 'higher',
-      baseline: `minimal Hono JSON ${server.create.hono.toFixed(0)}/s`,
-      baselineValue: server.create.hono,
+      baseline: `${hopsCreate}; minimal Hono JSON ${Math.round(server.create.hono).toLocaleString('en')}/s`,
+      baselineValue: server.create.hops,
       goal: '≥ 2,000/s',
       met: server.create.bffAlone >= 2_000,
-    });
-    add({
-      id: 'create-hops',
-      what: "Same, bare node:http with the contract's one provider call (a stand-in provider, no store)",
-      value: server.create.hops,
-      unit: '/s',
-      better: 'higher',
-      baseline: `minimal Hono JSON ${server.create.hono.toFixed(0)}/s`,
-      baselineValue: server.create.hono,
-      goal: '— (the goals: 1,000/s and 2,000/s)',
-      met: null,
+      floor: { what: "node:http with the contract's one provider call", value: server.create.hops },
     });
   }
   return rows;

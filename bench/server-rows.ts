@@ -1,7 +1,8 @@
 /**
  * The server rows of `npm run bench`: fan-out to one checkout's streams, 100 completions across many checkouts,
  * memory per open stream, and creation throughput (through the embedded emulator, and the BFF alone with a stub
- * provider). Servers run in this process (their memory is this process's); clients in a forked process. Beside the
+ * provider). The project's servers run in this process (their memory is this process's), each floor in a process of
+ * its own (./lib/floors.ts, its memory read there), clients in a forked process. Beside the
  * node:http floor, the completions and creation rows get the floor with the contract's hops (`startHopsFloor`).
  * Then the merchant webhook rows (./merchant-rows.ts), with the same client process as the merchant's backend.
  */
@@ -26,7 +27,7 @@ export interface ServerRowsOptions {
   /** False: skip the creation rows (their figures stay NaN), for a quick run of the stream rows. */
   create?: boolean;
   /** The merchant webhook rows: timed triggers, and paid orders whose events are drained; undefined: skipped. */
-  merchant?: { runs: number; events: number } | undefined;
+  merchant?: { runs: number; events: number; backlog: number } | undefined;
   log: (line: string) => void;
 }
 
@@ -80,13 +81,13 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     const floor = await startHttpFloor();
     try {
       for (let rep = 0; rep < reps; rep++) {
-        const before = await settledMemory();
+        const before = await floor.memory();
         await clients.open(
           floor.port,
           Array.from({ length: streams }, () => '/events?c=one'),
           'Registered',
         );
-        if (rep === 0) rows.memory.floor = ((await settledMemory()) - before) / streams;
+        if (rep === 0) rows.memory.floor = ((await floor.memory()) - before) / streams;
         rows.fanout.floor.push(await deliver(clients, () => floor.trigger(['one']), streams, log));
         await clients.close();
         rows.many.floor.push(await manyCompletions(floor, 'c'));
@@ -114,13 +115,13 @@ export async function serverRows({ streams, completions, reps, createSeconds, cr
     // Minimal Hono: streamSSE memory.
     const hono = await startHonoFloor();
     try {
-      const before = await settledMemory();
+      const before = await hono.memory();
       await clients.open(
         hono.port,
         Array.from({ length: streams }, () => '/events'),
         'Registered',
       );
-      rows.memory.hono = ((await settledMemory()) - before) / streams;
+      rows.memory.hono = ((await hono.memory()) - before) / streams;
       await clients.close();
       await sleep(200);
       if (create)

@@ -152,12 +152,13 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
         return c.json(done(outcome));
       }
       // A failed re-read answers 503: the provider retries, and the reconciler catches it meanwhile. The webhook is
-      // marked seen after the re-read (bookkeeping for the reconciler), so a change reaches the streams first.
-      const result = await service
-        .refresh(checkout, 'webhook')
-        .catch(() => undefined)
-        .finally(() => store.markWebhookSeen(checkout.id, entry.receivedAt));
-      if (!result) return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
+      // marked seen by the transition's own write when the checkout moves (bookkeeping for the reconciler, never a
+      // write of its own before the streams get the change), and on its own otherwise.
+      const result = await service.refresh(checkout, 'webhook', { webhookAt: entry.receivedAt }).catch(() => undefined);
+      if (!result) {
+        await store.markWebhookSeen(checkout.id, entry.receivedAt).catch((error: unknown) => logger.error('webhook seen:', error));
+        return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
+      }
       const outcome = result.changed ? 'applied' : 'ignored';
       tell({ ...entry, checkoutId: checkout.id, outcome });
       return c.json(done(outcome));

@@ -59,12 +59,6 @@ export type CheckoutService = ReturnType<typeof createCheckoutService>;
 /** 128 random bits, URL-safe: checkout ids must not be guessable. */
 export const newCheckoutId = () => `co_${randomBytes(16).toString('base64url')}`;
 
-/**
- * Resolves after the I/O callbacks and microtasks already queued: the frames a publish just handed to the event
- * streams reach their sockets before bookkeeping writes (which SQLite makes synchronously) hold the event loop.
- */
-export const afterStreamWrites = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** A create request once its order is priced: what the saga's steps need. */
 interface PricedRequest {
   input: CreateCheckoutInput;
@@ -176,16 +170,29 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     return store.transition(checkout.id, STORED_STATES, to, source, data, now(), changes);
   }
 
-  /** Re-reads the transaction from the provider (the source of truth) and applies its state, with the receipt when paid. */
-  async function refresh(checkout: Checkout, source: EventSource) {
-    if (!checkout.transactionId) return { changed: false as const, checkout };
+  /**
+   * Re-reads the transaction from the provider (the source of truth) and applies its state, with the receipt when
+   * paid. `webhookAt`: the webhook that asked for it came then. The bookkeeping (re-read, webhook seen) rides on the
+   * transition's own UPDATE when the checkout moves; otherwise it is written on its own.
+   */
+  async function refresh(checkout: Checkout, source: EventSource, { webhookAt }: { webhookAt?: string } = {}) {
+    if (!checkout.transactionId) {
+      if (webhookAt) await store.markWebhookSeen(checkout.id, webhookAt);
+      return { changed: false as const, checkout };
+    }
     const record = await provider.transactions.retrieve(checkout.transactionId);
     const { state, stateErrorCause } = record.transaction;
-    const changes = state === 'Completed' ? { details: { ...receiptOf(record, now()) } } : undefined;
+    const checkedAt = now();
+    const changes = {
+      checkedAt,
+      ...(webhookAt && { webhookAt }),
+      ...(state === 'Completed' && { details: { ...receiptOf(record, checkedAt) } }),
+    };
     const result = await advance(checkout, state, source, { transactionState: state, stateErrorCause: stateErrorCause ?? null }, changes);
-    // Bookkeeping, not the change: written once the change's frames are on their way to the browsers.
-    if (result.changed) await afterStreamWrites();
-    await store.markChecked(checkout.id, now());
+    if (!result.changed) {
+      await store.markChecked(checkout.id, checkedAt);
+      if (webhookAt) await store.markWebhookSeen(checkout.id, webhookAt);
+    }
     return result;
   }
 

@@ -1,6 +1,6 @@
 /** The deliveries part of the PostgreSQL store (see `deliveries.ts`), with the same behaviour as the SQLite one. */
 import type pg from 'pg';
-import type { DeliveryStore } from './deliveries';
+import { settledAs, type DeliveryStore, type RecordedAttempt } from './deliveries';
 import { inTransaction } from './pg-transaction';
 import { merchantEventFromRow, type Row } from './rows';
 
@@ -28,8 +28,7 @@ export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
       }));
     },
     async recordAttempt(eventId, endpointId, owner, attempt, outcome) {
-      const state = 'delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'pending';
-      const retryAt = 'retryAt' in outcome ? outcome.retryAt : null;
+      const { state, retryAt } = settledAs(outcome);
       return inTransaction(pool, async (client) => {
         const settled = await client.query<{ event_seq: string }>(
           `UPDATE webhook_deliveries d SET attempts = attempts + 1, state = $4, next_at = COALESCE($5, next_at),
@@ -48,6 +47,41 @@ export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
         );
         return true;
       });
+    },
+    async recordAttempts(owner, attempts) {
+      if (attempts.length === 0) return [];
+      // One statement settles the whole batch and logs the attempts of the deliveries it settled.
+      const column = <T>(pick: (a: RecordedAttempt) => T) => attempts.map(pick);
+      const { rows } = await pool.query<{ event_seq: string; endpoint_id: string }>(
+        `WITH input AS (
+           SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::text[], $8::timestamptz[],
+             $9::int[]) AS t(seq, endpoint_id, state, retry_at, status, error, at, duration_ms)),
+         settled AS (
+           UPDATE webhook_deliveries d SET attempts = d.attempts + 1, state = i.state, next_at = COALESCE(i.retry_at, d.next_at),
+             lease_owner = NULL, lease_until = NULL, last_status = i.status, last_error = i.error,
+             delivered_at = CASE WHEN i.state = 'delivered' THEN i.at ELSE d.delivered_at END
+           FROM input i
+           WHERE d.event_seq = i.seq AND d.endpoint_id = i.endpoint_id AND d.lease_owner = $1 AND d.state = 'pending'
+           RETURNING d.event_seq, d.endpoint_id),
+         logged AS (
+           INSERT INTO webhook_attempts (event_seq, endpoint_id, at, status, duration_ms, error)
+           SELECT i.seq, i.endpoint_id, i.at, i.status, i.duration_ms, i.error
+           FROM input i JOIN settled s ON s.event_seq = i.seq AND s.endpoint_id = i.endpoint_id)
+         SELECT event_seq, endpoint_id FROM settled`,
+        [
+          owner,
+          column((a) => a.seq),
+          column((a) => a.endpointId),
+          column((a) => settledAs(a.outcome).state),
+          column((a) => settledAs(a.outcome).retryAt),
+          column((a) => a.attempt.status),
+          column((a) => a.attempt.error),
+          column((a) => a.attempt.at),
+          column((a) => a.attempt.durationMs),
+        ],
+      );
+      const done = new Set(rows.map((row) => `${row.event_seq}:${row.endpoint_id}`));
+      return attempts.map((a) => done.has(`${a.seq}:${a.endpointId}`));
     },
   };
 }

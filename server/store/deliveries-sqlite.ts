@@ -1,6 +1,6 @@
 /** The deliveries part of the SQLite store (see `deliveries.ts`); writes run in BEGIN IMMEDIATE transactions. */
 import type Database from 'better-sqlite3';
-import type { DeliveryStore } from './deliveries';
+import { settledAs, type DeliveryStore, type RecordedAttempt } from './deliveries';
 import { merchantEventFromRow, type Row } from './rows';
 
 export function deliveriesSqlite(db: Database.Database): DeliveryStore {
@@ -32,11 +32,13 @@ export function deliveriesSqlite(db: Database.Database): DeliveryStore {
       event: merchantEventFromRow(sql.event.get(row.event_seq) as Row, 'text'),
     })),
   );
-  const record = db.transaction((seq: number, endpointId: string, owner: string, params: Record<string, unknown>) => {
+  const recordOne = (owner: string, { seq, endpointId, attempt, outcome }: RecordedAttempt) => {
+    const params = { ...attempt, ...settledAs(outcome) };
     const settled = sql.settle.run({ seq, endpointId, owner, ...params }).changes === 1;
     if (settled) sql.attempt.run({ seq, endpointId, ...params });
     return settled;
-  });
+  };
+  const record = db.transaction((owner: string, attempts: readonly RecordedAttempt[]) => attempts.map((a) => recordOne(owner, a)));
 
   return {
     async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
@@ -45,9 +47,10 @@ export function deliveriesSqlite(db: Database.Database): DeliveryStore {
     async recordAttempt(eventId, endpointId, owner, attempt, outcome) {
       const seq = sql.eventSeq.get(eventId) as number | undefined;
       if (seq === undefined) return false;
-      const state = 'delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'pending';
-      const retryAt = 'retryAt' in outcome ? outcome.retryAt : null;
-      return record.immediate(seq, endpointId, owner, { ...attempt, state, retryAt });
+      return record.immediate(owner, [{ seq, endpointId, attempt, outcome }])[0]!;
+    },
+    async recordAttempts(owner, attempts) {
+      return attempts.length ? record.immediate(owner, attempts) : [];
     },
   };
 }

@@ -40,4 +40,23 @@ export interface DeliveryStore {
   ): Promise<WebhookDelivery[]>;
   /** Records the attempt and the delivery's outcome; ignored (false) when `owner` no longer holds the lease. */
   recordAttempt(eventId: string, endpointId: string, owner: string, attempt: WebhookAttempt, outcome: DeliveryOutcome): Promise<boolean>;
+  /**
+   * `recordAttempt` for many deliveries (by event seq) in one transaction: one commit for a batch the worker sent,
+   * instead of one each. Answers, in order, whether each was recorded (false: `owner` no longer held its lease).
+   */
+  recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]>;
 }
+
+/** One attempt of `recordAttempts`: the delivery (its event's seq and the endpoint), what happened, and its outcome. */
+export interface RecordedAttempt {
+  seq: number;
+  endpointId: string;
+  attempt: WebhookAttempt;
+  outcome: DeliveryOutcome;
+}
+
+/** The state and retry time an outcome leaves a delivery in. */
+export const settledAs = (outcome: DeliveryOutcome) => ({
+  state: 'delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'pending',
+  retryAt: 'retryAt' in outcome ? outcome.retryAt : null,
+});

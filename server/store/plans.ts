@@ -14,6 +14,7 @@ import {
 } from '../../core/checkout-machine';
 import { EXPIRED } from '../../core/states';
 import { merchantEventOf, type NewMerchantEvent } from './merchant-events';
+import { InstantSchema } from './types';
 import type {
   Activation,
   Checkout,
@@ -54,6 +55,9 @@ export interface Move {
   /** Set by an activation only. */
   transactionId?: string;
   expiresAt?: string;
+  /** Bookkeeping of a transition (`TransitionChanges`), each kept when later than the stored one. */
+  checkedAt?: string;
+  webhookAt?: string;
 }
 
 /** What each step gives back. */
@@ -122,7 +126,16 @@ export function* transitionSteps(
     const moved = yield* write({ id: side.id, from: side.from, to: side.to, at, details: {}, duplicateOf: null });
     superseded = { checkout: moved, event: yield* append(moved, source, at, { ...side.data }) };
   }
-  const moved = yield* write({ id, from: plan.from, to: plan.to, at, details: changes.details ?? {}, duplicateOf: plan.duplicateOf });
+  const moved = yield* write({
+    id,
+    from: plan.from,
+    to: plan.to,
+    at,
+    details: changes.details ?? {},
+    duplicateOf: plan.duplicateOf,
+    ...(changes.checkedAt && { checkedAt: InstantSchema.parse(changes.checkedAt) }),
+    ...(changes.webhookAt && { webhookAt: InstantSchema.parse(changes.webhookAt) }),
+  });
   const appended = yield* append(moved, source, at, { ...data, ...plan.data });
   return { changed: true, checkout: moved, event: appended, ...(superseded && { superseded }) };
 }

@@ -75,9 +75,9 @@ export async function openPostgresStore({
           const { move } = step;
           const row = await one(
             `UPDATE checkouts SET state = $3, seq = seq + 1, updated_at = $4, details = details || $5::jsonb,
-               duplicate_of = $6, transaction_id = COALESCE($7, transaction_id), expires_at = COALESCE($8, expires_at)
-             WHERE id = $1 AND state = $2
-             RETURNING *`,
+               duplicate_of = $6, transaction_id = COALESCE($7, transaction_id), expires_at = COALESCE($8, expires_at),
+               last_checked_at = GREATEST(last_checked_at, $9::timestamptz), last_webhook_at = GREATEST(last_webhook_at, $10::timestamptz)
+             WHERE id = $1 AND state = $2 RETURNING *`,
             [
               move.id,
               move.from,
@@ -87,6 +87,8 @@ export async function openPostgresStore({
               move.duplicateOf,
               move.transactionId ?? null,
               move.expiresAt ?? null,
+              move.checkedAt ?? null,
+              move.webhookAt ?? null,
             ],
             client,
           );

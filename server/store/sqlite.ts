@@ -84,7 +84,8 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     move: db.prepare(`
       UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
         duplicate_of = @duplicateOf, transaction_id = coalesce(@transactionId, transaction_id),
-        expires_at = coalesce(@expiresAt, expires_at)
+        expires_at = coalesce(@expiresAt, expires_at), last_checked_at = coalesce(max(coalesce(last_checked_at, ''), @checkedAt), last_checked_at),
+        last_webhook_at = coalesce(max(coalesce(last_webhook_at, ''), @webhookAt), last_webhook_at)
       WHERE id = @id AND state = @from
       RETURNING *`),
     // The order's other checkout in its one-per-order place.
@@ -124,6 +125,8 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
     return { created: false as const, checkout: checkoutFromRow(existing) };
   });
 
+  /** A move's optional fields, bound as NULL when the plan leaves them out (SQLite wants every named parameter). */
+  const UNSET_MOVE_FIELDS = { transactionId: null, expiresAt: null, checkedAt: null, webhookAt: null };
   /** Carries out one step of the state machine's plan (./plans) inside the current transaction. */
   const runStep = (step: Step): StepResults[Step['step']] => {
     switch (step.step) {
@@ -131,16 +134,8 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
         return maybeCheckout(one(sql.byId, step.id));
       case 'holder':
         return one(sql.placeHolder, { id: step.id }) as { id: string; state: StoredState } | undefined;
-      case 'move': {
-        const { move } = step;
-        const row = one(sql.move, {
-          ...move,
-          details: toJson(move.details),
-          transactionId: move.transactionId ?? null,
-          expiresAt: move.expiresAt ?? null,
-        });
-        return row && checkoutFromRow(row);
-      }
+      case 'move':
+        return maybeCheckout(one(sql.move, { ...UNSET_MOVE_FIELDS, ...step.move, details: toJson(step.move.details) }));
       case 'insert': {
         const { draft, fields, duplicateOf, at } = step.insert;
         const row = one(sql.insertActive, {

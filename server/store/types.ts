@@ -118,6 +118,13 @@ export type CheckoutEvent = z.infer<typeof CheckoutEventSchema>;
 export interface TransitionChanges {
   /** Merged over the checkout's details (a receipt, for example). */
   details?: Record<string, unknown>;
+  /**
+   * The reconciler's bookkeeping, written by the same UPDATE when the checkout moves (one write instead of three on
+   * the status path): when the provider was re-read (`lastCheckedAt`) and the webhook that led to it came
+   * (`lastWebhookAt`). Each only moves forward. When the checkout does not move, the caller writes them itself.
+   */
+  checkedAt?: string;
+  webhookAt?: string;
 }
 
 export type ReserveResult = { created: true; checkout: Checkout } | { created: false; checkout: Checkout };

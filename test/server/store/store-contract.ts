@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CheckoutState, NewCheckout, Store } from '../../../server/store/types';
+import { MerchantEventSchema } from '../../../server/store/merchant-events';
+import { CheckoutEventSchema, CheckoutSchema, type CheckoutState, type NewCheckout, type Store } from '../../../server/store/types';
 
 export type StoreSetup = () => Promise<{ store: Store; teardown: () => Promise<void> }>;
 
@@ -422,6 +423,35 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const retried = await store.claimDeliveries([ep], at(30), 'e', at(31), 10);
         expect(retried.find((d) => d.event.id === a[1]!.event.id)).toMatchObject({ attempts: 1 });
       });
+
+      it('record a batch of attempts in one call, each only where its owner still holds the lease', async () => {
+        const ep = endpoint();
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        for (let i = 0; i < 3; i++) await paidOrder(`B-${i}`);
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        expect(await store.claimDeliveries([ep], at(3), 'a', at(4), 2)).toHaveLength(2);
+        // a's leases ran out: b takes all three.
+        const [x, y, w] = await store.claimDeliveries([ep], at(4), 'b', at(5), 10);
+        const ok = { at: at(4), status: 204, durationMs: 1, error: null };
+        const failed = { at: at(4), status: 500, durationMs: 1, error: 'HTTP 500' };
+        const delivered = { seq: x!.event.seq, endpointId: ep, attempt: ok, outcome: { delivered: true as const } };
+        expect(
+          await store.recordAttempts('b', [
+            delivered,
+            { seq: y!.event.seq, endpointId: ep, attempt: failed, outcome: { retryAt: at(10) } },
+          ]),
+        ).toEqual([true, true]);
+        expect(await store.recordAttempts('a', [delivered])).toEqual([false]);
+        expect(await store.recordAttempts('b', [])).toEqual([]);
+        const later = await store.claimDeliveries([ep], at(30), 'c', at(31), 10);
+        expect(later.map((d) => [d.event.id, d.attempts]).sort()).toEqual(
+          [
+            [y!.event.id, 1],
+            [w!.event.id, 0],
+          ].sort(),
+        );
+        expect((await store.attemptsOfEvent(x!.event.id))?.map((a) => a.status)).toEqual([204]);
+      });
     });
 
     describe('payment window', () => {
@@ -619,6 +649,38 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
           liveUntil: at(now + 10),
           ...(since !== undefined && { expired: { since: at(since), minDelayMs: 60_000, maxDelayMs: 60 * 60_000 } }),
         });
+
+      it('are written by the transition that moves the checkout, forward only, and not at all when it does not move', async () => {
+        const created = await checkoutIn('Created');
+        await store.markChecked(created.id, at(9));
+        const refused = await store.transition(created.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+          checkedAt: at(10),
+          webhookAt: at(10),
+        });
+        expect(refused.checkout).toMatchObject({ lastWebhookAt: null, lastCheckedAt: at(9) });
+        const moved = await store.transition(created.id, ['Created'], 'Completed', 'webhook', {}, at(3), {
+          checkedAt: at(4),
+          webhookAt: at(3),
+        });
+        // One write: the returned row already holds the marks, and a later check stays.
+        expect(moved.checkout).toMatchObject({ state: 'Completed', lastWebhookAt: at(3), lastCheckedAt: at(9) });
+        expect(await store.getCheckout(created.id)).toEqual(moved.checkout);
+      });
+
+      it('read back every checkout, event and merchant event exactly as their schemas give them', async () => {
+        const created = await checkoutIn('Created');
+        const moved = await store.transition(created.id, ['Created'], 'Completed', 'webhook', { endToEndId: 'E1' }, at(3), {
+          details: { paidAt: at(3) },
+          checkedAt: at(3),
+        });
+        const read = (await store.getCheckout(created.id))!;
+        expect(CheckoutSchema.parse(read)).toEqual(read);
+        expect(read).toEqual(moved.checkout);
+        for (const event of await store.eventsAfter(created.id, 0)) expect(CheckoutEventSchema.parse(event)).toEqual(event);
+        const merchant = await store.merchantEventsAfter(0, 10);
+        expect(merchant.length).toBeGreaterThan(0);
+        for (const event of merchant) expect(MerchantEventSchema.parse(event)).toEqual(event);
+      });
 
       it('claim live checkouts whose last webhook (or creation) and last check are older than the cutoff', async () => {
         const quiet = await checkoutIn('Created', 'quiet', at(0));
