@@ -38,6 +38,7 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   'GET /api/admin/users': SAME,
   'POST /api/admin/users': SAME,
   'PATCH /api/admin/users/:id': SAME,
+  'POST /api/admin/payment-links': SAME,
   'GET /api/admin/audit': SAME,
   'GET /api/admin/audit/export.csv': SAME,
   'GET /api/admin/balance': SAME,
