@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { formatDecimal, parseDecimal } from '../../core/money';
+import { saoPauloDateTime, saoPauloParts } from './sao-paulo-time';
 
 export const CSV_FORMATS = ['csv', 'csv-iso'] as const;
 /** `csv`: pt-BR for spreadsheets (the default); `csv-iso`: RFC 4180 with ISO values, for machines. */
@@ -36,25 +37,6 @@ export interface CsvColumn<T> {
   iso: string;
   /** The cell of `row`; `format` is for the few cells whose words differ by format (a state: `Pago` or `Completed`). */
   value: (row: T, format: CsvFormat) => CsvValue;
-}
-
-const TIME_ZONE = 'America/Sao_Paulo';
-
-/** São Paulo's wall clock, by parts: the pt-BR file's times and the file name's day. */
-const saoPaulo = new Intl.DateTimeFormat('en-GB', {
-  timeZone: TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-function saoPauloParts(date: Date): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
-  const parts = Object.fromEntries(saoPaulo.formatToParts(date).map((p) => [p.type, p.value]));
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
 }
 
 /** A decimal string as an exact count of units at its own scale (at least cents); undefined when it is no number. */
@@ -104,8 +86,7 @@ export function csvCell(value: CsvValue, format: CsvFormat): string {
   const date = validDate(value.instant);
   if (!date) return textCell(value.instant);
   if (iso) return date.toISOString();
-  const p = saoPauloParts(date);
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+  return saoPauloDateTime(date);
 }
 
 const separatorOf = (format: CsvFormat) => (format === 'csv-iso' ? ',' : ';');

@@ -19,6 +19,7 @@ import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDIN
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
+import type { SqliteReader } from './sqlite-reader';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
@@ -48,7 +49,11 @@ export const sqliteRefundsOf = (count: number) =>
 /** SQLite's BINARY order of two text columns: their UTF-8 bytes. */
 const binary = (a: unknown, b: unknown) => Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 
-export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
+/**
+ * `reader` runs the long reads (the payments list and its refunds, which the console's pages and the CSV export
+ * make) off the request thread (./sqlite-reader).
+ */
+export function backOfficeSqlite(db: Database.Database, reader: SqliteReader): BackOfficeStore {
   const sql = {
     reserve: db.prepare(`
       INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
@@ -94,17 +99,6 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
-  /** The list's and the refunds' statements by text; their texts are few (filters × states), the cache is emptied if not. */
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (text: string) => {
-    let statement = statements.get(text);
-    if (!statement) {
-      if (statements.size >= 256) statements.clear();
-      statements.set(text, (statement = db.prepare(text)));
-    }
-    return statement;
-  };
-
   /**
    * Takes the key (run IMMEDIATE: the write lock is held from the first read, so a refund's sum cannot change
    * between the check and the insert, whatever other process writes the file).
@@ -169,7 +163,7 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
     },
     async listCheckouts(filter, limit) {
       const { text, params } = sqliteCheckoutList(filter, limit);
-      return (prepared(text).all(params) as Row[]).map((row) => checkoutFromRow(row, 'text'));
+      return (await reader.all(text, params)).map((row) => checkoutFromRow(row, 'text'));
     },
     async reserveCashOut(input) {
       return reserve.immediate(NewCashOutSchema.parse(input));
@@ -218,7 +212,7 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
         const chunk = ids.slice(start, start + REFUND_IDS);
         // Padded with its first id to a power of two, so a handful of statements serve every page size.
         const size = 2 ** Math.ceil(Math.log2(chunk.length));
-        rows.push(...all(prepared(sqliteRefundsOf(size)), ...chunk, ...Array<string>(size - chunk.length).fill(chunk[0]!)));
+        rows.push(...(await reader.all(sqliteRefundsOf(size), [...chunk, ...Array<string>(size - chunk.length).fill(chunk[0]!)])));
       }
       // More than one statement (never for a page): their rows merged in the same order, SQLite's BINARY one.
       if (ids.length > REFUND_IDS) rows.sort((a, b) => binary(a.created_at, b.created_at) || binary(a.idempotency_key, b.idempotency_key));

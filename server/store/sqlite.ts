@@ -10,7 +10,8 @@ import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
 import { endpointsSqlite } from './endpoints-sqlite';
-import { migrations, sqlList } from './migrations';
+import { migrateSqlite } from './migrate-sqlite';
+import { sqlList } from './migrations';
 import {
   activationSteps,
   insertSteps,
@@ -21,6 +22,7 @@ import {
   type Step,
   type StepResults,
 } from './plans';
+import { sqliteReader } from './sqlite-reader';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
@@ -53,9 +55,11 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  migrateSqlite(db);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
   const releaseCheckpoints = checkpointInBackground(db);
+  // The back office's long reads run in a thread of their own (./sqlite-reader), so they never hold a shopper's request.
+  const reader = sqliteReader(db, { timeoutMs: busyTimeoutMs });
 
   const sql = {
     reserve: db.prepare(`
@@ -192,7 +196,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   );
 
   return {
-    ...backOfficeSqlite(db),
+    ...backOfficeSqlite(db, reader),
     ...deliveriesSqlite(db),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
@@ -278,23 +282,9 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       return all(sql.expired, { now: InstantSchema.parse(now), limit }).map(checkoutFromRow);
     },
     async close() {
+      await reader.close();
       db.close();
       releaseCheckpoints();
     },
   };
-}
-
-/** Applies the missing migrations inside one write transaction, so processes opening the file together take turns. */
-function migrate(db: Database.Database): void {
-  db.transaction(() => {
-    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      db.exec(migration.sqlite);
-      record.run(migration.version, migration.name, new Date().toISOString());
-    }
-  }).immediate();
 }
