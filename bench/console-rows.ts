@@ -18,6 +18,7 @@ import { checkoutExportRoutes } from '../server/backoffice/checkouts-export';
 import type { ProviderClient } from '../server/provider';
 import type { Checkout } from '../server/store/types';
 import { SEED_DAYS, SEED_NOW, SEED_START, seedOrderId } from './lib/console-seed';
+import { measureStatusUnderLoad, type StatusFigures } from './lib/console-status';
 import { benchStore, type BenchDatabase } from './lib/console-stores';
 import { median, settledMemory } from './lib/stats';
 import { ms, type Row } from './rows';
@@ -77,16 +78,15 @@ async function get(app: Hono, path: string) {
 
 /** The list's first and deep page of each filter, in milliseconds. */
 async function measureList(app: Hono, n: number) {
-  const figures: Record<string, { first: number; deep: number }> = {};
+  const figures: Record<string, { first: number; deep: number; slowerPath: string }> = {};
   for (const c of listCases(n)) {
     // Past 90% of the filter's rows: they are spread evenly over its period, newest first.
     const cursor = encodeCursor({ createdAt: iso(c.from + 0.1 * (c.to - c.from)), id: '~' } as Checkout);
     const first = `/checkouts?${new URLSearchParams({ ...c.query, limit: String(PAGE) })}`;
     const deep = `/checkouts?${new URLSearchParams({ ...c.query, limit: String(PAGE), cursor })}`;
-    figures[c.name] = {
-      first: await timed(async () => void (await (await get(app, first)).json())),
-      deep: await timed(async () => void (await (await get(app, deep)).json())),
-    };
+    const firstMs = await timed(async () => void (await (await get(app, first)).json()));
+    const deepMs = await timed(async () => void (await (await get(app, deep)).json()));
+    figures[c.name] = { first: firstMs, deep: deepMs, slowerPath: deepMs > firstMs ? deep : first };
   }
   return figures;
 }
@@ -113,8 +113,10 @@ async function measureExport(app: Hono) {
 export interface StoreFigures {
   size: number;
   seedSeconds: number;
-  list: Record<string, { first: number; deep: number }>;
+  list: Record<string, { first: number; deep: number; slowerPath: string }>;
   export: Awaited<ReturnType<typeof measureExport>> | undefined;
+  /** The status path alone, under the heaviest list and under the export (the largest size only). */
+  status?: (StatusFigures & { list: string }) | undefined;
 }
 
 export interface DatabaseFigures {
@@ -127,7 +129,14 @@ export interface DatabaseFigures {
 }
 
 /** Seeds a store of `n` checkouts, measures its list (and, with rows, its export), and throws it away. */
-async function measureStore(database: BenchDatabase, n: number, url: string | undefined, exportUpTo: number, log: (line: string) => void) {
+async function measureStore(
+  database: BenchDatabase,
+  n: number,
+  url: string | undefined,
+  exportUpTo: number,
+  log: (line: string) => void,
+  withStatus = false,
+) {
   const bench = await benchStore(database, n, url);
   try {
     log(`console: ${database} store of ${n.toLocaleString('en')} checkouts seeded in ${bench.seedSeconds.toFixed(1)} s`);
@@ -143,6 +152,17 @@ async function measureStore(database: BenchDatabase, n: number, url: string | un
       list,
       export: n > 0 && n <= exportUpTo ? await measureExport(app) : undefined,
     };
+    if (withStatus && figures.export) {
+      // The heaviest list: the filter and page slowest in this store.
+      const [name, heaviest] = Object.entries(list).sort(([, a], [, b]) => slowerPage(b) - slowerPage(a))[0]!;
+      figures.status = { ...(await measureStatusUnderLoad(store, app, heaviest.slowerPath)), list: name };
+      const s = figures.status;
+      log(
+        `console: ${database} ${n.toLocaleString('en')}: status p50 ${s.idle.toFixed(2)} ms alone (${s.reads.idle} reads), ` +
+          `${s.duringList.toFixed(2)} ms during ${s.lists} lists "${name}" (${s.reads.duringList}), ` +
+          `${s.duringExport.toFixed(2)} ms during the export of ${s.exportRows} rows (${s.reads.duringExport})`,
+      );
+    }
     const pages = Object.entries(list).map(([name, { first, deep }]) => `${name} ${first.toFixed(2)}/${deep.toFixed(2)}`);
     log(`console: ${database} ${n.toLocaleString('en')}: list first/deep ms: ${pages.join('; ')}`);
     if (figures.export) {
@@ -177,7 +197,7 @@ export async function consoleRows({ sizes, exportUpTo = Infinity, log }: Console
     const empty = await measureStore(database, 0, url, exportUpTo, log);
     const baseline = await measureStore(database, 1_000, url, exportUpTo, log);
     const measured: StoreFigures[] = [];
-    for (const n of sizes) measured.push(await measureStore(database, n, url, exportUpTo, log));
+    for (const n of sizes) measured.push(await measureStore(database, n, url, exportUpTo, log, n === sizes.at(-1)));
     databases.push({ database, source: database === 'PostgreSQL' ? source : undefined, empty, baseline, sizes: measured });
   }
   return databases;
@@ -247,6 +267,29 @@ export function consoleTable(databases: DatabaseFigures[]): Row[] {
     }
     const largest = sizes.at(-1);
     if (!largest) continue;
+    if (largest.status) {
+      const st = largest.status;
+      const n = largest.size.toLocaleString('en');
+      const statusRow = (id: string, what: string, value: number): Row => ({
+        id,
+        what,
+        value,
+        unit: 'ms',
+        better: 'lower',
+        baseline: `status alone ${ms(st.idle)}`,
+        baselineValue: st.idle,
+        goal: '≤ 2× alone',
+        met: value <= 2 * st.idle,
+      });
+      rows.push(
+        statusRow(
+          `console-status-list-${slug}`,
+          `Shopper's status (GET /api/checkouts/:id, own process, socket) p50, ${where}, ${n} checkouts, while the heaviest console list (${st.list}) runs`,
+          st.duringList,
+        ),
+        statusRow(`console-status-export-${slug}`, `Same status p50 while the CSV export of all ${n} checkouts streams`, st.duringExport),
+      );
+    }
     for (const [name, page] of Object.entries(largest.list)) {
       const n = largest.size.toLocaleString('en');
       const what = `Console list, ${where}, ${n} checkouts, ${name}: first page ${ms(page.first)}, deep page ${ms(page.deep)} (the slower)`;

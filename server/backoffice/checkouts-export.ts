@@ -17,7 +17,7 @@ import type { AdminCheckoutView } from './checkouts';
 import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn, type CsvFormat } from './csv';
 
 /** Rows the CSV export reads from the store at a time. */
-export const EXPORT_PAGE_SIZE = 1_000;
+export const EXPORT_PAGE_SIZE = 250;
 
 /** A checkout's state as the merchant reads it (the console's words); every state of core/states.ts, by its type. */
 const STATE_PT: Record<StoredState, string> = {
@@ -90,22 +90,17 @@ export function checkoutExportRoutes({ store, clock, withRefunds, pageSize = EXP
     const filter = filterOf(parseQuery(c, filterQuery));
     const { format } = parseQuery(c, csvFormatQuery);
     // One page per pull, after the last row of the page before (the list's cursor), until a page comes back short:
-    // every row once, in the list's order, written as the client reads it and never held whole in memory. The next
-    // page is asked for as soon as a page arrives, so the store reads it while this one is being written.
-    type Page = { views: AdminCheckoutView[]; next: Promise<Page> | undefined };
-    const read = async (after?: { createdAt: string; id: string }): Promise<Page> => {
-      const page = await store.listCheckouts({ ...filter, ...(after ? { after } : {}) }, pageSize);
-      const last = page.at(-1);
-      const next = page.length === pageSize && last ? read({ createdAt: last.createdAt, id: last.id }) : undefined;
-      // A prefetched page nobody pulls (the client left) must not be an unhandled rejection.
-      next?.catch(() => undefined);
-      return { views: page.length > 0 ? await withRefunds(page) : [], next };
-    };
-    let coming: Promise<Page> | undefined = read();
+    // every row once, in the list's order, written as the client reads it and never held whole in memory. While a
+    // page is written the next one (one, never more) is already being read.
+    const read = (after?: { createdAt: string; id: string }) => store.listCheckouts({ ...filter, ...(after ? { after } : {}) }, pageSize);
+    let coming: Promise<Checkout[]> | undefined = read();
     const body = csvStream(EXPORT_COLUMNS, format, async () => {
-      const { views, next } = await coming!;
-      coming = next;
-      return { rows: views, done: next === undefined };
+      const page = await coming!;
+      const last = page.at(-1);
+      coming = page.length === pageSize && last ? read({ createdAt: last.createdAt, id: last.id }) : undefined;
+      // A page read ahead that nobody pulls (the client left) must not be an unhandled rejection.
+      coming?.catch(() => undefined);
+      return { rows: page.length > 0 ? await withRefunds(page) : [], done: coming === undefined };
     });
     return new Response(body, { headers: csvHeaders(format, 'pagamentos', clock.now()) });
   });

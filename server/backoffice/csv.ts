@@ -123,9 +123,16 @@ export interface CsvPage<T> {
   done: boolean;
 }
 
+/** Rows written between two turns of the event loop: a slice takes about a millisecond. */
+const ROWS_PER_SLICE = 64;
+
+/** Lets the event loop take what arrived meanwhile (a shopper's request) before going on. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The file as a stream: the header, then one page per pull, as the client reads it, until a page says it is the
- * last; memory stays at one page whatever the file's length.
+ * last; memory stays at one page whatever the file's length. A page is written a slice at a time, the event loop
+ * free between slices, so a long export never holds the server's other requests for longer than a slice.
  */
 export function csvStream<T>(
   columns: readonly CsvColumn<T>[],
@@ -139,7 +146,12 @@ export function csvStream<T>(
     },
     async pull(controller) {
       const { rows, done } = await nextPage();
-      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((row) => csvLine(columns, row, format)).join('')));
+      for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
+        if (start > 0) await turn();
+        let text = '';
+        for (const row of rows.slice(start, start + ROWS_PER_SLICE)) text += csvLine(columns, row, format);
+        controller.enqueue(encoder.encode(text));
+      }
       if (done) controller.close();
     },
   });
