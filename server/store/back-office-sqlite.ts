@@ -24,8 +24,15 @@ import type { SqliteReader } from './sqlite-reader';
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
 
-/** The payments list's query (./back-office-sql) as this store runs it: named parameters, its index named. */
-export function sqliteCheckoutList(filter: CheckoutFilter, limit: number): { text: string; params: Record<string, unknown> } {
+/**
+ * The payments list's query (./back-office-sql) as this store runs it: named parameters, its index named when
+ * `built` says it exists (an online step may still be building it: the query then reads the same rows without it).
+ */
+export function sqliteCheckoutList(
+  filter: CheckoutFilter,
+  limit: number,
+  built: (index: string) => boolean = () => true,
+): { text: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {};
   const text = checkoutListQuery(filter, limit, {
     param: (value) => {
@@ -34,7 +41,7 @@ export function sqliteCheckoutList(filter: CheckoutFilter, limit: number): { tex
       return `@${name}`;
     },
     paidAfterWindow: PAID_LATE.sqlite,
-    checkoutsBy: (index) => `checkouts INDEXED BY ${index}`,
+    checkoutsBy: (index) => (built(index) ? `checkouts INDEXED BY ${index}` : 'checkouts'),
   });
   return { text, params };
 }
@@ -51,9 +58,9 @@ const binary = (a: unknown, b: unknown) => Buffer.compare(Buffer.from(String(a))
 
 /**
  * `reader` runs the long reads (the payments list and its refunds, which the console's pages and the CSV export
- * make) off the request thread (./sqlite-reader).
+ * make) off the request thread (./sqlite-reader); `built` tells whether an index exists yet (./migrate-online).
  */
-export function backOfficeSqlite(db: Database.Database, reader: SqliteReader): BackOfficeStore {
+export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, built: (index: string) => boolean): BackOfficeStore {
   const sql = {
     reserve: db.prepare(`
       INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
@@ -162,7 +169,7 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader): B
       return all(sql.webhooksOf, checkoutId, limit).map(webhookFromRow);
     },
     async listCheckouts(filter, limit) {
-      const { text, params } = sqliteCheckoutList(filter, limit);
+      const { text, params } = sqliteCheckoutList(filter, limit, built);
       return (await reader.all(text, params)).map((row) => checkoutFromRow(row, 'text'));
     },
     async reserveCashOut(input) {

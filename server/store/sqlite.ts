@@ -11,6 +11,7 @@ import { backOfficeSqlite } from './back-office-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
 import { endpointsSqlite } from './endpoints-sqlite';
 import { migrateSqlite } from './migrate-sqlite';
+import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
 import {
   activationSteps,
@@ -40,12 +41,14 @@ export interface SqliteStoreOptions {
   file: string;
   /** How long a write waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
+  /** The online half of the pending schema steps starts after this (tests hold it); at once by default. */
+  onlineMigrationsAfter?: Promise<void>;
 }
 
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
 
-export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOptions): Store {
+export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsAfter }: SqliteStoreOptions): Store {
   const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the process, but the last commits
@@ -55,7 +58,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  migrateSqlite(db);
+  const online = startOnlineMigrations(db, migrateSqlite(db), onlineMigrationsAfter);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
   const releaseCheckpoints = checkpointInBackground(db);
   // The back office's long reads run in a thread of their own (./sqlite-reader), so they never hold a shopper's request.
@@ -196,7 +199,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   );
 
   return {
-    ...backOfficeSqlite(db, reader),
+    ...backOfficeSqlite(db, reader, online.built),
     ...deliveriesSqlite(db),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
@@ -282,6 +285,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       return all(sql.expired, { now: InstantSchema.parse(now), limit }).map(checkoutFromRow);
     },
     async close() {
+      await online.stop();
       await reader.close();
       db.close();
       releaseCheckpoints();
