@@ -62,13 +62,8 @@ function startPoller() {
   };
 }
 
-/**
- * Status p50 of one of `store`'s paid checkouts while `backOffice` (an app with the console's list and export routes)
- * answers nothing, then `listPath` over and over for `phaseMs`, then the export of everything.
- */
-export async function measureStatusUnderLoad(store: Store, backOffice: Hono, listPath: string, phaseMs = 3_000): Promise<StatusFigures> {
-  const [paid] = await store.listCheckouts({ states: ['Completed'] }, 1);
-  if (!paid) throw new Error('bench: the history has no paid checkout to poll');
+/** The shoppers' app on `store`, as the server mounts it under `/api`, on a socket of 127.0.0.1; resolves its port. */
+export async function serveShoppers(store: Store) {
   const { app } = createCheckoutApp({
     provider: undefined as unknown as ProviderClient,
     store,
@@ -82,8 +77,18 @@ export async function measureStatusUnderLoad(store: Store, backOffice: Hono, lis
   });
   const server = serve({ fetch: new Hono().route('/api', app).fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  const url = `http://127.0.0.1:${port}/api/checkouts/${paid.id}`;
+  return { port: (server.address() as { port: number }).port, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/**
+ * Status p50 of one of `store`'s paid checkouts while `backOffice` (an app with the console's list and export routes)
+ * answers nothing, then `listPath` over and over for `phaseMs`, then the export of everything.
+ */
+export async function measureStatusUnderLoad(store: Store, backOffice: Hono, listPath: string, phaseMs = 3_000): Promise<StatusFigures> {
+  const [paid] = await store.listCheckouts({ states: ['Completed'] }, 1);
+  if (!paid) throw new Error('bench: the history has no paid checkout to poll');
+  const server = await serveShoppers(store);
+  const url = `http://127.0.0.1:${server.port}/api/checkouts/${paid.id}`;
   const poller = startPoller();
   try {
     await poller.ready;
@@ -119,6 +124,6 @@ export async function measureStatusUnderLoad(store: Store, backOffice: Hono, lis
     };
   } finally {
     poller.exit();
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
   }
 }

@@ -12,6 +12,18 @@ import { Worker } from 'node:worker_threads';
 import { createIndexSqlite } from './migrate-sqlite';
 import type { Migration } from './migration-step';
 
+/**
+ * When a build starts by default: a second after the store opens. A restarted server spends its first moments
+ * loading its code and starting to listen; a build beside them (a thread of its own, or PostgreSQL's own process)
+ * would slow that down on a small machine, and nothing needs the indexes that soon.
+ */
+export const ONLINE_START_DELAY_MS = 1_000;
+
+/** Resolves after `ms`, or as soon as `cancelled` does; holds no process open. */
+export function startDelay(ms: number, cancelled: Promise<void>): Promise<void> {
+  return Promise.race([new Promise<void>((resolve) => setTimeout(resolve, ms).unref()), cancelled]);
+}
+
 /** A build in progress: done when every pending step is built and recorded; `stop` ends it (the store closes). */
 export interface OnlineBuild {
   done: Promise<void>;
@@ -33,17 +45,20 @@ parentPort.postMessage('done');
 `;
 
 /**
- * Builds the online indexes of `steps` in the SQLite file `file`, off the calling thread. `after`: a promise the
- * build waits for before it starts (tests hold it to look at a store whose step is still pending).
+ * Builds the online indexes of `steps` in the SQLite file `file`, off the calling thread. `after`: what the build
+ * waits for before it starts (`ONLINE_START_DELAY_MS` by default; tests hold it to look at a store whose step is
+ * still pending).
  */
 export function buildOnlineSqlite(
   file: string,
   steps: readonly Migration[],
-  { timeoutMs = 60_000, after = Promise.resolve() } = {},
+  { timeoutMs = 60_000, after }: { timeoutMs?: number; after?: Promise<void> } = {},
 ): OnlineBuild {
   let worker: Worker | undefined;
   let stopped = false;
-  const done = after.then(
+  let cancel!: () => void;
+  const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+  const done = Promise.race([after ?? startDelay(ONLINE_START_DELAY_MS, cancelled), cancelled]).then(
     () =>
       new Promise<void>((resolve, reject) => {
         if (stopped) return resolve();
@@ -69,6 +84,7 @@ export function buildOnlineSqlite(
     done,
     async stop() {
       stopped = true;
+      cancel();
       // A build cut short rolls back its index; the next start builds it again.
       await worker?.terminate();
       await done.catch(() => undefined);

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { tableOf, type Migration, type OnlineIndex } from './migration-step';
 import { migrations } from './migrations';
+import { ONLINE_START_DELAY_MS, startDelay } from './migrate-online';
 import { inTransaction } from './pg-transaction';
 
 /** Key of the advisory lock that makes instances starting together apply migrations one at a time. */
@@ -60,12 +61,14 @@ async function buildIndex(client: pg.ClientBase, index: OnlineIndex): Promise<vo
 /**
  * Builds the online indexes of `steps` on a connection of its own, each statement on its own (CONCURRENTLY cannot
  * run in a transaction), and records each step once its indexes exist. Only one instance builds: one that finds
- * the lock taken leaves the work to the holder. `stop` cancels a build in progress (the store closes); the next
- * start finishes it.
+ * the lock taken leaves the work to the holder. It starts once `after` resolves (`ONLINE_START_DELAY_MS` by
+ * default). `stop` cancels a build in progress (the store closes); the next start finishes it.
  */
-export function buildOnlinePostgres(pool: pg.Pool, steps: readonly Migration[], { after = Promise.resolve() } = {}) {
+export function buildOnlinePostgres(pool: pg.Pool, steps: readonly Migration[], { after }: { after?: Promise<void> } = {}) {
   let client: pg.PoolClient | undefined;
   let stopped = false;
+  let cancel!: () => void;
+  const cancelled = new Promise<void>((resolve) => (cancel = resolve));
   const build = async () => {
     if (stopped || steps.length === 0) return;
     client = await pool.connect();
@@ -90,13 +93,15 @@ export function buildOnlinePostgres(pool: pg.Pool, steps: readonly Migration[], 
     }
   };
   // Cancelled by `stop`: not a failure.
-  const done = after.then(build).catch((error: unknown) => {
+  const start = steps.length === 0 ? Promise.resolve() : Promise.race([after ?? startDelay(ONLINE_START_DELAY_MS, cancelled), cancelled]);
+  const done = start.then(build).catch((error: unknown) => {
     if (!stopped) throw error;
   });
   return {
     done,
     async stop() {
       stopped = true;
+      cancel();
       // The building connection's server process (pg's `Client.processID`), to cancel its statement.
       const pid = (client as { processID?: number } | undefined)?.processID;
       if (pid) await pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
