@@ -91,16 +91,22 @@ export function checkoutExportRoutes({ store, clock, withRefunds, pageSize = EXP
     const { format } = parseQuery(c, csvFormatQuery);
     // One page per pull, after the last row of the page before (the list's cursor), until a page comes back short:
     // every row once, in the list's order, written as the client reads it and never held whole in memory. While a
-    // page is written the next one (one, never more) is already being read.
-    const read = (after?: { createdAt: string; id: string }) => store.listCheckouts({ ...filter, ...(after ? { after } : {}) }, pageSize);
-    let coming: Promise<Checkout[]> | undefined = read();
+    // page is written the next one (one, never more) is already being read, its refunds asked for as soon as its
+    // rows arrive.
+    const read = async (after?: { createdAt: string; id: string }) => {
+      const page = await store.listCheckouts({ ...filter, ...(after ? { after } : {}) }, pageSize);
+      const views = page.length > 0 ? withRefunds(page) : Promise.resolve([]);
+      // Views of a page read ahead that nobody pulls (the client left) must not be an unhandled rejection.
+      views.catch(() => undefined);
+      return { page, views };
+    };
+    let coming: ReturnType<typeof read> | undefined = read();
     const body = csvStream(EXPORT_COLUMNS, format, async () => {
-      const page = await coming!;
+      const { page, views } = await coming!;
       const last = page.at(-1);
       coming = page.length === pageSize && last ? read({ createdAt: last.createdAt, id: last.id }) : undefined;
-      // A page read ahead that nobody pulls (the client left) must not be an unhandled rejection.
       coming?.catch(() => undefined);
-      return { rows: page.length > 0 ? await withRefunds(page) : [], done: coming === undefined };
+      return { rows: await views, done: coming === undefined };
     });
     return new Response(body, { headers: csvHeaders(format, 'pagamentos', clock.now()) });
   });

@@ -33,9 +33,10 @@ parentPort.on('message', ({ id, text, params }) => {
       if (statements.size >= 256) statements.clear();
       statements.set(text, (statement = db.prepare(text).raw(true)));
     }
-    // Arrays, not objects: the column names are sent once, not with every row.
+    // Arrays, not objects: the column names are sent once, not with every row. As one JSON text, which crosses
+    // threads and is parsed faster than the same rows cloned value by value.
     const values = Array.isArray(params) ? statement.all(...params) : statement.all(params);
-    parentPort.postMessage({ id, columns: statement.columns().map((c) => c.name), values });
+    parentPort.postMessage({ id, columns: statement.columns().map((c) => c.name), values: JSON.stringify(values) });
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
@@ -72,11 +73,11 @@ export function sqliteReader(db: Database.Database, { timeoutMs = 5_000 } = {}):
   worker.unref();
   const waiting = new Map<number, { resolve: (rows: Row[]) => void; reject: (error: Error) => void }>();
   let next = 0;
-  worker.on('message', ({ id, columns, values, error }: { id: number; columns?: string[]; values?: unknown[][]; error?: string }) => {
+  worker.on('message', ({ id, columns, values, error }: { id: number; columns?: string[]; values?: string; error?: string }) => {
     const pending = waiting.get(id);
     waiting.delete(id);
     if (error !== undefined) pending?.reject(new Error(error));
-    else pending?.resolve(values!.map((row) => rowOf(columns!, row)));
+    else pending?.resolve((JSON.parse(values!) as unknown[][]).map((row) => rowOf(columns!, row)));
   });
   const gone = () => {
     worker = undefined;
