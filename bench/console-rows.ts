@@ -217,6 +217,8 @@ export async function consoleRows({ sizes, exportUpTo = Infinity, log }: Console
 
 const MB = 2 ** 20;
 const slowerPage = (page: { first: number; deep: number }) => Math.max(page.first, page.deep);
+/** Issue 27's floor for the whole export, in rows per second. */
+const EXPORT_RATE = 50_000;
 /** "The same order of time": what a page may cost next to the same request on an empty store. */
 const ORDER = 10;
 
@@ -261,8 +263,8 @@ export function consoleTable(databases: DatabaseFigures[]): Row[] {
         better: 'higher',
         baseline: `1,000 checkouts ${baseline.export.perSecond.toFixed(0)}/s`,
         baselineValue: baseline.export.perSecond,
-        goal: '≥ 0.5× with 1,000 (no slower per row as the file grows)',
-        met: e.perSecond >= 0.5 * baseline.export.perSecond,
+        goal: `≥ ${EXPORT_RATE.toLocaleString('en')}/s, and ≥ 0.5× with 1,000 (no slower per row as the file grows)`,
+        met: e.perSecond >= EXPORT_RATE && e.perSecond >= 0.5 * baseline.export.perSecond,
       });
       rows.push({
         id: `console-export-rss-${slug}-${figures.size}`,
