@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteReader } from '../../../server/store/sqlite-reader';
+import { openSqliteStore } from '../../../server/store/sqlite';
+import { at, draftFor } from './store-contract';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,5 +92,17 @@ describe('sqliteReader', () => {
     await reader.close();
     expect(await reader.all('SELECT name FROM t', [])).toEqual([{ name: 'two' }]);
     db.close();
+  });
+
+  it("serves an in-memory store's payments list, its indexes built at open", async () => {
+    const store = openSqliteStore({ file: ':memory:' });
+    try {
+      const draft = draftFor('O-1', { id: 'co-1', createdAt: at(1), expiresAt: at(31) });
+      await store.insertActive(draft, { state: 'Completed', transactionId: 'tx-1', details: {} }, 'webhook', null, at(1));
+      expect((await store.listCheckouts({ states: ['Completed'] }, 10)).map((c) => c.id)).toEqual(['co-1']);
+      expect(await store.refundsOf(['co-1'])).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
