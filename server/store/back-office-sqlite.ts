@@ -19,6 +19,7 @@ import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDIN
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
+import { mapInSlices } from './slices';
 import type { SqliteReader } from './sqlite-reader';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
@@ -170,7 +171,7 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     },
     async listCheckouts(filter, limit) {
       const { text, params } = sqliteCheckoutList(filter, limit, built);
-      return (await reader.all(text, params)).map((row) => checkoutFromRow(row, 'text'));
+      return mapInSlices(await reader.all(text, params), (row) => checkoutFromRow(row, 'text'));
     },
     async reserveCashOut(input) {
       return reserve.immediate(NewCashOutSchema.parse(input));
