@@ -7,6 +7,9 @@
  * - the list's first page and a deep page (its cursor past 90% of the filter's rows) for each filter, median time;
  * - the export of every checkout: rows per second, and the peak growth of the process's RSS while it streams (flat
  *   memory: the same for a million rows as for a thousand).
+ * - at the largest size only: the shopper's status p50 alone, while the heaviest list runs and while the export
+ *   streams (./lib/console-status.ts), and a restarted server's first answer with schema step 14 pending beside one
+ *   with nothing pending (./lib/console-restart.ts); their rows in ./lib/console-stall-rows.ts.
  * Baselines, measured in the same run: the same filters and pages on an empty store (what a request costs with
  * nothing to read: the list should answer in the same order of time whatever the history's length), shown with the
  * same on a store of 1,000 checkouts; the export of the 1,000 checkouts.
@@ -19,6 +22,7 @@ import type { ProviderClient } from '../server/provider';
 import type { Checkout } from '../server/store/types';
 import { SEED_DAYS, SEED_NOW, SEED_START, seedOrderId } from './lib/console-seed';
 import { measureRestart, type RestartFigures } from './lib/console-restart';
+import { stallRows } from './lib/console-stall-rows';
 import { measureStatusUnderLoad, type StatusFigures } from './lib/console-status';
 import { benchStore, type BenchDatabase } from './lib/console-stores';
 import { median, settledMemory } from './lib/stats';
@@ -281,45 +285,7 @@ export function consoleTable(databases: DatabaseFigures[]): Row[] {
     }
     const largest = sizes.at(-1);
     if (!largest) continue;
-    if (largest.restart) {
-      const r = largest.restart;
-      rows.push({
-        id: `console-restart-${slug}`,
-        what:
-          `Restart with a pending data migration (step 14, the list's indexes) over ${largest.size.toLocaleString('en')} checkouts, ${where}: ` +
-          `process start → first answered status (indexes built online, recorded ${r.builtAfter.toFixed(1)} s after the start)`,
-        value: r.stepPending,
-        unit: 'ms',
-        better: 'lower',
-        baseline: `nothing pending ${ms(r.nothingPending)}`,
-        baselineValue: r.nothingPending,
-        goal: 'answers within 1 s of the restart with nothing pending',
-        met: r.stepPending <= r.nothingPending + 1_000,
-      });
-    }
-    if (largest.status) {
-      const st = largest.status;
-      const n = largest.size.toLocaleString('en');
-      const statusRow = (id: string, what: string, value: number): Row => ({
-        id,
-        what,
-        value,
-        unit: 'ms',
-        better: 'lower',
-        baseline: `status alone ${ms(st.idle)}`,
-        baselineValue: st.idle,
-        goal: '≤ 2× alone',
-        met: value <= 2 * st.idle,
-      });
-      rows.push(
-        statusRow(
-          `console-status-list-${slug}`,
-          `Shopper's status (GET /api/checkouts/:id, own process, socket) p50, ${where}, ${n} checkouts, while the heaviest console list (${st.list}) runs`,
-          st.duringList,
-        ),
-        statusRow(`console-status-export-${slug}`, `Same status p50 while the CSV export of all ${n} checkouts streams`, st.duringExport),
-      );
-    }
+    rows.push(...stallRows(largest, where, slug));
     for (const [name, page] of Object.entries(largest.list)) {
       const n = largest.size.toLocaleString('en');
       const what = `Console list, ${where}, ${n} checkouts, ${name}: first page ${ms(page.first)}, deep page ${ms(page.deep)} (the slower)`;
