@@ -22,7 +22,7 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** Receives errors of idle pooled connections, which `pg` emits rather than throws. */
   onError?: (error: unknown) => void;
-  /** The online half of the pending schema steps starts after this (tests hold it); at once by default. */
+  /** The online half of the pending schema steps starts after this (tests hold it); a second after opening by default. */
   onlineMigrationsAfter?: Promise<void>;
 }
 

@@ -41,7 +41,7 @@ export interface SqliteStoreOptions {
   file: string;
   /** How long a write waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
-  /** The online half of the pending schema steps starts after this (tests hold it); at once by default. */
+  /** The online half of the pending schema steps starts after this (tests hold it); a second after opening by default. */
   onlineMigrationsAfter?: Promise<void>;
 }
 
