@@ -20,6 +20,12 @@ export interface BenchStore {
   store: Store;
   /** Seconds the history took to write (and, on PostgreSQL, to ANALYZE). */
   seedSeconds: number;
+  /** Where another process finds the same store: SQLite's file, or PostgreSQL's URL scoped to the schema. */
+  location: { file: string } | { url: string };
+  /** Runs SQL on the store's database outside the store (the restart rows undo a schema step with it). */
+  exec(sql: string): Promise<void>;
+  /** The schema steps recorded in the store's database. */
+  schemaVersions(): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -44,11 +50,38 @@ export async function sqliteBenchStore(n: number): Promise<BenchStore> {
   return {
     store,
     seedSeconds,
+    location: { file },
+    async exec(sql) {
+      const other = new Database(file, { timeout: 60_000 });
+      try {
+        other.exec(sql);
+      } finally {
+        other.close();
+      }
+    },
+    async schemaVersions() {
+      const other = new Database(file, { readonly: true });
+      try {
+        return other.prepare('SELECT version FROM schema_migrations').pluck().all() as number[];
+      } finally {
+        other.close();
+      }
+    },
     async close() {
       await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function versions(url: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A fresh PostgreSQL store, in a schema of its own on the database of `url`, holding `n` checkouts. */
@@ -87,6 +120,19 @@ export async function postgresBenchStore(url: string, n: number): Promise<BenchS
     return {
       store,
       seedSeconds,
+      location: { url: scoped.toString() },
+      async exec(sql) {
+        const other = new pg.Client({ connectionString: scoped.toString() });
+        await other.connect();
+        try {
+          await other.query(sql);
+        } finally {
+          await other.end();
+        }
+      },
+      async schemaVersions() {
+        return versions(scoped.toString());
+      },
       async close() {
         await store.close();
         await drop();

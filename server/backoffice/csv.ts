@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { formatDecimal, parseDecimal } from '../../core/money';
+import { saoPauloDateTime, saoPauloParts } from './sao-paulo-time';
 
 export const CSV_FORMATS = ['csv', 'csv-iso'] as const;
 /** `csv`: pt-BR for spreadsheets (the default); `csv-iso`: RFC 4180 with ISO values, for machines. */
@@ -38,25 +39,6 @@ export interface CsvColumn<T> {
   value: (row: T, format: CsvFormat) => CsvValue;
 }
 
-const TIME_ZONE = 'America/Sao_Paulo';
-
-/** São Paulo's wall clock, by parts: the pt-BR file's times and the file name's day. */
-const saoPaulo = new Intl.DateTimeFormat('en-GB', {
-  timeZone: TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-function saoPauloParts(date: Date): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
-  const parts = Object.fromEntries(saoPaulo.formatToParts(date).map((p) => [p.type, p.value]));
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
-}
-
 /** A decimal string as an exact count of units at its own scale (at least cents); undefined when it is no number. */
 function exactDecimal(text: string): { units: bigint; scale: number } | undefined {
   const match = /^-?\d+(?:\.(\d+))?$/.exec(text);
@@ -73,6 +55,24 @@ function brazilianMoney({ units, scale }: { units: bigint; scale: number }): str
     scale--;
   }
   return formatDecimal(units, scale).replace('.', ',');
+}
+
+/** A non-negative amount as we write them ("12.34", "0.990000": no sign, no leading zero, at least cents). */
+const PLAIN_MONEY = /^(?:0|[1-9]\d*)\.\d\d+$/;
+
+/**
+ * Such an amount written without the exact path's bigint round trip (every row of an export has several): as it
+ * is in csv-iso, its fraction's trailing zeros past the cents dropped and a comma in pt-BR, which is what the exact
+ * path writes for it. Undefined for any other text, which takes the exact path.
+ */
+function plainMoney(text: string, iso: boolean): string | undefined {
+  if (!PLAIN_MONEY.test(text)) return undefined;
+  if (iso) return text;
+  const dot = text.indexOf('.');
+  let end = text.length;
+  // '0' (48): trailing zeros past the cents.
+  while (end > dot + 3 && text.charCodeAt(end - 1) === 48) end--;
+  return `${text.slice(0, dot)},${text.slice(dot + 1, end)}`;
 }
 
 const validDate = (iso: string): Date | undefined => {
@@ -96,6 +96,8 @@ export function csvCell(value: CsvValue, format: CsvFormat): string {
   if ('bool' in value) return value.bool === null ? '' : iso ? String(value.bool) : value.bool ? 'sim' : 'não';
   if ('money' in value) {
     if (value.money === null) return '';
+    const plain = plainMoney(value.money, iso);
+    if (plain !== undefined) return plain;
     const decimal = exactDecimal(value.money);
     if (!decimal) return textCell(value.money);
     return iso ? formatDecimal(decimal.units, decimal.scale) : brazilianMoney(decimal);
@@ -104,8 +106,7 @@ export function csvCell(value: CsvValue, format: CsvFormat): string {
   const date = validDate(value.instant);
   if (!date) return textCell(value.instant);
   if (iso) return date.toISOString();
-  const p = saoPauloParts(date);
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+  return saoPauloDateTime(date);
 }
 
 const separatorOf = (format: CsvFormat) => (format === 'csv-iso' ? ',' : ';');
@@ -142,9 +143,16 @@ export interface CsvPage<T> {
   done: boolean;
 }
 
+/** Rows written between two turns of the event loop: a slice takes a few tenths of a millisecond. */
+const ROWS_PER_SLICE = 32;
+
+/** Lets the event loop take what arrived meanwhile (a shopper's request) before going on. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The file as a stream: the header, then one page per pull, as the client reads it, until a page says it is the
- * last; memory stays at one page whatever the file's length.
+ * last; memory stays at one page whatever the file's length. A page is written a slice at a time, the event loop
+ * free between slices, so a long export never holds the server's other requests for longer than a slice.
  */
 export function csvStream<T>(
   columns: readonly CsvColumn<T>[],
@@ -158,7 +166,12 @@ export function csvStream<T>(
     },
     async pull(controller) {
       const { rows, done } = await nextPage();
-      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((row) => csvLine(columns, row, format)).join('')));
+      for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
+        if (start > 0) await turn();
+        let text = '';
+        for (const row of rows.slice(start, start + ROWS_PER_SLICE)) text += csvLine(columns, row, format);
+        controller.enqueue(encoder.encode(text));
+      }
       if (done) controller.close();
     },
   });

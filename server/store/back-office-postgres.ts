@@ -19,6 +19,7 @@ import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDIN
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
+import { mapInSlices } from './slices';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
 
 /** The payments list's query (./back-office-sql) as this store runs it: positional parameters, the planner's index. */
@@ -95,7 +96,7 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
     },
     async listCheckouts(filter, limit) {
       const { text, values } = postgresCheckoutList(filter, limit);
-      return (await all(text, values)).map((row) => checkoutFromRow(row, 'parsed'));
+      return mapInSlices(await all(text, values), (row) => checkoutFromRow(row, 'parsed'));
     },
     async reserveCashOut(input) {
       const d = NewCashOutSchema.parse(input);
@@ -215,7 +216,7 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
     },
     async refundsOf(checkoutIds) {
       if (checkoutIds.length === 0) return [];
-      return (await all(POSTGRES_REFUNDS_OF, [[...checkoutIds]])).map(cashOutFromRow);
+      return mapInSlices(await all(POSTGRES_REFUNDS_OF, [[...checkoutIds]]), cashOutFromRow);
     },
   };
 }

@@ -19,12 +19,21 @@ import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDIN
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
+import { mapInSlices } from './slices';
+import type { SqliteReader } from './sqlite-reader';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
 
-/** The payments list's query (./back-office-sql) as this store runs it: named parameters, its index named. */
-export function sqliteCheckoutList(filter: CheckoutFilter, limit: number): { text: string; params: Record<string, unknown> } {
+/**
+ * The payments list's query (./back-office-sql) as this store runs it: named parameters, its index named when
+ * `built` says it exists (an online step may still be building it: the query then reads the same rows without it).
+ */
+export function sqliteCheckoutList(
+  filter: CheckoutFilter,
+  limit: number,
+  built: (index: string) => boolean = () => true,
+): { text: string; params: Record<string, unknown> } {
   const params: Record<string, unknown> = {};
   const text = checkoutListQuery(filter, limit, {
     param: (value) => {
@@ -33,7 +42,7 @@ export function sqliteCheckoutList(filter: CheckoutFilter, limit: number): { tex
       return `@${name}`;
     },
     paidAfterWindow: PAID_LATE.sqlite,
-    checkoutsBy: (index) => `checkouts INDEXED BY ${index}`,
+    checkoutsBy: (index) => (built(index) ? `checkouts INDEXED BY ${index}` : 'checkouts'),
   });
   return { text, params };
 }
@@ -48,7 +57,11 @@ export const sqliteRefundsOf = (count: number) =>
 /** SQLite's BINARY order of two text columns: their UTF-8 bytes. */
 const binary = (a: unknown, b: unknown) => Buffer.compare(Buffer.from(String(a)), Buffer.from(String(b)));
 
-export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
+/**
+ * `reader` runs the long reads (the payments list and its refunds, which the console's pages and the CSV export
+ * make) off the request thread (./sqlite-reader); `built` tells whether an index exists yet (./migrate-online).
+ */
+export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, built: (index: string) => boolean): BackOfficeStore {
   const sql = {
     reserve: db.prepare(`
       INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
@@ -94,17 +107,6 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
   const one = (statement: Database.Statement, ...params: unknown[]) => statement.get(...params) as Row | undefined;
   const all = (statement: Database.Statement, ...params: unknown[]) => statement.all(...params) as Row[];
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
-  /** The list's and the refunds' statements by text; their texts are few (filters × states), the cache is emptied if not. */
-  const statements = new Map<string, Database.Statement>();
-  const prepared = (text: string) => {
-    let statement = statements.get(text);
-    if (!statement) {
-      if (statements.size >= 256) statements.clear();
-      statements.set(text, (statement = db.prepare(text)));
-    }
-    return statement;
-  };
-
   /**
    * Takes the key (run IMMEDIATE: the write lock is held from the first read, so a refund's sum cannot change
    * between the check and the insert, whatever other process writes the file).
@@ -168,8 +170,8 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
       return all(sql.webhooksOf, checkoutId, limit).map(webhookFromRow);
     },
     async listCheckouts(filter, limit) {
-      const { text, params } = sqliteCheckoutList(filter, limit);
-      return (prepared(text).all(params) as Row[]).map((row) => checkoutFromRow(row, 'text'));
+      const { text, params } = sqliteCheckoutList(filter, limit, built);
+      return mapInSlices(await reader.all(text, params), (row) => checkoutFromRow(row, 'text'));
     },
     async reserveCashOut(input) {
       return reserve.immediate(NewCashOutSchema.parse(input));
@@ -218,7 +220,7 @@ export function backOfficeSqlite(db: Database.Database): BackOfficeStore {
         const chunk = ids.slice(start, start + REFUND_IDS);
         // Padded with its first id to a power of two, so a handful of statements serve every page size.
         const size = 2 ** Math.ceil(Math.log2(chunk.length));
-        rows.push(...all(prepared(sqliteRefundsOf(size)), ...chunk, ...Array<string>(size - chunk.length).fill(chunk[0]!)));
+        rows.push(...(await reader.all(sqliteRefundsOf(size), [...chunk, ...Array<string>(size - chunk.length).fill(chunk[0]!)])));
       }
       // More than one statement (never for a page): their rows merged in the same order, SQLite's BINARY one.
       if (ids.length > REFUND_IDS) rows.sort((a, b) => binary(a.created_at, b.created_at) || binary(a.idempotency_key, b.idempotency_key));

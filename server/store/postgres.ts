@@ -10,7 +10,8 @@ import { accountsPostgres } from './accounts-postgres';
 import { backOfficePostgres } from './back-office-postgres';
 import { deliveriesPostgres } from './deliveries-postgres';
 import { endpointsPostgres } from './endpoints-postgres';
-import { migrations, sqlList } from './migrations';
+import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
+import { sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { reconcilePostgres } from './reconcile-postgres';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
@@ -22,27 +23,31 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** Receives errors of idle pooled connections, which `pg` emits rather than throws. */
   onError?: (error: unknown) => void;
+  /** The online half of the pending schema steps starts after this (tests hold it); a second after opening by default. */
+  onlineMigrationsAfter?: Promise<void>;
 }
 
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
 /** SQLSTATE of a unique index violation. */
 const UNIQUE_VIOLATION = '23505';
-/** Key of the advisory lock that makes instances starting together apply migrations one at a time. */
-const MIGRATION_LOCK = `hashtext('checkout-store schema_migrations')`;
 
 /** Resolves after the migrations are applied; rejects (and closes the pool) when the database is unreachable. */
 export async function openPostgresStore({
   connectionString,
   maxConnections = 10,
   onError = (error) => console.error('postgres store:', error),
+  onlineMigrationsAfter,
 }: PostgresStoreOptions): Promise<Store> {
   const pool = new pg.Pool({ connectionString, max: maxConnections });
   pool.on('error', onError);
-  await migrate(pool).catch(async (error) => {
+  const pending = await migratePostgres(pool).catch(async (error) => {
     await pool.end();
     throw error;
   });
+  const online = buildOnlinePostgres(pool, pending, onlineMigrationsAfter ? { after: onlineMigrationsAfter } : {});
+  // The store goes on without the indexes (slower lists, the same rows); the next start builds them again.
+  online.done.catch((error: unknown) => onError(new Error('an online schema step failed; the next start tries again', { cause: error })));
 
   const one = async (text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
     (await client.query<Row>(text, values)).rows[0];
@@ -268,23 +273,8 @@ export async function openPostgresStore({
       return rows.map(checkoutFromRow);
     },
     async close() {
+      await online.stop();
       await pool.end();
     },
   };
-}
-
-/** DDL is transactional in PostgreSQL, so each instance checks and applies under one advisory transaction lock. */
-async function migrate(pool: pg.Pool): Promise<void> {
-  await inTransaction(pool, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-    const applied = new Set(rows.map((row) => row.version));
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      await client.query(migration.postgres);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
-    }
-  });
 }

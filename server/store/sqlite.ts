@@ -10,7 +10,9 @@ import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
 import { endpointsSqlite } from './endpoints-sqlite';
-import { migrations, sqlList } from './migrations';
+import { migrateSqlite } from './migrate-sqlite';
+import { startOnlineMigrations } from './sqlite-online';
+import { sqlList } from './migrations';
 import { reconcileSqlite } from './reconcile-sqlite';
 import {
   activationSteps,
@@ -22,6 +24,7 @@ import {
   type Step,
   type StepResults,
 } from './plans';
+import { sqliteReader } from './sqlite-reader';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
@@ -39,12 +42,14 @@ export interface SqliteStoreOptions {
   file: string;
   /** How long a write waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
+  /** The online half of the pending schema steps starts after this (tests hold it); a second after opening by default. */
+  onlineMigrationsAfter?: Promise<void>;
 }
 
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
 
-export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOptions): Store {
+export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsAfter }: SqliteStoreOptions): Store {
   const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the process, but the last commits
@@ -54,9 +59,11 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  const online = startOnlineMigrations(db, migrateSqlite(db), onlineMigrationsAfter);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
   const releaseCheckpoints = checkpointInBackground(db);
+  // The back office's long reads run in a thread of their own (./sqlite-reader), so they never hold a shopper's request.
+  const reader = sqliteReader(db, { timeoutMs: busyTimeoutMs });
 
   const sql = {
     reserve: db.prepare(`
@@ -181,7 +188,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
   );
 
   return {
-    ...backOfficeSqlite(db),
+    ...backOfficeSqlite(db, reader, online.built),
     ...deliveriesSqlite(db),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
@@ -263,23 +270,10 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000 }: SqliteStoreOpti
       return all(sql.expired, { now: InstantSchema.parse(now), limit }).map(checkoutFromRow);
     },
     async close() {
+      await online.stop();
+      await reader.close();
       db.close();
       releaseCheckpoints();
     },
   };
-}
-
-/** Applies the missing migrations inside one write transaction, so processes opening the file together take turns. */
-function migrate(db: Database.Database): void {
-  db.transaction(() => {
-    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-    const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      db.exec(migration.sqlite);
-      record.run(migration.version, migration.name, new Date().toISOString());
-    }
-  }).immediate();
 }

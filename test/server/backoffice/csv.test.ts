@@ -175,3 +175,25 @@ describe('the response', () => {
     expect(await bad.json()).toMatchObject({ statusCode: 'Error', error: { code: 'invalid_request' } });
   });
 });
+
+describe('csvCell money', () => {
+  it('writes plain amounts as the exact path does, whatever their scale', () => {
+    // The exact path's result, by way of a text the fast path does not take (a leading zero).
+    const exact = (text: string, format: CsvFormat) => csvCell({ money: `0${text}` }, format);
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const amounts = ['0.00', '0.01', '0.10', '1.00', '10.50', '0.990000', '0.012300', '12.340000', '100.000001', '7.000'];
+    for (let i = 0; i < 2_000; i++) {
+      const whole = next() % 3 === 0 ? '0' : String(next() % 1_000_000);
+      const fraction = String(next() % 10 ** 7)
+        .padStart(7, '0')
+        .slice(0, 2 + (next() % 6));
+      amounts.push(`${whole}.${fraction}`);
+    }
+    for (const amount of amounts) {
+      for (const format of ['csv', 'csv-iso'] as const) {
+        expect(csvCell({ money: amount }, format), `${amount} ${format}`).toBe(exact(amount, format));
+      }
+    }
+  });
+});
