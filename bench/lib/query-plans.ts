@@ -133,7 +133,8 @@ export function explainSqlite(query: CapturedQuery & { db?: Database.Database })
   const depth = new Map<number, number>([[0, -1]]);
   const lines: string[] = [];
   const unbounded: string[] = [];
-  const limited = /\bLIMIT\b/i.test(query.sql);
+  // A LIMIT stops a walk after its page; EXISTS after its first row.
+  const limited = /\b(LIMIT\b|EXISTS\s*\()/i.test(query.sql);
   const coarseSearches: string[] = [];
   for (const row of rows) {
     const level = (depth.get(row.parent) ?? -1) + 1;

@@ -5,7 +5,8 @@
  * refunds and exports) is caught as it runs and planned by its database, on SQLite and (with TEST_DATABASE_URL)
  * PostgreSQL. The console's payments list and the reconciler's claims are left to their own, finer tests
  * (./list-plans.test.ts, ./reconcile-plans.test.ts), which plan them on 20,000 analysed rows: the planner's choice for
- * them depends on statistics that the few rows of this walk do not have.
+ * them depends on statistics that the few rows of this walk do not have. (On SQLite the list and its refunds run in
+ * the reader's thread, server/store/sqlite-reader.ts, where this capture does not reach: those tests plan them.)
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
