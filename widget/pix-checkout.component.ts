@@ -292,6 +292,7 @@ export class PixCheckout extends LitElement {
         onUseAnotherCpf: this.handleUseAnotherCpf,
         onPayWithPix: () => this.session.payWithPix(),
         onContinueLive: () => this.session.continueLive(),
+        refresh: () => this.requestUpdate(),
       })}
     </div>`;
   }

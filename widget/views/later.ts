@@ -1,0 +1,10 @@
+/**
+ * The lazy chunk of screens (loaded by views/index.ts, under the entry's integrity hash like the languages): the
+ * receipt and every other outcome, the payer form, a refused CPF, another method live. None draws the first QR. It
+ * imports nothing at run time: its factory takes Lit and the helpers from the entry (kit.ts).
+ */
+import type { Kit } from './kit.js';
+import { outcomeScreens } from './outcome.js';
+import { startScreens } from './start-later.js';
+
+export default (kit: Kit) => ({ ...outcomeScreens(kit), ...startScreens(kit) });
