@@ -14,6 +14,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../widget/i18n/en';
 import { es } from '../../widget/i18n/es';
+import { ptBR } from '../../widget/i18n/pt-br';
+import { ptBRLater } from '../../widget/i18n/pt-br-later';
 import { chooseMethod, driveOutcome, element, expectResult, openCheckoutPage, pixCode, placeOrder, useE2E } from './helpers';
 
 const e2e = useE2E();
@@ -67,6 +69,20 @@ describe('the build', () => {
     for (const [screen, mark] of Object.entries(screens)) {
       expect(entry.includes(mark), `${screen} in the entry`).toBe(false);
       expect(later.includes(mark), `${screen} in the chunk`).toBe(true);
+    }
+  });
+
+  it('keeps the Portuguese strings of those screens in their chunk', () => {
+    const entry = built('pix-checkout.js').toString();
+    const later = built(chunk('later').file).toString();
+    // Some words are the entry's too ("Tentar novamente"): those stay.
+    const own = Object.values(ptBRLater).filter((text) => !Object.values(ptBR).includes(text));
+    expect(own.length).toBeGreaterThan(20);
+    // As a string literal, whatever its quotes: "CPF" alone is in the entry's longer strings too.
+    const literal = (code: string, text: string) => ['"', "'", '`'].some((q) => code.includes(q + text + q));
+    for (const text of own) {
+      expect(literal(entry, text), text).toBe(false);
+      expect(literal(later, text), text).toBe(true);
     }
   });
 

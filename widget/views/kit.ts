@@ -7,6 +7,7 @@ import { html, nothing } from 'lit';
 import { PAYER_CPF } from '../../core/methods.js';
 import { dateFormat } from '../date-format.js';
 import { fill } from '../i18n.js';
+import { ptBR } from '../i18n/pt-br.js';
 import { METHOD_UI } from '../methods.js';
 import { heading, money } from './common.js';
 import { METHOD_MARK, OUTCOME_ICON, alertIcon, clockIcon } from './icons.js';
@@ -24,6 +25,7 @@ export const kit = {
   OUTCOME_ICON,
   alertIcon,
   clockIcon,
+  ptBR,
 };
 
 export type Kit = typeof kit;
