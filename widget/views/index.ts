@@ -1,5 +1,5 @@
 /** The screens of `<pix-checkout>` as pure render functions: data and callbacks in, template out. */
-import { html, nothing, type TemplateResult } from 'lit';
+import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { loadChunk } from '../chunks.js';
@@ -71,14 +71,27 @@ export interface ScreenView {
   onUseAnotherCpf: () => void;
   onPayWithPix: () => void;
   onContinueLive: () => void;
-  /** Draws again (once the lazy chunk of screens came, or failed). */
-  refresh: () => void;
+  /** The element: drawn again once the lazy chunk of screens came (or failed), and given the chunk's styles. */
+  host: LitElement;
+}
+
+const styled = new WeakSet<LitElement>();
+
+/**
+ * The chunk's styles after the element's own, once per element (its shadow root keeps them): the same place the
+ * print styles had in the element's static styles, so they still have the last word.
+ */
+function adoptLaterStyles(host: LitElement): void {
+  if (!later || styled.has(host)) return;
+  styled.add(host);
+  const own = (host.constructor as typeof LitElement).elementStyles;
+  adoptStyles(host.renderRoot as ShadowRoot, [...own, later.styles]);
 }
 
 /** A screen of the lazy chunk before it came: its heading, then a spinner, or once it failed, a retry of the chunk. */
 function renderWaiting(view: ScreenView, title: string, final: boolean): TemplateResult {
   const { t } = view.ctx;
-  const retry = () => void loadLaterScreens().then(view.refresh);
+  const retry = () => void loadLaterScreens().then(() => view.host.requestUpdate());
   // A settled payment says what happened by its heading alone; nothing more to wait for.
   const rest = !laterFailed
     ? renderSpinnerLine(t.loading)
@@ -101,7 +114,8 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
   const { t } = ctx;
   // Asked for from here so that every way to a first screen (a new checkout, a resumed one, the chooser) asks, and
   // only once that screen is drawn: the first QR's request goes first.
-  if (screen.name !== 'loading' && !laterAsked()) void loadLaterScreens().then(view.refresh);
+  if (screen.name !== 'loading' && !laterAsked()) void loadLaterScreens().then(() => view.host.requestUpdate());
+  adoptLaterStyles(view.host);
   switch (screen.name) {
     case 'choose':
       return renderChooser(ctx, view.onChoose);

@@ -3,7 +3,7 @@
  * if one does: importing the entry's Lit from a chunk would load the entry a second time under its other name), so
  * the entry hands its Lit and its helpers to the chunk's factory instead, and the chunk's modules import types only.
  */
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { PAYER_CPF } from '../../core/methods.js';
 import { dateFormat } from '../date-format.js';
 import { fill } from '../i18n.js';
@@ -13,6 +13,7 @@ import { heading, money } from './common.js';
 import { METHOD_MARK, OUTCOME_ICON, alertIcon, clockIcon } from './icons.js';
 
 export const kit = {
+  css,
   html,
   nothing,
   PAYER_CPF,
