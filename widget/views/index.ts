@@ -34,6 +34,13 @@ type LaterScreens = ReturnType<typeof import('./later.js').default>;
 let later: LaterScreens | undefined;
 let laterLoad: Promise<void> | undefined;
 let laterFailed = false;
+/** Elements showing a stand-in for a screen of the chunk: each is drawn again when it comes or fails, whoever asked. */
+const waiting = new Set<LitElement>();
+
+function redrawWaiting(): void {
+  for (const host of waiting) host.requestUpdate();
+  waiting.clear();
+}
 
 /** Loads the chunk once (again after a failure); resolves when it is there or has failed. */
 export function loadLaterScreens(): Promise<void> {
@@ -41,12 +48,14 @@ export function loadLaterScreens(): Promise<void> {
     (module) => {
       later = module.default(kit);
       laterFailed = false;
+      redrawWaiting();
     },
     (error: unknown) => {
       console.error(error);
       laterFailed = true;
       // Asked again on the next retry: the network may be back.
       laterLoad = undefined;
+      redrawWaiting();
     },
   );
   return laterLoad;
@@ -91,7 +100,8 @@ function adoptLaterStyles(host: LitElement): void {
 /** A screen of the lazy chunk before it came: its heading, then a spinner, or once it failed, a retry of the chunk. */
 function renderWaiting(view: ScreenView, title: string, final: boolean): TemplateResult {
   const { t } = view.ctx;
-  const retry = () => void loadLaterScreens().then(() => view.host.requestUpdate());
+  waiting.add(view.host);
+  const retry = () => void loadLaterScreens();
   // A settled payment says what happened by its heading alone; nothing more to wait for.
   const rest = !laterFailed
     ? renderSpinnerLine(t.loading)
@@ -114,7 +124,7 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
   const { t } = ctx;
   // Asked for from here so that every way to a first screen (a new checkout, a resumed one, the chooser) asks, and
   // only once that screen is drawn: the first QR's request goes first.
-  if (screen.name !== 'loading' && !laterAsked()) void loadLaterScreens().then(() => view.host.requestUpdate());
+  if (screen.name !== 'loading' && !laterAsked()) void loadLaterScreens();
   adoptLaterStyles(view.host);
   switch (screen.name) {
     case 'choose':
