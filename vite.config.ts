@@ -4,8 +4,8 @@ import { productionBuild } from './scripts/production.mjs';
 
 // Library build of the drop-in element: one minified ES module with lit inside, so a page needs only
 // `<script type="module" src="/widget/pix-checkout.js">`, and beside it the chunks it loads on demand (the languages
-// other than Portuguese: widget/chunks.ts), each named by its content hash. Always Lit's production build, whatever
-// NODE_ENV is (scripts/production.mjs).
+// other than Portuguese, the screens after the first QR: widget/chunks.ts), each named by its content hash. Always
+// Lit's production build, whatever NODE_ENV is (scripts/production.mjs).
 export default defineConfig({
   ...productionBuild,
   publicDir: false,

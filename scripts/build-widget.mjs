@@ -2,7 +2,7 @@
 //
 //   dist/widget/pix-checkout.js                  the entry (the package's `pix-checkout/widget`)
 //   dist/widget/pix-checkout.<hash>.js(.br|.gz)  the same bytes under a content-hashed name, precompressed for the server
-//   dist/widget/pix-checkout-<name>.<hash>.js(.br|.gz)  the chunks loaded on demand (English, Spanish: widget/chunks.ts)
+//   dist/widget/pix-checkout-<name>.<hash>.js(.br|.gz)  the chunks loaded on demand (widget/chunks.ts)
 //   dist/widget/integrity.json                   { file, integrity, bytes, gzip, brotli, chunks }: hashed name and SRI
 //                                                hash of the entry, and { name, file, integrity, … } of each chunk
 //

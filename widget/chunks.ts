@@ -1,14 +1,14 @@
 /**
- * Code the first QR does not need (the English and Spanish strings) loads on demand, as chunks of the build beside the
- * entry, and under Subresource Integrity like the entry itself. A dynamic `import()` cannot carry an integrity hash,
- * so before importing a chunk the element adds `<link rel="modulepreload" integrity="sha384-…">` for it, with the hash
- * the build wrote into the entry (which the page's own `integrity` attribute covers): the browser fetches the chunk,
- * checks its hash and puts the module in the page's module map, and only after that `load` event does `import()` run,
- * taking the checked module from the map. A chunk that fails its hash (or cannot be fetched, or a browser without
- * modulepreload) is never imported: that `import()` would fetch it again, unchecked. An import map's `integrity`
- * section would do the same from the page, but it must be an inline script (a hash in every merchant's CSP, and
- * Chromium 127+ only), and the page would have to know each chunk's name; modulepreload works wherever module
- * scripts do (Chromium 66+, Firefox 115+, Safari 17+) and the page needs nothing.
+ * Code the first QR does not need (the English and Spanish strings, the screens after the QR: views/later.ts) loads on
+ * demand, as chunks of the build beside the entry, and under Subresource Integrity like the entry itself. A dynamic
+ * `import()` cannot carry an integrity hash, so before importing a chunk the element adds `<link rel="modulepreload"
+ * integrity="sha384-…">` for it, with the hash the build wrote into the entry (which the page's own `integrity`
+ * attribute covers): the browser fetches the chunk, checks its hash and puts the module in the page's module map, and
+ * only after that `load` event does `import()` run, taking the checked module from the map. A chunk that fails its hash
+ * (or cannot be fetched, or a browser without modulepreload) is never imported: that `import()` would fetch it again,
+ * unchecked. An import map's `integrity` section would do the same from the page, but it must be an inline script (a
+ * hash in every merchant's CSP, and Chromium 127+ only), and the page would have to know each chunk's name;
+ * modulepreload works wherever module scripts do (Chromium 66+, Firefox 115+, Safari 17+) and the page needs nothing.
  *
  * The lazy chunks import nothing (the build checks it): a chunk that imported the entry would load it a second time
  * whenever the page used the entry's other name (`pix-checkout.js` or `pix-checkout.<hash>.js`).

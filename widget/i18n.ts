@@ -12,8 +12,11 @@ import { EXPIRED, type CheckoutState } from '../core/states.js';
 export type { Strings };
 export type Locale = 'pt-BR' | 'en' | 'es';
 
-/** The languages loaded so far. */
-const catalog: Partial<Record<Locale, Strings>> = { 'pt-BR': ptBR };
+/**
+ * The languages loaded so far. Portuguese's strings of the lazy screens come with their chunk (views/later.ts adds
+ * them to `ptBR`), before any of those screens draws: the entry's own screens read none of them.
+ */
+const catalog: Partial<Record<Locale, Strings>> = { 'pt-BR': ptBR as Strings };
 const loading = new Map<Locale, Promise<Strings>>();
 
 /** The chunk of each other language: `import()` of a literal path, which the bundler turns into that chunk's file. */
@@ -38,7 +41,7 @@ export function stringsFor(locale: Locale): Strings | undefined {
  * or a chunk that fails its integrity hash) falls back to Portuguese: the shopper can still pay.
  */
 export function loadStrings(locale: Locale): Promise<Strings> {
-  if (locale === 'pt-BR') return Promise.resolve(ptBR);
+  if (locale === 'pt-BR') return Promise.resolve(catalog['pt-BR']!);
   const known = catalog[locale];
   if (known) return Promise.resolve(known);
   let pending = loading.get(locale);
@@ -49,7 +52,7 @@ export function loadStrings(locale: Locale): Promise<Strings> {
         console.error(error);
         // Asked again on the next element: the network may be back.
         loading.delete(locale);
-        return ptBR;
+        return catalog['pt-BR']!;
       },
     );
     loading.set(locale, pending);

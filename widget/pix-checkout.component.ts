@@ -9,7 +9,6 @@ import { ScreenFocus } from './focus.js';
 import { fill, type Strings } from './i18n.js';
 import { Language } from './language.js';
 import baseStyles from './pix-checkout.styles.js';
-import printStyles from './print.styles.js';
 import screenStyles from './screens.styles.js';
 import { CheckoutSession } from './session.js';
 import { isLive } from '../core/states.js';
@@ -92,7 +91,7 @@ const COPIED_MS = 3000;
  * @cssproperty --pix-qr-background - QR background (keep it light). Default: #ffffff.
  */
 export class PixCheckout extends LitElement {
-  static override styles = [baseStyles, screenStyles, themeStyles, printStyles];
+  static override styles = [baseStyles, screenStyles, themeStyles];
 
   // Declared here rather than with decorators, whose runtime cost the bundle 2 KB raw. Defaults are set in the
   // constructor, as Lit requires for fields declared without initializers, so class fields never shadow its accessors.
@@ -292,6 +291,7 @@ export class PixCheckout extends LitElement {
         onUseAnotherCpf: this.handleUseAnotherCpf,
         onPayWithPix: () => this.session.payWithPix(),
         onContinueLive: () => this.session.continueLive(),
+        host: this,
       })}
     </div>`;
   }

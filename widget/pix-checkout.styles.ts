@@ -88,22 +88,6 @@ export default css`
     border: 0;
     min-width: 0;
   }
-  .field {
-    display: grid;
-    gap: 0.25em;
-  }
-  input {
-    font: inherit;
-    color: inherit;
-    background: var(--pix-color-background);
-    border: 1px solid var(--pix-color-border);
-    border-radius: calc(var(--pix-radius) / 2);
-    padding: 0.5em 0.75em;
-    width: 100%;
-  }
-  input[aria-invalid='true'] {
-    border-color: var(--pix-color-danger);
-  }
   .field-error,
   .copy-failed {
     color: var(--pix-color-danger);

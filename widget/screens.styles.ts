@@ -178,34 +178,6 @@ export default css`
   .notice .icon {
     background: var(--pix-color-notice);
   }
-  .success .title {
-    color: var(--pix-color-success);
-  }
-  .receipt {
-    display: grid;
-    width: min(100%, 24rem);
-    text-align: start;
-    border-top: 1px solid var(--pix-color-border);
-  }
-  .receipt-row {
-    display: flex;
-    flex-wrap: wrap;
-    justify-content: space-between;
-    gap: 0 1em;
-    padding-block: 0.4em;
-    border-bottom: 1px solid var(--pix-color-border);
-  }
-  .receipt dt {
-    color: var(--pix-color-muted);
-  }
-  .receipt dd {
-    font-weight: 600;
-    overflow-wrap: anywhere;
-  }
-  .mono {
-    font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-    font-size: 0.9em;
-  }
   a {
     color: var(--pix-color-primary);
   }

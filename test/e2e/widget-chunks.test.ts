@@ -3,7 +3,9 @@
  * the entry holds no language but Portuguese, each chunk imports nothing, the entry carries each chunk's integrity
  * hash; in Chromium, an element switched to Spanish fetches the Spanish chunk alone and speaks Spanish, and a chunk
  * altered on the way is refused by the browser's integrity check (its code never runs) and the element stays in
- * Portuguese, still usable.
+ * Portuguese, still usable. The screens the first QR does not need (the receipt and every other outcome, the payer
+ * form, a refused CPF, another method live) are a chunk too, asked for once the QR shows: a payment completed while it
+ * cannot be had still says "Pagamento confirmado".
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +14,9 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { en } from '../../widget/i18n/en';
 import { es } from '../../widget/i18n/es';
-import { chooseMethod, element, openCheckoutPage, pixCode, placeOrder, useE2E } from './helpers';
+import { ptBR } from '../../widget/i18n/pt-br';
+import { ptBRLater } from '../../widget/i18n/pt-br-later';
+import { chooseMethod, driveOutcome, element, expectResult, openCheckoutPage, pixCode, placeOrder, useE2E } from './helpers';
 
 const e2e = useE2E();
 const built = (name: string) => readFileSync(fileURLToPath(new URL(`../../dist/widget/${name}`, import.meta.url)));
@@ -39,7 +43,7 @@ async function switchLanguage(page: Page, lang: string): Promise<string[]> {
 describe('the build', () => {
   it('keeps English and Spanish out of the entry, in chunks that import nothing', () => {
     const entry = built('pix-checkout.js').toString();
-    expect(manifest.chunks.map((c) => c.name).sort()).toEqual(['en', 'es']);
+    expect(manifest.chunks.map((c) => c.name).sort()).toEqual(['en', 'es', 'later']);
     expect(entry).not.toContain(es.chooseMethod);
     expect(entry).not.toContain(en.chooseMethod);
     expect(built(chunk('es').file).toString()).toContain(es.chooseMethod);
@@ -47,6 +51,39 @@ describe('the build', () => {
     const imports = /\bfrom\s*["'`]\.{0,2}\/|\bimport\s*["'`(]/;
     for (const { file } of manifest.chunks) expect(built(file).toString()).not.toMatch(imports);
     expect(entry).toMatch(imports);
+  });
+
+  it('keeps the screens the first QR does not need out of the entry, in their chunk', () => {
+    const entry = built('pix-checkout.js').toString();
+    const later = built(chunk('later').file).toString();
+    // A mark of each moved screen's template (the classes alone are in the entry's styles too).
+    const screens = {
+      receipt: 'part="receipt"',
+      'save receipt': 'window.print',
+      'payer form': 'autocomplete="name"',
+      'refused CPF': 'data-state="refused"',
+      'another method live': 'data-state="conflict"',
+      expired: 'data-state="Expired"',
+      'failed payment': 'class="result failure" data-state=${',
+    };
+    for (const [screen, mark] of Object.entries(screens)) {
+      expect(entry.includes(mark), `${screen} in the entry`).toBe(false);
+      expect(later.includes(mark), `${screen} in the chunk`).toBe(true);
+    }
+  });
+
+  it('keeps the Portuguese strings of those screens in their chunk', () => {
+    const entry = built('pix-checkout.js').toString();
+    const later = built(chunk('later').file).toString();
+    // Some words are the entry's too ("Tentar novamente"): those stay.
+    const own = Object.values(ptBRLater).filter((text) => !Object.values(ptBR).includes(text));
+    expect(own.length).toBeGreaterThan(20);
+    // As a string literal, whatever its quotes: "CPF" alone is in the entry's longer strings too.
+    const literal = (code: string, text: string) => ['"', "'", '`'].some((q) => code.includes(q + text + q));
+    for (const text of own) {
+      expect(literal(entry, text), text).toBe(false);
+      expect(literal(later, text), text).toBe(true);
+    }
   });
 
   it('writes into the entry each chunk with the SRI hash of its bytes', () => {
@@ -63,7 +100,8 @@ describe('in the browser', () => {
     const page = await e2e.newPage();
     const fetched = await switchLanguage(page, 'es');
     await expect.poll(() => element(page).getByRole('img', { name: es.qrLabel }).count(), { timeout: 10_000 }).toBe(1);
-    expect(fetched).toEqual([chunk('es').file]);
+    // The chunk of later screens is asked for as the QR shows, whatever the language.
+    expect(fetched.filter((file) => file !== chunk('later').file)).toEqual([chunk('es').file]);
   });
 
   it('refuses a chunk altered on the way: its code never runs, and the element stays in Portuguese', { timeout: 60_000 }, async () => {
@@ -82,5 +120,18 @@ describe('in the browser', () => {
     ).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { tamperedChunkRan?: boolean }).tamperedChunkRan)).toBeUndefined();
     await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento Pix' }).count()).toBe(1);
+  });
+
+  it('says "Pagamento confirmado" when the chunk of later screens cannot be had', { timeout: 60_000 }, async () => {
+    const page = await e2e.newPage();
+    await page.route(`**/widget/${chunk('later').file}`, (route) => route.abort());
+    await openCheckoutPage(page, e2e.app, await placeOrder(e2e.app));
+    await chooseMethod(page, 'Pix');
+    await pixCode(page);
+    await driveOutcome(page, 'Resultado do PIX', 'Complete');
+    await expectResult(page, 'Pagamento confirmado');
+    const problems = e2e.problems.problems.splice(0);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(await element(page).locator('[part="receipt"]').count()).toBe(0);
   });
 });

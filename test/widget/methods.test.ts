@@ -8,7 +8,11 @@ import type { Checkout } from '../../widget/api.js';
 import { checkPayer } from '../../widget/cpf-input.js';
 import { stateTitle } from '../../widget/i18n.js';
 import { stringsOf } from './strings.js';
-import { renderChooser, renderExpired, renderFailure, renderPayerForm, renderPending, renderReceipt } from '../../widget/views/index.js';
+import { kit, renderChooser, renderPending } from '../../widget/views/index.js';
+import laterScreens from '../../widget/views/later.js';
+
+// The screens of the lazy chunk, built as the element builds them once the chunk comes.
+const { renderExpired, renderFailure, renderPayerForm, renderReceipt } = laterScreens(kit);
 
 const t = stringsOf('en');
 const noop = () => {};

@@ -8,7 +8,10 @@ import type { Checkout } from '../../widget/api.js';
 import { type Locale } from '../../widget/i18n.js';
 import { stringsOf } from './strings.js';
 import { formatDuration, renderCountdown } from '../../widget/views/common.js';
-import { renderFailure } from '../../widget/views/index.js';
+import { kit } from '../../widget/views/index.js';
+import laterScreens from '../../widget/views/later.js';
+
+const { renderFailure } = laterScreens(kit);
 import { $, liveRegion, mountCheckout, newOrderId, setBackendState, visibleText, waitForSelector } from './helpers.js';
 
 const LOCALES: Locale[] = ['pt-BR', 'en', 'es'];

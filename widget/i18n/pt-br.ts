@@ -1,4 +1,10 @@
-/** Portuguese (Brazil), the default: every string the element shows or announces. `{name}` marks a value filled in. */
+/**
+ * Portuguese (Brazil), the default: the strings of the screens the entry draws (the first QR's). Those of the screens
+ * in the lazy chunk are in pt-br-later.ts, which the chunk adds to this object as it comes (views/later.ts); `Strings`
+ * is both. `{name}` marks a value filled in.
+ */
+import type { ptBRLater } from './pt-br-later.js';
+
 export const ptBR = {
   chooseMethod: 'Como você quer pagar?',
   payingTo: 'Pagamento para {merchant}',
@@ -8,17 +14,10 @@ export const ptBR = {
   methodOpenFinanceHint: 'Autorize no app do seu banco, sem copiar código',
   payerTitlePix: 'Identificação (opcional)',
   payerTitleOpenFinance: 'Seus dados',
-  payerIntroPix: 'Informe seu CPF para um Pix identificado, ou deixe em branco.',
-  payerIntroOpenFinance: 'Informe o CPF do titular da conta que vai pagar.',
-  cpfLabel: 'CPF',
-  cpfOptionalLabel: 'CPF (opcional)',
-  nameLabel: 'Nome (opcional)',
   cpfInvalid: 'CPF inválido. Confira os 11 dígitos.',
   cpfRequired: 'Informe o CPF para continuar.',
   cpfNeededForName: 'Informe também o CPF, ou deixe o nome em branco.',
   cpfRefusedBefore: 'Este CPF já foi recusado neste pagamento. Use outro CPF ou outra forma de pagamento.',
-  submitPix: 'Gerar código Pix',
-  submitOpenFinance: 'Continuar no meu banco',
   back: 'Voltar',
   loading: 'Preparando o pagamento…',
   confirming: 'Ainda estamos confirmando seu pagamento com o banco. Só um instante…',
@@ -27,14 +26,7 @@ export const ptBR = {
   refusedPayer: 'Este CPF não pode ser usado neste pagamento. Use outro CPF ou outra forma de pagamento.',
   useAnotherCpf: 'Usar outro CPF',
   payWithPix: 'Pagar com Pix',
-  payWithPixNoCpf: 'Pagar com Pix sem CPF',
   conflictTitle: 'Já existe um pagamento em andamento',
-  conflictPix: 'Este pedido já tem um código Pix ativo, criado em outra aba ou aparelho. Para você não pagar duas vezes, continue com ele.',
-  conflictOpenFinance:
-    'Este pedido já tem um pagamento Open Finance em andamento, iniciado em outra aba ou aparelho. Para você não pagar duas vezes, continue com ele.',
-  conflictWait: 'Para pagar de outra forma, espere esse pagamento expirar.',
-  continueWithPix: 'Continuar com Pix',
-  continueWithOpenFinance: 'Continuar com Open Finance',
   pixTitle: 'Pague com Pix',
   amountLabel: 'Valor',
   countdown: 'Pague em até',
@@ -62,33 +54,11 @@ export const ptBR = {
   openFinanceRedirecting: 'Estamos levando você ao seu banco para autorizar o pagamento.',
   openFinanceGoToBank: 'Ir para o banco',
   completedTitle: 'Pagamento confirmado',
-  completedText: 'Recebemos o seu pagamento. Obrigado!',
-  completedTextMerchant: '{merchant} recebeu o seu pagamento. Obrigado!',
-  receiptAmount: 'Valor',
-  receiptDate: 'Data',
-  receiptOrder: 'Pedido',
-  receiptTransaction: 'ID da transação',
-  receiptPayerBank: 'Banco pagador',
-  receiptVoucher: 'Comprovante do banco',
-  receiptVoucherLink: 'Ver comprovante',
   continue: 'Continuar',
-  saveReceipt: 'Salvar comprovante',
   errorTitle: 'O pagamento não foi concluído',
-  errorTextPix: 'O banco recusou este Pix e ele não foi processado. Nenhum valor foi cobrado: você pode tentar de novo.',
-  errorTextOpenFinance:
-    'O pagamento não foi autorizado no seu banco: ele foi recusado lá. Nenhum valor foi cobrado: você pode tentar de novo.',
   cancelledTitle: 'Pagamento cancelado',
-  cancelledText: 'Este pagamento foi cancelado e nada foi cobrado por ele. Você pode pagar de novo.',
   reversedTitle: 'Pagamento estornado',
-  reversedText: 'O valor foi devolvido para a conta que pagou, e o pedido ficou sem pagamento.',
   expiredTitle: 'Código expirado',
-  expiredText: 'O prazo para pagar terminou. Gere um novo código para pagar.',
-  expiredLate: 'Já pagou? Fique nesta página: se o pagamento chegar, a confirmação aparece aqui.',
-  renewPix: 'Gerar novo código',
-  renewOpenFinance: 'Começar de novo',
-  chooseOther: 'Escolher outra forma de pagamento',
-  tryAgain: 'Tentar novamente',
-  payAgain: 'Pagar novamente',
   startFailedTitle: 'Não foi possível iniciar o pagamento',
   retry: 'Tentar novamente',
   backToShop: 'Voltar para a loja',
@@ -120,4 +90,5 @@ export const ptBR = {
   errServer: 'O serviço de pagamento está com problemas. Tente de novo em instantes.',
 };
 
-export type Strings = Record<keyof typeof ptBR, string>;
+/** Every string of a language: the same keys in English and Spanish (a missing one is a compile error). */
+export type Strings = Record<keyof typeof ptBR | keyof typeof ptBRLater, string>;

@@ -1,14 +1,15 @@
-/** How a checkout ended (or paused): the receipt, Error, Cancelled, Reversed and Expired, each with its picture and way on. */
-import { html, nothing, type TemplateResult } from 'lit';
+/**
+ * How a checkout ended (or paused): the receipt, Error, Cancelled, Reversed and Expired, each with its picture and way
+ * on. In the lazy chunk (views/later.ts): none of these draws the first QR, so the entry hands them Lit and its helpers.
+ */
+import type { TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
-import { dateFormat } from '../date-format.js';
-import { fill, type Strings } from '../i18n.js';
-import { METHOD_UI } from '../methods.js';
+import type { Strings } from '../i18n.js';
 import type { FinalCheckoutState } from '../../core/states.js';
-import { heading, money, type ViewContext } from './common.js';
-import { OUTCOME_ICON, clockIcon } from './icons.js';
-import { renderSaveReceipt } from './receipt.js';
+import type { ViewContext } from './common.js';
+import type { Kit } from './kit.js';
+import { saveReceiptButton } from './receipt.js';
 
 export interface OutcomeView {
   /** The `continue-url` attribute, when it is an http(s) address. */
@@ -33,65 +34,72 @@ const FAILURE: Record<FailedState, [title: keyof Strings, text: keyof Strings, a
 /** An address of the payer's bank is linked; anything else (an authentication code) is shown as text. */
 const voucherLink = (voucher: string) => (/^https:\/\//i.test(voucher) ? voucher : undefined);
 
-function renderActions(ctx: ViewContext, primary: string, view: OutcomeView): TemplateResult {
-  return html`<div class="actions stacked">
-    <button type="button" part="button" @click=${view.onRenew}>${primary}</button>
-    ${
-      ctx.offered.length > 1
-        ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onChooseOther}>
-            ${ctx.t.chooseOther}</button>`
-        : nothing
-    }
-  </div>`;
-}
-
-/** The receipt: amount, when (by paidAt), order, transaction, the payer's bank and its voucher when known, then the way on. */
-export function renderReceipt(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
-  const { t, locale, merchantName } = ctx;
-  const paidAt = new Date(checkout.paidAt ?? checkout.updatedAt);
-  const when = Number.isNaN(paidAt.getTime()) ? '' : dateFormat(locale, 'dateTime').format(paidAt);
-  const voucher = checkout.receiptVoucher;
-  const row = (label: string, value: unknown) => html`<div class="receipt-row"><dt>${label}</dt><dd>${value}</dd></div>`;
-  const voucherValue =
-    voucher && voucherLink(voucher) ? html`<a href=${voucher} target="_blank" rel="noopener">${t.receiptVoucherLink}</a>` : voucher;
-  const continueLink = view.continueUrl
-    ? html`<a part="button continue-button" class="button" href=${view.continueUrl} @click=${view.onContinue}>${t.continue}</a>`
-    : nothing;
-  return html`<section part="result" class="result success" data-state="Completed" aria-labelledby="screen-title">
-    <span class="icon" aria-hidden="true">${OUTCOME_ICON.Completed()}</span>
-    ${heading(t.completedTitle)}
-    <p part="message" class="message">${merchantName ? fill(t.completedTextMerchant, { merchant: merchantName }) : t.completedText}</p>
-    <dl part="receipt" class="receipt">
-      ${row(t.receiptAmount, money(checkout, locale))} ${when ? row(t.receiptDate, when) : nothing} ${row(t.receiptOrder, checkout.orderId)}
-      ${checkout.transactionId ? row(t.receiptTransaction, html`<span class="mono">${checkout.transactionId}</span>`) : nothing}
-      ${checkout.payerBank ? row(t.receiptPayerBank, checkout.payerBank) : nothing} ${voucher ? row(t.receiptVoucher, voucherValue) : nothing}
-    </dl>
-    <div class="actions stacked"><slot name="continue">${continueLink}</slot>${renderSaveReceipt(t)}</div>
-  </section>`;
-}
-
 /** A checkout in Error was refused where the payer pays: by the bank for a Pix, at the payer's own bank for Open Finance. */
 const ERROR_TEXT: Record<Method, keyof Strings> = { pix: 'errorTextPix', openfinance: 'errorTextOpenFinance' };
 
-export function renderFailure(ctx: ViewContext, state: FailedState, view: OutcomeView, method: Method): TemplateResult {
-  const [title, stateText, action] = FAILURE[state];
-  const text = state === 'Error' ? ERROR_TEXT[method] : stateText;
-  return html`<section part="result" class="result failure" data-state=${state} aria-labelledby="screen-title">
-    <span class="icon" aria-hidden="true">${OUTCOME_ICON[state]()}</span>
-    ${heading(ctx.t[title])}
-    <p part="message" class="message">${ctx.t[text]}</p>
-    ${renderActions(ctx, ctx.t[action], view)}
-  </section>`;
-}
+/** The outcome screens, drawn with the entry's Lit and helpers (`k`). */
+export function outcomeScreens(k: Kit) {
+  const { html, nothing, heading, money, fill, dateFormat, METHOD_UI, OUTCOME_ICON, clockIcon } = k;
 
-/** The window closed. The checkout is still followed: a late payment replaces this screen with the receipt. */
-export function renderExpired(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
-  const { t } = ctx;
-  return html`<section part="result" class="result expired" data-state="Expired" aria-labelledby="screen-title">
-    <span class="icon" aria-hidden="true">${clockIcon()}</span>
-    ${heading(t.expiredTitle)}
-    <p part="message" class="message">${t.expiredText}</p>
-    ${renderActions(ctx, t[METHOD_UI[checkout.method].renew], view)}
-    <p class="hint">${t.expiredLate}</p>
-  </section>`;
+  function renderActions(ctx: ViewContext, primary: string, view: OutcomeView): TemplateResult {
+    return html`<div class="actions stacked">
+      <button type="button" part="button" @click=${view.onRenew}>${primary}</button>
+      ${
+        ctx.offered.length > 1
+          ? html`<button type="button" part="button secondary-button" class="secondary" @click=${view.onChooseOther}>
+              ${ctx.t.chooseOther}</button>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  /** The receipt: amount, when (by paidAt), order, transaction, the payer's bank and its voucher when known, then the way on. */
+  function renderReceipt(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
+    const { t, locale, merchantName } = ctx;
+    const paidAt = new Date(checkout.paidAt ?? checkout.updatedAt);
+    const when = Number.isNaN(paidAt.getTime()) ? '' : dateFormat(locale, 'dateTime').format(paidAt);
+    const voucher = checkout.receiptVoucher;
+    const row = (label: string, value: unknown) => html`<div class="receipt-row"><dt>${label}</dt><dd>${value}</dd></div>`;
+    const voucherValue =
+      voucher && voucherLink(voucher) ? html`<a href=${voucher} target="_blank" rel="noopener">${t.receiptVoucherLink}</a>` : voucher;
+    const continueLink = view.continueUrl
+      ? html`<a part="button continue-button" class="button" href=${view.continueUrl} @click=${view.onContinue}>${t.continue}</a>`
+      : nothing;
+    return html`<section part="result" class="result success" data-state="Completed" aria-labelledby="screen-title">
+      <span class="icon" aria-hidden="true">${OUTCOME_ICON.Completed()}</span>
+      ${heading(t.completedTitle)}
+      <p part="message" class="message">${merchantName ? fill(t.completedTextMerchant, { merchant: merchantName }) : t.completedText}</p>
+      <dl part="receipt" class="receipt">
+        ${row(t.receiptAmount, money(checkout, locale))} ${when ? row(t.receiptDate, when) : nothing} ${row(t.receiptOrder, checkout.orderId)}
+        ${checkout.transactionId ? row(t.receiptTransaction, html`<span class="mono">${checkout.transactionId}</span>`) : nothing}
+        ${checkout.payerBank ? row(t.receiptPayerBank, checkout.payerBank) : nothing} ${voucher ? row(t.receiptVoucher, voucherValue) : nothing}
+      </dl>
+      <div class="actions stacked"><slot name="continue">${continueLink}</slot>${saveReceiptButton(k, t)}</div>
+    </section>`;
+  }
+
+  function renderFailure(ctx: ViewContext, state: FailedState, view: OutcomeView, method: Method): TemplateResult {
+    const [title, stateText, action] = FAILURE[state];
+    const text = state === 'Error' ? ERROR_TEXT[method] : stateText;
+    return html`<section part="result" class="result failure" data-state=${state} aria-labelledby="screen-title">
+      <span class="icon" aria-hidden="true">${OUTCOME_ICON[state]()}</span>
+      ${heading(ctx.t[title])}
+      <p part="message" class="message">${ctx.t[text]}</p>
+      ${renderActions(ctx, ctx.t[action], view)}
+    </section>`;
+  }
+
+  /** The window closed. The checkout is still followed: a late payment replaces this screen with the receipt. */
+  function renderExpired(ctx: ViewContext, checkout: Checkout, view: OutcomeView): TemplateResult {
+    const { t } = ctx;
+    return html`<section part="result" class="result expired" data-state="Expired" aria-labelledby="screen-title">
+      <span class="icon" aria-hidden="true">${clockIcon()}</span>
+      ${heading(t.expiredTitle)}
+      <p part="message" class="message">${t.expiredText}</p>
+      ${renderActions(ctx, t[METHOD_UI[checkout.method].renew], view)}
+      <p class="hint">${t.expiredLate}</p>
+    </section>`;
+  }
+
+  return { renderReceipt, renderFailure, renderExpired };
 }

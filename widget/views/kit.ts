@@ -1,0 +1,32 @@
+/**
+ * What the screens of the lazy chunk (views/later.ts) take from the entry. A chunk imports nothing (the build stops
+ * if one does: importing the entry's Lit from a chunk would load the entry a second time under its other name), so
+ * the entry hands its Lit and its helpers to the chunk's factory instead, and the chunk's modules import types only.
+ */
+import { css, html, nothing } from 'lit';
+import { PAYER_CPF } from '../../core/methods.js';
+import { dateFormat } from '../date-format.js';
+import { fill } from '../i18n.js';
+import { ptBR } from '../i18n/pt-br.js';
+import { METHOD_UI } from '../methods.js';
+import { heading, money } from './common.js';
+import { METHOD_MARK, OUTCOME_ICON, alertIcon, clockIcon } from './icons.js';
+
+export const kit = {
+  css,
+  html,
+  nothing,
+  PAYER_CPF,
+  dateFormat,
+  fill,
+  METHOD_UI,
+  heading,
+  money,
+  METHOD_MARK,
+  OUTCOME_ICON,
+  alertIcon,
+  clockIcon,
+  ptBR,
+};
+
+export type Kit = typeof kit;

@@ -1,0 +1,17 @@
+/**
+ * The lazy chunk of screens (loaded by views/index.ts, under the entry's integrity hash like the languages): the
+ * receipt and every other outcome, the payer form, a refused CPF, another method live, with their styles and the
+ * print styles. None draws the first QR. It imports nothing at run time: its factory takes Lit and the helpers from
+ * the entry (kit.ts), and brings the Portuguese strings of its screens.
+ */
+import { ptBRLater } from '../i18n/pt-br-later.js';
+import { laterStyles } from '../later.styles.js';
+import type { Kit } from './kit.js';
+import { outcomeScreens } from './outcome.js';
+import { startScreens } from './start-later.js';
+
+export default (kit: Kit) => {
+  // Portuguese's strings of these screens, into the entry's catalog (English and Spanish hold all theirs).
+  Object.assign(kit.ptBR, ptBRLater);
+  return { styles: laterStyles(kit), ...outcomeScreens(kit), ...startScreens(kit) };
+};
