@@ -34,7 +34,7 @@ export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
 export interface DeliveryWorkerOptions {
   store: Store;
-  hub: StatusHub;
+  hub: Pick<StatusHub, 'subscribeAll'>;
   /** The environment's endpoints (never stored); the store's are read besides them. */
   endpoints: readonly WebhookEndpoint[];
   clock: Clock;
