@@ -5,12 +5,13 @@
  */
 import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { noUserHint } from './accounts/users';
 import { backOfficeApi, isInvoiceUpload } from './backoffice';
 import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
-import { createDeliveryWorker } from './events/delivery';
+import { deliveryWorkerFor } from './events/thread';
 import { errorBody } from './payments/errors';
 import { securityHeaders } from './bff/guards';
 import { httpOrders, type OrderResolver } from './payments/orders';
@@ -115,7 +116,10 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
   // delivered beside the payment path.
   const endpoints = config.merchantWebhook ? [{ id: 'env', ...config.merchantWebhook }] : [];
   const retryDelaysMs = tuning?.merchantWebhookRetryDelaysMs;
-  const deliveries = createDeliveryWorker({ store, hub, endpoints, clock, logger: log, ...(retryDelaysMs && { retryDelaysMs }) });
+  // In a thread of its own with its own store connection when the store is on disk or in PostgreSQL (the file is
+  // the one `openStore` opens): a backlog then drains without holding up the shoppers' status.
+  const where = config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: join(config.dataDir, 'checkout.sqlite') };
+  const deliveries = deliveryWorkerFor({ store, hub, endpoints, clock, logger: log, ...where, ...(retryDelaysMs && { retryDelaysMs }) });
   if (config.adminToken) {
     const { adminToken } = config;
     const backOffice = backOfficeApi({

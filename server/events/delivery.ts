@@ -34,7 +34,7 @@ export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
 export interface DeliveryWorkerOptions {
   store: Store;
-  hub: StatusHub;
+  hub: Pick<StatusHub, 'subscribeAll'>;
   /** The environment's endpoints (never stored); the store's are read besides them. */
   endpoints: readonly WebhookEndpoint[];
   clock: Clock;
@@ -75,6 +75,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   let running: Promise<number> | undefined;
   let again = false;
+  /** Set by `stop`: the pass in progress is not followed by another, so `stop` ends with no pass running. */
+  let stopping = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
@@ -189,7 +191,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       running = undefined;
       if (again) {
         again = false;
-        track(runOnce());
+        if (!stopping) track(runOnce());
       }
     });
     return running;
@@ -211,6 +213,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     },
     start() {
       if (timer) return;
+      stopping = false;
       // A committed change (the hub hears every one) is delivered at once, not at the next tick: right after the
       // shoppers' streams have written it (setImmediate), so the merchant's pass never holds up the shopper's byte.
       let woken = false;
@@ -231,7 +234,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       clearInterval(timer);
       timer = undefined;
       unsubscribe?.();
-      await Promise.all([...inFlight]);
+      stopping = true;
+      // A pass that ends may have started another meanwhile (a full batch): wait until none runs.
+      while (running || inFlight.size > 0) await Promise.all([...inFlight, running?.catch(() => 0)]);
     },
   };
 }

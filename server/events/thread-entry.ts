@@ -1,0 +1,81 @@
+/**
+ * What runs inside the delivery thread (./thread.ts): its own store connection (SQLite: a second connection on the
+ * same WAL file; PostgreSQL: a small pool of its own) and the same delivery worker (./delivery) as in-thread, with its
+ * own kept-alive connections. The request thread wakes it with a message when a commit publishes; its warnings go back
+ * there to be logged. Nothing here writes the secrets anywhere: they come in `workerData` and go out only as signatures.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '../lib/clock';
+import { openPostgresStore } from '../store/postgres';
+import { openSqliteStore } from '../store/sqlite';
+import type { Store } from '../store/types';
+import { createDeliveryWorker } from './delivery';
+import type { ThreadData, ToThread } from './thread';
+
+const data = workerData as ThreadData;
+const port = parentPort!;
+
+/** Errors cross as their message (and stack): the request thread's logger prints the same line as in-thread. */
+const line = (values: unknown[]) => values.map((v) => (v instanceof Error ? (v.stack ?? v.message) : String(v))).join(' ');
+const logger = { warn: (...values: unknown[]) => port.postMessage({ op: 'warn', line: line(values) }) };
+
+async function open(): Promise<Store> {
+  if (data.databaseUrl) {
+    // Two connections: one for the pass's reads and writes, one spare for the endpoint notes; no more are ever used.
+    return openPostgresStore({
+      connectionString: data.databaseUrl,
+      maxConnections: 2,
+      onError: (error) => logger.warn('postgres store:', error),
+    });
+  }
+  return openSqliteStore({ file: data.file! });
+}
+
+/** The hub as the worker sees it: a wake-up from the request thread (the worker reads nothing of what changed). */
+type Waker = (checkoutId: string, seq: number) => void;
+const wakers = new Set<Waker>();
+const hub = {
+  subscribeAll(listener: Waker) {
+    wakers.add(listener);
+    return () => void wakers.delete(listener);
+  },
+};
+
+const ready = open().then((store) => ({
+  store,
+  worker: createDeliveryWorker({
+    store,
+    hub,
+    endpoints: data.endpoints,
+    clock: systemClock,
+    logger,
+    ...(data.retryDelaysMs && { retryDelaysMs: data.retryDelaysMs }),
+  }),
+}));
+ready.catch((error: unknown) => port.postMessage({ op: 'failed', line: line([error]) }));
+
+port.on('message', (message: ToThread) => {
+  void ready.then(async ({ store, worker }) => {
+    switch (message.op) {
+      case 'start':
+        worker.start();
+        break;
+      case 'wake':
+        for (const wake of wakers) wake('', 0);
+        break;
+      case 'refresh':
+        worker.refresh();
+        break;
+      case 'run':
+        port.postMessage({ op: 'ran', id: message.id, count: await worker.runOnce().catch(() => 0) });
+        break;
+      case 'stop':
+        // The pass in progress finishes and records its attempts before the connection closes.
+        await worker.stop();
+        await store.close();
+        port.postMessage({ op: 'stopped' });
+        port.close();
+        break;
+    }
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The delivery worker (./delivery) in a thread of its own, so that draining a backlog (claiming, signing, sending and
+ * recording thousands of deliveries a second) never holds up the request thread, where the shoppers' status is
+ * written. The thread has its own store connection and kept-alive connections (./thread-entry.ts); the request thread
+ * only forwards the hub's wake-ups and the back office's `refresh`, and logs the thread's warnings.
+ *
+ * Which one runs: the thread for a store on disk or in PostgreSQL with the system clock (`npm run serve`, `npm start`);
+ * in-thread otherwise, since a ManualClock cannot cross a thread and an in-memory SQLite database cannot be opened
+ * twice (`deliveryWorkerFor`).
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Clock } from '../lib/clock';
+import { systemClock } from '../lib/clock';
+import type { StatusHub, Store } from '../store/types';
+import { createDeliveryWorker } from './delivery';
+import type { WebhookEndpoint } from './send';
+
+/** Where the thread finds the store, and what it delivers: passed once, in `workerData` (never logged). */
+export interface ThreadData {
+  file?: string;
+  databaseUrl?: string;
+  endpoints: WebhookEndpoint[];
+  retryDelaysMs?: readonly number[];
+}
+
+export type ToThread = { op: 'start' | 'wake' | 'refresh' | 'stop' } | { op: 'run'; id: number };
+type FromThread = { op: 'warn' | 'failed'; line: string } | { op: 'ran'; id: number; count: number } | { op: 'stopped' };
+
+export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
+  /** The request thread's store: only to start the endpoints' cursors (see `start`). */
+  store: Pick<Store, 'listWebhookEndpoints' | 'queueEndpointDeliveries'>;
+  hub: Pick<StatusHub, 'subscribeAll'>;
+  endpoints: readonly WebhookEndpoint[];
+  logger?: Pick<Console, 'warn'>;
+}
+
+/**
+ * The thread runs TypeScript: it registers tsx itself before loading its entry, so it starts the same under `tsx`,
+ * `node --import tsx` and vitest (Node 20 does not carry `--import` hooks into a worker's own entry module).
+ */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+import(workerData.tsx).then(({ register }) => { register(); return import(workerData.entry); });
+`;
+/** tsx's ESM API: `require.resolve` finds its CommonJS build, and the ESM one (which registers hooks) lies beside it. */
+const tsxApi = () =>
+  pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+
+export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
+  const logger = options.logger ?? console;
+  const environment = options.endpoints;
+  let thread: { worker: Worker; stopped: Promise<void> } | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let started = false;
+  let starting: Promise<void> | undefined;
+  const runs = new Map<number, (count: number) => void>();
+  let nextRun = 0;
+
+  function spawn() {
+    if (thread) return thread.worker;
+    const data: ThreadData = {
+      endpoints: environment.map((endpoint) => ({ ...endpoint, secrets: [...endpoint.secrets] })),
+      ...(options.file && { file: options.file }),
+      ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
+      ...(options.retryDelaysMs && { retryDelaysMs: [...options.retryDelaysMs] }),
+    };
+    const entry = new URL('./thread-entry.ts', import.meta.url).href;
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, tsx: tsxApi(), entry } });
+    const stopped = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (message: FromThread) => {
+      if (message.op === 'warn') logger.warn(message.line);
+      else if (message.op === 'failed') logger.warn(`merchant webhooks: the delivery thread could not start: ${message.line}`);
+      else if (message.op === 'ran') {
+        runs.get(message.id)?.(message.count);
+        runs.delete(message.id);
+      } else if (message.op === 'stopped') void worker.terminate();
+    });
+    worker.on('error', (error) => logger.warn('merchant webhooks: the delivery thread failed:', error));
+    const mine = { worker, stopped };
+    void stopped.then(() => {
+      for (const resolve of runs.values()) resolve(0);
+      runs.clear();
+      if (thread !== mine) return;
+      thread = undefined;
+      // Died while it should run (a crash, not a stop): another takes over, and the leases of the first run out.
+      if (started) setTimeout(() => started && spawn().postMessage({ op: 'start' }), 1_000).unref();
+    });
+    thread = mine;
+    return worker;
+  }
+
+  const post = (message: ToThread) => thread?.worker.postMessage(message);
+
+  /**
+   * An endpoint's queue starts at the newest event when it is first seen (no history replayed). The thread takes a
+   * second or two to load, so its first pass would start the cursors past the events committed meanwhile: they are
+   * started here instead, as soon as `start` is called (limit 0: nothing is queued here).
+   */
+  async function startCursors() {
+    const now = new Date().toISOString();
+    const stored = (await options.store.listWebhookEndpoints()).filter((endpoint) => !endpoint.disabled);
+    for (const endpoint of [...environment, ...stored])
+      await options.store.queueEndpointDeliveries(endpoint.id, endpoint.types ?? [], now, 0);
+  }
+
+  return {
+    /** One pass in the thread; resolves with how many were sent (0 if the thread ended meanwhile). */
+    runOnce(): Promise<number> {
+      const id = nextRun++;
+      const ran = new Promise<number>((resolve) => runs.set(id, resolve));
+      spawn().postMessage({ op: 'run', id });
+      return ran;
+    },
+    environment,
+    refresh() {
+      post({ op: 'refresh' });
+    },
+    start() {
+      if (started) return;
+      started = true;
+      // As in-thread: woken right after the shoppers' streams have the change (setImmediate), once per turn.
+      let woken = false;
+      unsubscribe = options.hub.subscribeAll(() => {
+        if (woken) return;
+        woken = true;
+        setImmediate(() => {
+          woken = false;
+          post({ op: 'wake' });
+        });
+      });
+      starting = startCursors()
+        .catch((error: unknown) => logger.warn('merchant webhooks:', error))
+        .then(() => {
+          if (started) spawn().postMessage({ op: 'start' });
+        });
+    },
+    /** Stops the thread once its pass in progress has recorded its attempts, and its store connection is closed. */
+    async stop() {
+      started = false;
+      unsubscribe?.();
+      unsubscribe = undefined;
+      await starting;
+      const current = thread;
+      if (!current) return;
+      current.worker.postMessage({ op: 'stop' });
+      await current.stopped;
+    },
+  };
+}
+
+/** The worker for this store and clock: the thread when it can have one (see above), else in-thread. */
+export function deliveryWorkerFor(
+  options: ThreadedDeliveryOptions & { store: Store; hub: StatusHub; clock: Clock },
+): ReturnType<typeof createThreadedDeliveryWorker> {
+  const { store, clock, hub, endpoints, logger, retryDelaysMs } = options;
+  if (clock === systemClock && (options.databaseUrl || options.file)) return createThreadedDeliveryWorker(options);
+  return createDeliveryWorker({ store, clock, hub, endpoints, ...(logger && { logger }), ...(retryDelaysMs && { retryDelaysMs }) });
+}
