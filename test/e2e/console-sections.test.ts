@@ -107,7 +107,8 @@ describe.each(DEVICES)('the console sections on %s', (device, options, n) => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     await dialog.getByRole('button', { name: 'Fechar' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
-    expect(await pageHolds(page, secret)).toBe(false);
+    // The dialog hides at close(); its 'close' event, which clears the secret, is a task after it.
+    await expect.poll(() => pageHolds(page, secret)).toBe(false);
 
     const row = hooks.locator('tr', { hasText: hookUrl });
     await expect.poll(() => row.getByTestId('endpoint-state').textContent()).toBe('Ativo');
@@ -130,7 +131,7 @@ describe.each(DEVICES)('the console sections on %s', (device, options, n) => {
     expect(rotated).not.toBe(secret);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.isVisible()).toBe(false);
-    expect(await pageHolds(page, rotated)).toBe(false);
+    await expect.poll(() => pageHolds(page, rotated)).toBe(false);
 
     await row.getByRole('button', { name: `Desativar ${hookUrl}` }).click();
     await hooks.getByRole('button', { name: 'Confirmar desativação' }).click();
