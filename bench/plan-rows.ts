@@ -22,7 +22,8 @@ export interface PlanFigures {
   plans: { sql: string; runs: number; plan: string[] }[];
 }
 
-async function walk(database: PlanFigures['database'], env: Record<string, string>): Promise<Plan[]> {
+/** The walk on a fresh server (`env`: its database), every statement it ran with its plan; the plans test's too. */
+export async function planTheWalk(database: PlanFigures['database'], env: Record<string, string>): Promise<Plan[]> {
   const clock = new ManualClock(new Date());
   const capture = captureQueries(Database, pg);
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
@@ -56,7 +57,7 @@ export async function planRows({ log }: { log: (line: string) => void }): Promis
     const pgDatabase = database === 'PostgreSQL' ? await createTestDatabase(url!) : undefined;
     try {
       log(`bench: the plan of every statement of one walk through the product, ${database}`);
-      const plans = await walk(database, pgDatabase ? { DATABASE_URL: pgDatabase.url } : {});
+      const plans = await planTheWalk(database, pgDatabase ? { DATABASE_URL: pgDatabase.url } : {});
       figures.push({
         database,
         statements: plans.length,

@@ -8,55 +8,19 @@
  * them depends on statistics that the few rows of this walk do not have. (On SQLite the list and its refunds run in
  * the reader's thread, server/store/sqlite-reader.ts, where this capture does not reach: those tests plan them.)
  */
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/lib/clock';
-import { storeWorkload, WORKLOAD_ADMIN_TOKEN } from '../../../bench/lib/plan-workload';
-import {
-  captureQueries,
-  explainPostgres,
-  explainSqlite,
-  headline,
-  isProducts,
-  plannedElsewhere,
-  type Capture,
-  type Plan,
-} from '../../../bench/lib/query-plans';
+import { planTheWalk } from '../../../bench/plan-rows';
+import { headline, plannedElsewhere, type Plan } from '../../../bench/lib/query-plans';
 import { DATABASES, type TestDatabaseEnv } from '../events/databases';
-import { startTestServer, type TestServer } from '../helpers/server';
 
 describe.each(DATABASES)('the plan of every statement the product runs (%s)', (name, database) => {
   let db: TestDatabaseEnv;
-  let server: TestServer;
-  let capture: Capture;
-  const plans: Plan[] = [];
+  let plans: Plan[] = [];
   beforeAll(async () => {
     db = await database();
-    const clock = new ManualClock(new Date());
-    capture = captureQueries(Database, pg);
-    try {
-      server = await startTestServer({ env: { ADMIN_TOKEN: WORKLOAD_ADMIN_TOKEN, ...db.env }, start: { clock } });
-      await storeWorkload(server, clock);
-    } finally {
-      capture.stop();
-    }
-    const queries = [...capture.queries.values()].filter((q) => (name === 'SQLite' ? isProducts(q) : q.database === 'postgres'));
-    if (name === 'SQLite') for (const query of queries) plans.push(explainSqlite(query));
-    else {
-      const client = new pg.Client({ connectionString: db.env.DATABASE_URL });
-      await client.connect();
-      try {
-        for (const query of queries) plans.push(await explainPostgres(client, query));
-      } finally {
-        await client.end();
-      }
-    }
+    plans = await planTheWalk(name as 'SQLite' | 'PostgreSQL', db.env);
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  afterAll(() => db?.drop());
 
   it('caught the statements of each part of the walk', () => {
     const sql = plans.map((plan) => plan.query.sql).join('\n');
