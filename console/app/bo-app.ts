@@ -23,10 +23,8 @@ import '../receivers/bo-receivers';
 import shared from '../shared.styles';
 import '../sign-in/bo-sign-in';
 import styles from './bo-app.styles';
+import { LiveRefresh } from './live-refresh';
 import { renderSection, sectionsFor } from './sections';
-
-/** Changes arriving within this window reload each list once. */
-const LIVE_DEBOUNCE_MS = 250;
 
 const EXPIRED = 'Sua sessão expirou. Entre de novo.';
 
@@ -54,7 +52,6 @@ export class BoApp extends LitElement {
   @state() private currentId = '';
   @state() private checkoutId = '';
   @state() private sandbox = false;
-  @state() private live: 'connecting' | 'on' | 'off' = 'connecting';
   @query('bo-balance') private balance?: BoBalance;
   @query('bo-payment-requests') private requests?: BoPaymentRequests;
   @query('bo-payments') private payments?: BoPayments;
@@ -62,9 +59,18 @@ export class BoApp extends LitElement {
   @query('bo-checkout-detail') private checkoutDetail?: BoCheckoutDetail;
   @query('bo-approvals') private approvals?: BoApprovals;
   private readonly api = new AdminApi(() => this.expire());
-  private stream?: AbortController;
-  private liveTimer: ReturnType<typeof setTimeout> | undefined;
-  private changed = new Set<'checkout' | 'cashout'>();
+  private readonly live = new LiveRefresh(this, {
+    checkout: () => void this.payments?.refresh(),
+    cashout: () => {
+      void this.cashouts?.refresh();
+      // A refund is a cash-out: the list's refund column and the open payment show it.
+      void this.payments?.refresh();
+      void this.balance?.refresh();
+      // A refund or cash-out waiting for an owner, or decided by another one.
+      void this.approvals?.refresh();
+    },
+    any: () => void this.checkoutDetail?.refresh(),
+  });
 
   override connectedCallback() {
     super.connectedCallback();
@@ -83,11 +89,6 @@ export class BoApp extends LitElement {
       // Above the approval threshold it waits for an owner.
       void this.approvals?.refresh();
     });
-  }
-
-  override disconnectedCallback() {
-    super.disconnectedCallback();
-    this.stop();
   }
 
   private get userRole(): Role {
@@ -111,42 +112,7 @@ export class BoApp extends LitElement {
     this.session = session;
     this.signInMessage = '';
     this.phase = 'signed-in';
-    this.stop();
-    const stream = new AbortController();
-    this.stream = stream;
-    this.live = 'connecting';
-    void this.api.live(
-      (change) => this.handleLive(change.topic),
-      (connected) => (this.live = connected ? 'on' : 'off'),
-      stream.signal,
-    );
-  }
-
-  private stop() {
-    this.stream?.abort();
-    this.stream = undefined;
-    clearTimeout(this.liveTimer);
-    this.liveTimer = undefined;
-  }
-
-  /** Reloads what a change touches, once per burst of changes. */
-  private handleLive(topic: 'checkout' | 'cashout') {
-    this.changed.add(topic);
-    this.liveTimer ??= setTimeout(() => {
-      this.liveTimer = undefined;
-      const topics = new Set(this.changed);
-      this.changed.clear();
-      if (topics.has('checkout')) void this.payments?.refresh();
-      if (topics.has('cashout')) {
-        void this.cashouts?.refresh();
-        // A refund is a cash-out: the list's refund column and the open payment show it.
-        void this.payments?.refresh();
-        void this.balance?.refresh();
-        // A refund or cash-out waiting for an owner, or decided by another one.
-        void this.approvals?.refresh();
-      }
-      void this.checkoutDetail?.refresh();
-    }, LIVE_DEBOUNCE_MS);
+    this.live.start(this.api);
   }
 
   /** The section links: ids live in this shadow root, which the address fragment cannot reach, so move focus here. */
@@ -175,7 +141,7 @@ export class BoApp extends LitElement {
 
   /** Forgets everything of the session on the page, and shows the sign-in (with `message` in its alert). */
   private leave(message: string, notice?: BoNoticeDetail) {
-    this.stop();
+    this.live.stop();
     this.session = undefined;
     this.phase = 'signed-out';
     this.signInMessage = message;
@@ -243,8 +209,8 @@ export class BoApp extends LitElement {
   private renderNav() {
     return html`<nav class="sections" aria-label="Seções do console">
       ${sectionsFor(this.userRole).map((s) => html`<a href="#${s.id}" @click=${(e: Event) => this.jump(e, s.id)}>${s.label}</a>`)}
-      <span class="live" data-state=${this.live}>
-        ${this.live === 'on' ? 'Atualização ao vivo' : this.live === 'off' ? 'Reconectando…' : 'Conectando…'}
+      <span class="live" data-state=${this.live.state}>
+        ${this.live.state === 'on' ? 'Atualização ao vivo' : this.live.state === 'off' ? 'Reconectando…' : 'Conectando…'}
       </span>
     </nav>`;
   }
