@@ -6,8 +6,8 @@
  * start, so a restart after a crash settles at once.
  *
  * Several instances may run it together, and they share the work rather than repeat it: a pass claims the checkouts
- * it re-reads and expires (`Store.claimStaleCheckouts`, `claimDueExpiries`), so two instances make half the provider
- * reads each. A claim is a lease:
+ * it re-reads, expires and settles (`Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations`), so two
+ * instances make half the provider reads each. A claim is a lease:
  * a checkout claimed by an instance that crashed before reading it is re-read when the lease ends (a live one after
  * `staleAfterMs`, an expired one at its next backoff step). The store's compare-and-set and unique indexes keep
  * every outcome single all the same.
@@ -53,7 +53,7 @@ export function createReconciler(options: ReconcilerOptions) {
     const at = (ms: number) => new Date(ms).toISOString();
     const limit = options.batchSize ?? 50;
     const onError = (error: unknown) => options.onError?.(error);
-    let moved = await service.settleStale(limit, onError);
+    let moved = await service.settleStale(limit, onError, staleAfterMs);
     moved += await service.expireDue(limit, onError, staleAfterMs);
     const stale = await store.claimStaleCheckouts({
       now: at(nowMs),

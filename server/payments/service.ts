@@ -229,10 +229,15 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     return expired;
   }
 
-  /** Settles the reservations older than the settle window (their call crashed or never answered); for the reconciler. */
-  async function settleStale(limit: number, onError: (error: unknown) => void): Promise<number> {
-    const before = new Date(clock.now().getTime() - (options.settleAfterMs ?? 30_000)).toISOString();
-    return saga.settleStale(await store.listStaleReservations(before, limit), onError);
+  /**
+   * Settles the reservations older than the settle window (their call crashed or never answered); for the reconciler.
+   * They are claimed, so instances settle disjoint ones; one whose claimer crashed is claimed again after `claimMs`.
+   */
+  async function settleStale(limit: number, onError: (error: unknown) => void, claimMs = 60_000): Promise<number> {
+    const nowMs = clock.now().getTime();
+    const before = new Date(nowMs - (options.settleAfterMs ?? 30_000)).toISOString();
+    const claimed = await store.claimStaleReservations(now(), before, limit, new Date(nowMs + claimMs).toISOString());
+    return saga.settleStale(claimed, onError);
   }
 
   /**

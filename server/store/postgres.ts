@@ -240,13 +240,6 @@ export async function openPostgresStore({
     async releaseWebhookNonce(nonce) {
       await pool.query('DELETE FROM webhook_nonces WHERE nonce = $1', [nonce]);
     },
-    async listStaleReservations(before, limit) {
-      const rows = await all(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < $1 ORDER BY created_at, id LIMIT $2`, [
-        InstantSchema.parse(before),
-        limit,
-      ]);
-      return rows.map(checkoutFromRow);
-    },
     async insertActive(input, fieldsInput, sourceInput, duplicateOf, atInput) {
       const [draft, fields, source, at] = [
         NewCheckoutSchema.parse(input),

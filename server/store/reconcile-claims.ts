@@ -1,5 +1,5 @@
 /**
- * What both stores share of `Store.claimStaleCheckouts` and `claimDueExpiries`: the claim's input checked and
+ * What both stores share of `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations`: the claim's input checked and
  * normalised, and the order the claimed checkouts are returned in (an UPDATE … RETURNING gives its rows in no set order).
  */
 import { InstantSchema, type Checkout, type StaleClaim } from './types';
@@ -29,6 +29,12 @@ export function byClaimOrder(a: Checkout, b: Checkout): number {
     if (b.lastCheckedAt === null) return 1;
     return a.lastCheckedAt < b.lastCheckedAt ? -1 : 1;
   }
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Oldest first, then by id: the order of the claim of stale reservations. */
+export function byCreation(a: Checkout, b: Checkout): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -1,15 +1,15 @@
 /**
- * `Store.claimStaleCheckouts` and `claimDueExpiries` on PostgreSQL. Each claim is one statement: its subquery locks
+ * `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations` on PostgreSQL. Each claim is one statement: its subquery locks
  * the rows it picks with `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them and
  * picks others, and the UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment
  * later finds them not due (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts
  * are claimed first, then expired ones up to the limit; checkouts past their window are claimed for expiring the same
- * way.
+ * way, and so are reservations whose provider call never answered, for settling.
  */
 import type pg from 'pg';
-import { EXPIRED, LIVE_STATES } from '../../core/states';
+import { CREATING, EXPIRED, LIVE_STATES } from '../../core/states';
 import { sqlList } from './migration-step';
-import { byClaimOrder, byWindowEnd, parseClaim } from './reconcile-claims';
+import { byClaimOrder, byCreation, byWindowEnd, parseClaim } from './reconcile-claims';
 import { checkoutFromRow, type Row } from './rows';
 import { InstantSchema, type Store } from './types';
 
@@ -46,9 +46,17 @@ export const POSTGRES_CLAIMS = {
         AND (next_check_at IS NULL OR next_check_at <= $1 OR next_check_at <= expires_at)
       ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
     RETURNING *`,
+  /** $1 now, $2 before, $3 limit, $4 until. */
+  staleReservations: `
+    UPDATE checkouts SET next_check_at = $4
+    WHERE id IN (
+      SELECT id FROM checkouts
+      WHERE state = '${CREATING}' AND created_at < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
+      ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+    RETURNING *`,
 } as const;
 
-export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries'> {
+export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries' | 'claimStaleReservations'> {
   const claimed = (rows: Row[]) => rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byClaimOrder);
   return {
     async claimStaleCheckouts(input) {
@@ -61,6 +69,11 @@ export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckou
     async claimDueExpiries(now, limit, until) {
       const { rows } = await pool.query<Row>(POSTGRES_CLAIMS.dueExpiries, [InstantSchema.parse(now), limit, InstantSchema.parse(until)]);
       return rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byWindowEnd);
+    },
+    async claimStaleReservations(now, before, limit, until) {
+      const values = [InstantSchema.parse(now), InstantSchema.parse(before), limit, InstantSchema.parse(until)];
+      const { rows } = await pool.query<Row>(POSTGRES_CLAIMS.staleReservations, values);
+      return rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byCreation);
     },
   };
 }

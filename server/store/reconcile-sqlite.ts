@@ -1,13 +1,13 @@
 /**
- * `Store.claimStaleCheckouts` and `claimDueExpiries` on SQLite. Each claim runs in a BEGIN IMMEDIATE transaction (the
+ * `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations` on SQLite. Each claim runs in a BEGIN IMMEDIATE transaction (the
  * stale claim's two statements in one): it takes the write lock before reading, so a second process on the same file
  * waits and then sees this one's claims, and never claims the same checkouts. Each query is driven by its partial
  * index (`INDEXED BY`, so a planner's whim cannot turn it into a scan of every checkout).
  */
 import type Database from 'better-sqlite3';
-import { EXPIRED, LIVE_STATES } from '../../core/states';
+import { CREATING, EXPIRED, LIVE_STATES } from '../../core/states';
 import { sqlList } from './migration-step';
-import { byClaimOrder, byWindowEnd, DAY_MS, parseClaim } from './reconcile-claims';
+import { byClaimOrder, byCreation, byWindowEnd, DAY_MS, parseClaim } from './reconcile-claims';
 import { checkoutFromRow, type Row } from './rows';
 import { InstantSchema, type StaleClaim, type Store } from './types';
 
@@ -45,12 +45,21 @@ export const SQLITE_CLAIMS = {
         AND (next_check_at IS NULL OR next_check_at <= @now OR next_check_at <= expires_at)
       ORDER BY expires_at, id LIMIT @limit)
     RETURNING *`,
+  // Reservations whose provider call crashed or never answered, for settling.
+  staleReservations: `
+    UPDATE checkouts SET next_check_at = @until
+    WHERE id IN (
+      SELECT id FROM checkouts INDEXED BY checkouts_creating
+      WHERE state = '${CREATING}' AND created_at < @before AND (next_check_at IS NULL OR next_check_at <= @now)
+      ORDER BY created_at, id LIMIT @limit)
+    RETURNING *`,
 } as const;
 
-export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries'> {
+export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries' | 'claimStaleReservations'> {
   const live = db.prepare(SQLITE_CLAIMS.live);
   const expired = db.prepare(SQLITE_CLAIMS.expired);
   const dueExpiries = db.prepare(SQLITE_CLAIMS.dueExpiries);
+  const staleReservations = db.prepare(SQLITE_CLAIMS.staleReservations);
   const claimed = (rows: unknown[]) => (rows as Row[]).map((row) => checkoutFromRow(row, 'text')).sort(byClaimOrder);
   const claim = db.transaction((input: StaleClaim) => {
     const { now, before, limit, liveUntil } = input;
@@ -68,6 +77,11 @@ export function reconcileSqlite(db: Database.Database): Pick<Store, 'claimStaleC
       const params = { now: InstantSchema.parse(now), limit, until: InstantSchema.parse(until) };
       const rows = db.transaction(() => dueExpiries.all(params) as Row[]).immediate();
       return rows.map((row) => checkoutFromRow(row, 'text')).sort(byWindowEnd);
+    },
+    async claimStaleReservations(now, before, limit, until) {
+      const params = { now: InstantSchema.parse(now), before: InstantSchema.parse(before), limit, until: InstantSchema.parse(until) };
+      const rows = db.transaction(() => staleReservations.all(params) as Row[]).immediate();
+      return rows.map((row) => checkoutFromRow(row, 'text')).sort(byCreation);
     },
   };
 }

@@ -82,7 +82,6 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
         @details, @transactionId, @duplicateOf, 1, @expiresAt, @createdAt, @at)
       ON CONFLICT DO NOTHING
       RETURNING *`),
-    staleReservations: db.prepare(`SELECT * FROM checkouts WHERE state = 'Creating' AND created_at < ? ORDER BY created_at, id LIMIT ?`),
     discard: db.prepare(`DELETE FROM checkouts WHERE id = ? AND state = 'Creating'`),
     byId: db.prepare(`SELECT * FROM checkouts WHERE id = ?`),
     byTransaction: db.prepare(`SELECT * FROM checkouts WHERE transaction_id = ?`),
@@ -244,9 +243,6 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     },
     async releaseWebhookNonce(nonce) {
       db.prepare('DELETE FROM webhook_nonces WHERE nonce = ?').run(nonce);
-    },
-    async listStaleReservations(before, limit) {
-      return all(sql.staleReservations, InstantSchema.parse(before), limit).map(checkoutFromRow);
     },
     async insertActive(draft, fields, source, duplicateOf, at) {
       return insertActive.immediate(

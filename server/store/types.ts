@@ -207,8 +207,13 @@ export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, De
   claimWebhookNonce(nonce: string, at: string, forgetBefore: string): Promise<boolean>;
   /** Forgets a nonce whose webhook could not be handled (a 5xx), so the provider's retry of it is accepted. */
   releaseWebhookNonce(nonce: string): Promise<void>;
-  /** `Creating` reservations made before `before`, oldest first: the provider call of each either crashed or is very late. */
-  listStaleReservations(before: string, limit: number): Promise<Checkout[]>;
+  /**
+   * Claims the `Creating` reservations made before `before` (the provider call of each either crashed or is very
+   * late), oldest first, at most `limit`, for the reconciler to settle. Like the other claims it is a lease: each one's
+   * next claim is pushed to `until` in the same statement, so instances passing together settle disjoint ones, and one
+   * whose claimer crashed is claimed again after `until`.
+   */
+  claimStaleReservations(now: string, before: string, limit: number, until: string): Promise<Checkout[]>;
   /**
    * Stores a provider transaction that no checkout holds yet, already in the provider's state, with event seq 1 of
    * `source`. With `duplicateOf` unset it takes the order's one-per-order place. Returns undefined, storing nothing,

@@ -23,20 +23,30 @@ const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A provider that answers every transaction as still waiting for its payer, and records who asked for which. */
+/**
+ * A provider that answers every transaction as still waiting for its payer and has made nothing for any order, and
+ * records who asked for which transaction (`reads`) and for which order's transactions (`lookups`).
+ */
 function countingProvider() {
   const reads: string[] = [];
+  const lookups: string[] = [];
+  // A provider round trip, so the two instances' passes interleave.
+  const roundTrip = () => new Promise((resolve) => setTimeout(resolve, 1));
   const provider = {
     transactions: {
       retrieve: async (transactionId: string) => {
         reads.push(transactionId);
-        // A provider round trip, so the two instances' passes interleave.
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await roundTrip();
         return { transaction: { state: 'Registered' } };
+      },
+      list: async (query: { transactionOrderId: string }) => {
+        lookups.push(query.transactionOrderId);
+        await roundTrip();
+        return { items: [], total: 0 };
       },
     },
   } as unknown as ProviderClient;
-  return { reads, provider };
+  return { reads, lookups, provider };
 }
 
 /** The real reconciler and checkout service of one instance, on `store`, asking `provider`. */
@@ -131,6 +141,25 @@ for (const database of databases) {
       expect(b.reads.length).toBeGreaterThan(0);
       const expiredNow = await Promise.all(transactions.slice(42).map(async (tx) => (await storeA.findCheckoutByTransaction(tx))!.state));
       expect(new Set(expiredNow)).toEqual(new Set(['Expired']));
+    });
+
+    it('settles each reservation a crash left behind once between them: one look-up of its order, then released', async () => {
+      const [storeA, storeB] = await database.open();
+      opened.push(storeA, storeB);
+      const orders = Array.from({ length: 24 }, (_, i) => `crashed-${i}`);
+      const reservations = [];
+      for (const order of orders) reservations.push((await storeA.reserveCheckout(draftFor(order, { createdAt: iso(T0) }))).checkout);
+      const clock = new ManualClock(iso(T0 + 10 * MINUTE));
+      const a = countingProvider();
+      const b = countingProvider();
+      const lookups = () => a.lookups.length + b.lookups.length;
+      await passTogether(instance(storeA, a.provider, clock), instance(storeB, b.provider, clock), lookups);
+
+      expect([...a.lookups, ...b.lookups].sort()).toEqual([...orders].sort());
+      expect(a.lookups.length).toBeGreaterThan(0);
+      expect(b.lookups.length).toBeGreaterThan(0);
+      // The provider made nothing for them: each order is free again.
+      for (const reservation of reservations) expect(await storeA.getCheckout(reservation.id)).toBeUndefined();
     });
 
     it('re-reads a checkout whose claimer crashed before reading it, once its claim runs out', async () => {

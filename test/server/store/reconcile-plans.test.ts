@@ -1,5 +1,5 @@
 /**
- * The reconciler's claims (`Store.claimStaleCheckouts`, `claimDueExpiries`) seek their partial indexes on SQLite and (with
+ * The reconciler's claims (`Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations`) seek their partial indexes on SQLite and (with
  * TEST_DATABASE_URL) PostgreSQL: with a history of mostly final checkouts, neither reads the table or walks an index
  * of every checkout, so a pass costs what the live and recently expired checkouts are, not what the history is.
  */
@@ -47,7 +47,8 @@ function sqliteClaimFault(details: string[]): string | undefined {
   if (reads.length === 0) return 'reads no checkouts';
   for (const line of reads) {
     if (line.startsWith('SEARCH ')) continue;
-    if (!/^SCAN checkouts USING (COVERING )?INDEX (checkouts_live|checkouts_expired)\b/.test(line)) return `full scan: ${line}`;
+    if (!/^SCAN checkouts USING (COVERING )?INDEX (checkouts_live|checkouts_expired|checkouts_creating)\b/.test(line))
+      return `full scan: ${line}`;
   }
   return undefined;
 }
@@ -104,6 +105,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the reconciler's claims on PostgreSQL (TEST
     ['live', POSTGRES_CLAIMS.live, [NOW, NOW, 50, NOW]],
     ['expired', POSTGRES_CLAIMS.expired, [NOW, NOW, 50, new Date(Date.parse(NOW) - 86_400_000).toISOString(), 60_000, 3_600_000]],
     ['dueExpiries', POSTGRES_CLAIMS.dueExpiries, [NOW, 50, NOW]],
+    ['staleReservations', POSTGRES_CLAIMS.staleReservations, [NOW, NOW, 50, NOW]],
   ] as const)('%s: never reads the whole table', async (_, text, values) => {
     const { rows } = await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, [...values]);
     const plan = (rows[0] as { 'QUERY PLAN': [{ Plan: PgNode }] })['QUERY PLAN'][0].Plan;

@@ -5,7 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MerchantEventSchema } from '../../../server/store/merchant-events';
-import { CheckoutEventSchema, CheckoutSchema, type CheckoutState, type NewCheckout, type Store } from '../../../server/store/types';
+import {
+  CheckoutEventSchema,
+  CheckoutSchema,
+  type Checkout,
+  type CheckoutState,
+  type NewCheckout,
+  type Store,
+} from '../../../server/store/types';
 
 export type StoreSetup = () => Promise<{ store: Store; teardown: () => Promise<void> }>;
 
@@ -207,13 +214,18 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
     });
 
     describe('recovered transactions', () => {
-      it('lists Creating reservations made before a cutoff, oldest first', async () => {
+      it('claims Creating reservations made before a cutoff, oldest first, each once until its claim runs out', async () => {
         await store.reserveCheckout(draftFor('old', { createdAt: at(0) }));
         await store.reserveCheckout(draftFor('older', { createdAt: at(-5) }));
+        await store.reserveCheckout(draftFor('oldest', { createdAt: at(-9) }));
         await store.reserveCheckout(draftFor('young', { createdAt: at(20) }));
         await checkoutIn('Created', 'active', at(0));
-        expect((await store.listStaleReservations(at(10), 10)).map((c) => c.orderId)).toEqual(['older', 'old']);
-        expect(await store.listStaleReservations(at(10), 1)).toHaveLength(1);
+        const orders = (claimed: Checkout[]) => claimed.map((c) => c.orderId);
+        expect(orders(await store.claimStaleReservations(at(30), at(10), 1, at(90)))).toEqual(['oldest']);
+        expect(orders(await store.claimStaleReservations(at(30), at(10), 10, at(90)))).toEqual(['older', 'old']);
+        // Claimed: another pass before the claims run out finds nothing; one after finds them again.
+        expect(await store.claimStaleReservations(at(60), at(10), 10, at(120))).toEqual([]);
+        expect(orders(await store.claimStaleReservations(at(90), at(10), 10, at(150)))).toEqual(['oldest', 'older', 'old']);
       });
 
       it("stores a found transaction in the order's free place, already in its state, with event 1", async () => {
