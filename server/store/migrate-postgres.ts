@@ -58,32 +58,47 @@ async function buildIndex(client: pg.ClientBase, index: OnlineIndex): Promise<vo
   await client.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${index.name} ON ${index.postgres}`);
 }
 
+/** How often an instance that found another one building checks whether that one is gone (its lock freed). */
+export const ONLINE_TAKEOVER_POLL_MS = 5_000;
+
 /**
  * Builds the online indexes of `steps` on a connection of its own, each statement on its own (CONCURRENTLY cannot
- * run in a transaction), and records each step once its indexes exist. Only one instance builds: one that finds
- * the lock taken leaves the work to the holder. It starts once `after` resolves (`ONLINE_START_DELAY_MS` by
- * default). `stop` cancels a build in progress (the store closes); the next start finishes it.
+ * run in a transaction), and records each step once its indexes exist. Only one instance builds at a time: the
+ * others wait, trying the lock every `pollMs`, and a builder that dies frees it with its session, so the next one to
+ * get it takes over the steps still unrecorded (an index the dead build left invalid is dropped and built again).
+ * It starts once `after` resolves (`ONLINE_START_DELAY_MS` by default). `stop` cancels a build in progress, or the
+ * wait (the store closes); the next start finishes it.
  */
-export function buildOnlinePostgres(pool: pg.Pool, steps: readonly Migration[], { after }: { after?: Promise<void> } = {}) {
+export function buildOnlinePostgres(
+  pool: pg.Pool,
+  steps: readonly Migration[],
+  { after, pollMs = ONLINE_TAKEOVER_POLL_MS }: { after?: Promise<void>; pollMs?: number } = {},
+) {
   let client: pg.PoolClient | undefined;
   let stopped = false;
   let cancel!: () => void;
   const cancelled = new Promise<void>((resolve) => (cancel = resolve));
-  const build = async () => {
-    if (stopped || steps.length === 0) return;
+  /** One try: false when another instance holds the lock, true when every step is recorded. */
+  const tryBuild = async (): Promise<boolean> => {
     client = await pool.connect();
     try {
       const { rows } = await client.query<{ got: boolean }>(`SELECT pg_try_advisory_lock(${ONLINE_LOCK}) AS got`);
-      if (!rows[0]!.got) return;
+      if (!rows[0]!.got) return false;
       try {
-        for (const step of steps) {
+        // What a builder before this one recorded is done.
+        const done = await client.query<{ version: number }>('SELECT version FROM schema_migrations WHERE version = ANY($1)', [
+          steps.map((step) => step.version),
+        ]);
+        const recorded = new Set(done.rows.map((row) => Number(row.version)));
+        for (const step of steps.filter((s) => !recorded.has(s.version))) {
           for (const index of step.online ?? []) if (!stopped) await buildIndex(client, index);
-          if (stopped) return;
+          if (stopped) return true;
           await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
             step.version,
             step.name,
           ]);
         }
+        return true;
       } finally {
         await client.query(`SELECT pg_advisory_unlock(${ONLINE_LOCK})`);
       }
@@ -91,6 +106,9 @@ export function buildOnlinePostgres(pool: pg.Pool, steps: readonly Migration[], 
       client.release();
       client = undefined;
     }
+  };
+  const build = async () => {
+    while (!stopped && steps.length > 0 && !(await tryBuild())) await startDelay(pollMs, cancelled);
   };
   // Cancelled by `stop`: not a failure.
   const start = steps.length === 0 ? Promise.resolve() : Promise.race([after ?? startDelay(ONLINE_START_DELAY_MS, cancelled), cancelled]);

@@ -3,14 +3,17 @@
  * list's indexes) is still pending over a table with rows opens and answers at once, lists the same rows while the
  * indexes are being built, and records the step once they exist. The build is held (`onlineMigrationsAfter`) so the
  * test looks at the store while the step is pending, whatever the machine's speed; on SQLite and (with
- * TEST_DATABASE_URL) PostgreSQL.
+ * TEST_DATABASE_URL) PostgreSQL. On PostgreSQL, an instance that found another one building takes the step over when
+ * that one dies.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LIST_INDEXES } from '../../../server/store/migrations-indexes';
+import { buildOnlinePostgres } from '../../../server/store/migrate-postgres';
+import { indexSteps, LIST_INDEXES } from '../../../server/store/migrations-indexes';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
@@ -22,8 +25,8 @@ const INDEXES = [LIST_INDEXES.state, LIST_INDEXES.method, LIST_INDEXES.flagged];
 
 const dir = mkdtempSync(join(tmpdir(), 'online-migration-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let pg: TestDatabase | undefined;
-afterAll(async () => pg?.drop());
+let pg_: TestDatabase | undefined;
+afterAll(async () => pg_?.drop());
 
 /** What a database tells of step 14: whether it is recorded, and which of its indexes exist. */
 interface Database14 {
@@ -68,8 +71,8 @@ function sqliteBackend(): Backend {
 }
 
 async function postgresBackend(): Promise<Backend> {
-  pg ??= await createTestDatabase(TEST_DATABASE_URL!);
-  const database = pg;
+  pg_ ??= await createTestDatabase(TEST_DATABASE_URL!);
+  const database = pg_;
   return {
     name: 'PostgreSQL',
     open: async (after) => openPostgresStore({ connectionString: database.url, ...(after ? { onlineMigrationsAfter: after } : {}) }),
@@ -136,6 +139,38 @@ describe.each(backends.map((make) => [make.name.replace('Backend', ''), make] as
     } finally {
       release();
       await store.close();
+    }
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('an online schema step whose builder dies (PostgreSQL, TEST_DATABASE_URL)', () => {
+  it('is taken over by a waiting instance once the lock is free, and built and recorded', async () => {
+    const backend = await postgresBackend();
+    await (await backend.open()).close();
+    await backend.db.undo();
+    // Another instance holds the builders' lock, as a build in progress does.
+    const builder = new pg.Client({ connectionString: pg_!.url });
+    await builder.connect();
+    await builder.query(`SELECT pg_advisory_lock(hashtext('checkout-store online indexes'))`);
+    const pool = new pg.Pool({ connectionString: pg_!.url, max: 2 });
+    const step = indexSteps.find((s) => s.version === STEP)!;
+    const waiting = buildOnlinePostgres(pool, [step], { after: Promise.resolve(), pollMs: 50 });
+    try {
+      // It leaves the work to the holder while the holder lives.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await backend.db.recorded()).toBe(false);
+      expect(await backend.db.indexes()).toEqual([]);
+      // The holder's instance dies: its session ends, the lock with it.
+      const pid = (builder as unknown as { processID: number }).processID;
+      builder.on('error', () => undefined);
+      await pg_!.query('SELECT pg_terminate_backend($1)', [pid]);
+      await waiting.done;
+      expect(await backend.db.recorded()).toBe(true);
+      expect(await backend.db.indexes()).toEqual([...INDEXES].sort());
+    } finally {
+      await waiting.stop();
+      await pool.end();
+      await builder.end().catch(() => undefined);
     }
   });
 });
