@@ -122,22 +122,32 @@ interface ErrorEnvelope {
   message?: string;
 }
 
-/** Fetches JSON; a non-2xx answer throws a RequestError with the server's own message from the error envelope when there is one. */
-export async function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(url, {
+/** `init` with the headers of a JSON call: it accepts JSON, and says it sends JSON when it has a body. */
+export function jsonRequest(init: RequestInit = {}): RequestInit {
+  return {
     ...init,
     headers: {
       accept: 'application/json',
       ...(init.body ? { 'content-type': 'application/json' } : {}),
       ...(init.headers as Record<string, string> | undefined),
     },
-  });
+  };
+}
+
+/** The JSON of an answer; a non-2xx answer throws a RequestError with the server's own message from the error envelope when there is one. */
+export async function readJson<T>(sent: Promise<Response>): Promise<T> {
+  const response = await sent;
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const envelope = (body ?? {}) as ErrorEnvelope;
     throw new RequestError(envelope.error?.message ?? envelope.message ?? `HTTP ${response.status}`, response.status);
   }
   return body as T;
+}
+
+/** Fetches JSON (see `readJson`). */
+export function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+  return readJson(fetch(url, jsonRequest(init)));
 }
 
 type AttributeValue = string | number | boolean | null | undefined | ((event: Event) => void);
