@@ -63,6 +63,8 @@ interface Request {
   start: number;
   end?: number;
   bytes: number;
+  /** The response's headers came (a request cancelled after them still made its round trip). */
+  answered?: boolean;
 }
 
 async function throttle(cdp: CDPSession, profile: Profile) {
@@ -104,11 +106,23 @@ export async function throttledLoad(browser: Browser, url: string, profile: Prof
     cdp.on('Network.requestWillBeSent', (event) => {
       if (!requests.has(event.requestId)) requests.set(event.requestId, { url: event.request.url, start: event.timestamp, bytes: 0 });
     });
+    cdp.on('Network.responseReceived', (event) => {
+      const request = requests.get(event.requestId);
+      if (!request) return;
+      request.answered = true;
+      request.bytes = event.response.encodedDataLength;
+    });
     cdp.on('Network.loadingFinished', (event) => {
       const request = requests.get(event.requestId);
       if (!request) return;
       request.end = event.timestamp;
       request.bytes = event.encodedDataLength;
+    });
+    // Chromium reports a fetch whose answer had no body to read (the order lookup's 204) as cancelled once the page
+    // lets go of it: its round trip still happened, so it ends there, with the bytes of its headers.
+    cdp.on('Network.loadingFailed', (event) => {
+      const request = requests.get(event.requestId);
+      if (request?.answered) request.end = event.timestamp;
     });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction((flag) => (window as unknown as Record<string, number | undefined>)[flag], ready, {
