@@ -7,14 +7,23 @@
 import { isMethod, type Method } from '../../core/methods';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states';
 import type { PixCheckoutDetail } from '../../widget/index';
-import { byId, h, messageOf, requestJson, type CheckoutInfo, type OrderCheckout, type ShopOrder, type WebhookLogEntry } from './common';
+import {
+  byId,
+  clockTime,
+  h,
+  messageOf,
+  requestJson,
+  type CheckoutInfo,
+  type OrderCheckout,
+  type ShopOrder,
+  type WebhookLogEntry,
+} from './common';
 
 const POLL_MS = 1000;
 const KEEP_ENTRIES = 200;
 /** The demo server answers at most this many webhook log entries at once. */
 const LOG_PAGE = 100;
 const METHOD_NAMES: Record<Method, string> = { pix: 'PIX', openfinance: 'Open Finance' };
-const time = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export interface SandboxPanelOptions {
   orderId: string;
@@ -205,7 +214,7 @@ function startWebhookLog({ belongsToOrder, onEntries }: WebhookLogOptions): void
         h(
           'li',
           { class: 'sb-entry', 'data-outcome': entry.outcome },
-          h('time', { datetime: entry.receivedAt }, time.format(new Date(entry.receivedAt))),
+          h('time', { datetime: entry.receivedAt }, clockTime(entry.receivedAt)),
           h('span', { class: 'state-pill', 'data-state': entry.state ?? '' }, entry.state ?? 'sem estado'),
           h('span', { class: 'sb-outcome', lang: 'en' }, entry.outcome),
           h('code', { class: 'sb-entry-tx' }, entry.transactionId ?? '—'),
