@@ -40,18 +40,26 @@ export interface Load {
  * clicks Pix when the element offers it, and notes when the QR is drawn.
  */
 const SHOPPER = `(() => {
+  // The page itself, then the element's shadow trees only: walking the whole page every frame would weigh on a slow
+  // CPU what no shopper's page pays (the floor's page has its QR in the page itself).
   const deep = (root, selector) => {
     const found = root.querySelector(selector);
     if (found) return found;
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
     return null;
   };
+  const find = (selector) => {
+    const found = document.querySelector(selector);
+    if (found) return found;
+    for (const host of document.querySelectorAll('pix-checkout')) if (host.shadowRoot) { const inner = deep(host.shadowRoot, selector); if (inner) return inner; }
+    return null;
+  };
   let clicked = false;
   const look = () => {
     // Only what the shopper can see counts, and only what they can see can be clicked.
-    const qr = document.documentElement && deep(document, 'svg[part~="qr"]');
+    const qr = document.documentElement && find('svg[part~="qr"]');
     if (qr && qr.checkVisibility()) return requestAnimationFrame(() => { window.benchQrAt = performance.now(); });
-    const pix = !clicked && document.documentElement && deep(document, 'button[part~="method-button"]');
+    const pix = !clicked && document.documentElement && find('button[part~="method-button"]');
     if (pix && pix.checkVisibility() && /pix/i.test(pix.textContent)) { clicked = true; pix.click(); }
     requestAnimationFrame(look);
   };
