@@ -83,14 +83,26 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
     }
   }
 
+  /** The checkout a read is already on its way for: the element's `created` and first `status` name the same one. */
+  let loading: string | undefined;
+
   function follow(event: Event): void {
     const { checkoutId, state } = (event as CustomEvent<PixCheckoutDetail>).detail;
     states.set(checkoutId, state);
     if (current?.id === checkoutId) {
       current.state = state;
       render();
-    } else {
-      void load(checkoutId);
+    } else if (loading !== checkoutId) {
+      loading = checkoutId;
+      // After the element's next frame: the shopper's QR is drawn first, and only then does this developer's panel
+      // ask for the transaction id and parse the answer.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          void load(checkoutId).finally(() => {
+            if (loading === checkoutId) loading = undefined;
+          });
+        }),
+      );
     }
   }
   for (const name of ['pix-checkout-created', 'pix-checkout-status']) element.addEventListener(name, follow);
