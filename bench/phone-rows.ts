@@ -139,6 +139,7 @@ export function phoneTable(figures: PhoneFigure[]): Row[] {
       baselineValue: floorP50,
       goal: `≤ ${goal.toLocaleString('en')} ms`,
       met: p50 <= goal,
+      floor: { what: 'the bare page with the same bytes and round trips, same throttling, p50', value: floorP50 },
     };
   });
 }

@@ -4,7 +4,6 @@
  * the demo's console users. With PROVIDER_BASE_URL set nothing of the demo or the emulator is mounted: this starts the
  * standalone BFF instead, exactly as `npm run serve` does.
  */
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,18 +20,16 @@ import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
 import { createProduct, listen, startServer, type StartOptions } from '../server/server';
 import { openStore } from '../server/store';
 import { demoApi, demoOrders } from './api';
+import { checkoutPage } from './checkout-page';
 import { sameOriginWrites } from './cross-site';
 import { ensureDemoUsers } from './demo-users';
 import { merchantEndpoint, merchantWebhookRoutes } from './merchant-webhooks';
+import { demoPagePolicy } from './page-policy';
 import { sandboxAdminProxy } from './sandbox-admin';
+import { staticFiles } from './static-files';
 import { openDemoStore } from './store';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-
-/** A strict policy for our pages: the element must work without inline scripts or eval. */
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
 /** The largest JSON body the demo API reads (the BFF's limit): one of a known length up to it is read in one go. */
 const DEMO_JSON_MAX_BYTES = 64 * 1024;
@@ -97,7 +94,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
 
   const app = new Hono();
   // Security headers on every answer (nosniff, referrer, framing), and the strict policy on every page.
-  app.use(securityHeaders({ pageCsp: CSP, https: listener.publicBaseUrl.startsWith('https:') }));
+  app.use(securityHeaders({ pageCsp: demoPagePolicy(), https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'sandbox' });
   // Anyone who reaches a demo can drive its sandbox; a page on another site must not, through a visitor's browser:
   // writes are taken from the demo's own pages only (and from scripts, which send no Origin).
@@ -113,13 +110,15 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   app.route('/demo/api', sandboxAdminProxy({ adminToken: config.adminToken, store, clock, allowedOrigins, sandbox }));
   // The back office's page moved into the product: the console at /admin.
   app.on(['GET', 'HEAD'], '/backoffice.html', (c) => c.redirect('/admin', 301));
-  // The demo pages' built scripts (shop, checkout, sandbox panel, sandbox portal) under dist/demo/assets.
+  // The demo pages' built scripts (shop, checkout, sandbox panel, sandbox portal) under dist/demo/assets, and the
+  // pages themselves, compressed (demo/static-files.ts); the checkout page with its inline script.
   const assets = here('../dist/demo');
   // Files answer GET and HEAD only: any other method falls through to the 404 envelope (an OPTIONS once got the
   // file's length and no body, and hung until the idle timeout).
-  if (existsSync(assets)) app.on(['GET', 'HEAD'], '/assets/*', serveStatic({ root: assets }));
+  if (existsSync(assets)) app.on(['GET', 'HEAD'], '/assets/*', staticFiles({ root: assets }));
   else log.warn("dist/demo is missing: run `npm run build` to serve the demo pages' scripts.");
-  app.on(['GET', 'HEAD'], '/*', serveStatic({ root: here('public') }));
+  app.on(['GET', 'HEAD'], '/checkout.html', checkoutPage({ publicDir: here('public'), assetsDir: join(assets, 'assets') }));
+  app.on(['GET', 'HEAD'], '/*', staticFiles({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
   listener.handle(app);
   if (!options.manualReconcile) product.checkout.reconciler.start();

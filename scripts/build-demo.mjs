@@ -1,8 +1,9 @@
 // Builds the demo pages' scripts into dist/demo/assets, which the demo server serves under /assets: the shop, the
 // checkout page with its sandbox panel, and the sandbox portal (the provider's portal stand-in), all in demo/pages.
-// Each page gets one self-contained, minified ES module (the pages run under `script-src 'self'`, without inline
-// scripts), always with Lit's production build whatever NODE_ENV is (scripts/production.mjs); prints their sizes,
-// raw and gzip. The merchant console is the product's: scripts/build-console.mjs.
+// Each page gets one self-contained, minified ES module (the pages run under `script-src 'self'`), always with Lit's
+// production build whatever NODE_ENV is (scripts/production.mjs); prints their sizes, raw and gzip. Besides them, the
+// checkout page's inline script, a classic script in a function of its own, which the server writes into the page and
+// allows by its hash (demo/checkout-page.ts). The merchant console is the product's: scripts/build-console.mjs.
 import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -17,11 +18,12 @@ const bundles = [
   { name: 'shop', entry: 'demo/pages/shop.ts', what: 'shop page' },
   { name: 'checkout', entry: 'demo/pages/checkout.ts', what: 'checkout page' },
   { name: 'sandbox-portal', entry: 'demo/pages/sandbox-portal.ts', what: 'sandbox portal' },
+  { name: 'checkout-inline', entry: 'demo/pages/checkout-inline.ts', what: "checkout page's inline", format: 'iife' },
 ];
 
 try {
   await rm(new URL(`../${outDir}`, import.meta.url), { recursive: true, force: true });
-  for (const { name, entry } of bundles) {
+  for (const { name, entry, format = 'es' } of bundles) {
     await build({
       ...productionBuild,
       root,
@@ -35,7 +37,8 @@ try {
         target: 'es2022',
         minify: true,
         sourcemap: false,
-        lib: { entry, formats: ['es'], fileName: () => `${name}.js` },
+        // An iife's name would be a global for its exports; the inline script has none, so it adds no global.
+        lib: { entry, formats: [format], fileName: () => `${name}.js`, name: 'checkoutInline' },
         // As for the widget: Vite keeps whitespace in ES library builds, but these files are served as-is.
         rolldownOptions: { output: { codeSplitting: false, minify: true } },
       },

@@ -1,21 +1,24 @@
 /**
  * The payment link: a hosted page, `GET /pay/<orderId>#t=<orderToken>`, that a merchant sends by WhatsApp or e-mail
  * (`npm run admin -- link <orderId>` prints one). The element alone on a page, with the shop's name, under a strict
- * policy of its own: no inline script or style, scripts and styles from this origin only, requests to this origin only.
+ * policy of its own: scripts and styles from this origin only, besides the page's own script and stylesheet, which are
+ * written into the page and allowed by their hashes (nothing else inline runs or applies); requests to this origin only.
  *
  * The order token rides in the fragment, so it never reaches a server log or a `Referer`. The page's own small script
- * (`/pay/_/pay.js`) takes it from there (then keeps it for the tab in sessionStorage and wipes it from the address, so
- * neither a reload, a shared address nor the OpenFinance return address carries it), adds `<pix-checkout>` with it,
- * and asks `GET /pay/_/shop/<orderId>` (the token in `X-Order-Token`) for the shop's name: the order source's
- * `shopName`, when it gives one. Without the order's token nothing about the order is told, so the page itself is the
- * same for every well-formed order id and says only "Pagamento".
+ * (`pay-page/pay.js`, in the page itself) takes it from there (then keeps it for the tab in sessionStorage and wipes it
+ * from the address, so neither a reload, a shared address nor the OpenFinance return address carries it), adds
+ * `<pix-checkout>` with it, sends the element's order lookup, and asks `GET /pay/_/shop/<orderId>` (the token in
+ * `X-Order-Token`) for the shop's name: the order source's `shopName`, when it gives one. Without the order's token
+ * nothing about the order is told, so the page itself is the same for every well-formed order id and says only
+ * "Pagamento".
  *
  * The page draws nothing of the order on the server, QR included, by choice: the server never sees the token, and
  * taking it from a query string instead would put it in access logs (README, "Order token": never in a query string),
  * while making the shopper's PIX checkout on a GET would let every link preview (WhatsApp fetches the address to
- * draw one) start the payment and take the choice of method from the shopper. So the shopper's first QR costs the
- * page, its scripts, the element's order lookup and the create: four round trips (`npm run bench`, BENCH_ONLY=phone).
- * The page, its script and its stylesheet go out compressed as the browser accepts.
+ * draw one) start the payment and take the choice of method from the shopper. What the page does instead is start
+ * the order lookup while it is parsed, in parallel with the element's script: the shopper's first QR costs the page,
+ * then the element's script and the lookup together, then the create (three round trips; `npm run bench`,
+ * BENCH_ONLY=phone). The page goes out compressed as the browser accepts.
  *
  * The element is the built one under `/widget`, by its content-hashed name with its SRI hash from
  * `dist/widget/integrity.json` (read again when the build changes). Only GET and HEAD are answered; anything else, and
@@ -24,27 +27,35 @@
  */
 import { Hono, type Context } from 'hono';
 import { readFileSync, statSync } from 'node:fs';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyOrderToken } from './bff/order-token';
 import { ORDER_TOKEN_HEADER } from './bff/orders-routes';
 import type { Clock } from './lib/clock';
+import { compress, type Encoding } from './lib/compress';
+import { inlineSource } from './lib/inline-source';
 import type { OrderResolver } from './payments/orders';
 import { pickEncoding, type WidgetManifest } from './widget';
 
 /** The shape of an order id, as `POST /api/checkouts` takes it. */
 export const ORDER_ID = /^[\w.:-]{1,64}$/;
 
-/** The page's policy: nothing inline, nothing from elsewhere (the QR code is an image drawn from a `data:` address). */
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/** The page's own script and stylesheet, written into it: a phone waits for no request of theirs. */
+const SCRIPT = inlineSource(readFileSync(here('./pay-page/pay.js'), 'utf8'));
+const STYLE = inlineSource(readFileSync(here('./pay-page/pay.css'), 'utf8'));
+
+/**
+ * The page's policy: nothing inline but the page's own script and stylesheet (by their hashes), nothing from
+ * elsewhere (the QR code is an image drawn from a `data:` address).
+ */
 export const PAY_PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "form-action 'none'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+  `default-src 'none'; script-src 'self' ${SCRIPT.hash}; style-src 'self' ${STYLE.hash}; img-src 'self' data:; ` +
+  "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 
 /** The page's name when the order source gives no shop name. */
 export const NEUTRAL_TITLE = 'Pagamento';
-
-const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export interface PayPageOptions {
   /** The built element (`dist/widget`), whose `integrity.json` names the bundle and its hash. */
@@ -57,24 +68,9 @@ export interface PayPageOptions {
   warn?: (line: string) => void;
 }
 
-const ASSETS: Record<string, { file: string; type: string }> = {
-  'pay.js': { file: here('./pay-page/pay.js'), type: 'text/javascript; charset=utf-8' },
-  'pay.css': { file: here('./pay-page/pay.css'), type: 'text/css; charset=utf-8' },
-};
-
-type Encoding = 'br' | 'gzip' | 'identity';
-
-/** `text` in `encoding`: quality 11 for the assets (compressed once), 5 for the page (once per request). */
-function encode(text: string, encoding: Encoding, quality = 11): Buffer {
-  const bytes = Buffer.from(text);
-  if (encoding === 'gzip') return gzipSync(bytes, { level: 9 });
-  if (encoding === 'br') return brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });
-  return bytes;
-}
-
 /**
  * `body(encoding)` in the client's preferred encoding, with the headers that say which: a phone on a slow network
- * waits for every byte of the page, its stylesheet and its script.
+ * waits for every byte of the page, its script and stylesheet included.
  */
 function compressed(c: Context, body: (encoding: Encoding) => Buffer, status: 200, headers: Record<string, string>) {
   const encoding = pickEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
@@ -85,8 +81,8 @@ function compressed(c: Context, body: (encoding: Encoding) => Buffer, status: 20
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
-/** The page around `main` (already escaped), with the page's stylesheet and the scripts of `head`. */
-function page(main: string, head = ''): string {
+/** The page around `main` (already escaped), with the page's stylesheet, and `head` and `end` (scripts) added. */
+function page(main: string, { head = '', end = '' } = {}): string {
   return `<!doctype html>
 <html lang="pt-BR">
   <head>
@@ -96,30 +92,35 @@ function page(main: string, head = ''): string {
     <meta name="robots" content="noindex" />
     <title>${NEUTRAL_TITLE}</title>
     <link rel="icon" href="data:," />
-    <link rel="stylesheet" href="/pay/_/pay.css" />${head}
+    <style>${STYLE.text}</style>${head}
   </head>
   <body>
     <main class="pay">
 ${main}
-    </main>
+    </main>${end}
   </body>
 </html>
 `;
 }
 
-/** The payment page of `orderId`: the element is added by the page's script, the paragraph is its fallback. */
+/**
+ * The payment page of `orderId`: the element is added by the page's script, the paragraph is its fallback. The
+ * script is a classic one after the slot, so it runs as soon as the parser reaches it: before the element's module
+ * (which waits for the end of the page), and with no stylesheet to wait for.
+ */
 function payPageHtml(orderId: string, widget: WidgetManifest): string {
   const id = escapeHtml(orderId);
-  // The page's script first: module scripts run in document order, and it sends the element's first request.
-  const head = `
-    <script type="module" src="/pay/_/pay.js"></script>
-    <script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>`;
   return page(
     `      <h1 id="pay-title">${NEUTRAL_TITLE}</h1>
       <div id="pay-slot" data-order-id="${id}">
         <p class="pay-fallback">Carregando o pagamento… Se ele não aparecer, recarregue a página ou peça um novo link à loja.</p>
       </div>`,
-    head,
+    {
+      head: `
+    <script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>`,
+      end: `
+    <script>${SCRIPT.text}</script>`,
+    },
   );
 }
 
@@ -154,45 +155,35 @@ export function payPage({ widgetDir, orders, orderTokenSecret, clock, warn }: Pa
       404,
       PAGE_HEADERS,
     );
-  /** The page's assets, read and compressed once per encoding. */
-  const assets = new Map<string, Buffer>();
-  const asset = (file: string) => (encoding: Encoding) => {
-    const key = `${file}|${encoding}`;
-    return assets.get(key) ?? assets.set(key, encode(readFileSync(file, 'utf8'), encoding)).get(key)!;
-  };
-
-  return new Hono()
-    .on(['GET', 'HEAD'], '/_/:name', (c) => {
-      // Own names only: `hasOwnProperty` and the like are not assets.
-      const name = c.req.param('name');
-      const known = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-      if (!known) return notFound(c);
-      return compressed(c, asset(known.file), 200, { 'content-type': known.type, 'cache-control': 'public, max-age=300' });
-    })
-    .on(['GET', 'HEAD'], '/_/shop/:orderId', async (c) => {
-      const orderId = c.req.param('orderId');
-      const token = c.req.header(ORDER_TOKEN_HEADER);
-      // Nothing about an order without its token: the element itself says what is wrong with a missing or bad one.
-      if (!ORDER_ID.test(orderId) || !verifyOrderToken(orderTokenSecret, orderId, token, clock.now()).ok) return c.body(null, 204);
-      const order = await orders.resolve(orderId).catch(() => undefined);
-      const shopName = order?.shopName?.trim();
-      if (!shopName) return c.body(null, 204);
-      return c.json({ shopName }, 200, { 'cache-control': 'no-store' });
-    })
-    .on(['GET', 'HEAD'], '/:orderId', (c) => {
-      const orderId = c.req.param('orderId');
-      if (!ORDER_ID.test(orderId) || orderId === '_') return notFound(c);
-      const widget = manifest();
-      if (!widget) {
-        if (!warned) warn?.('dist/widget is missing: the payment links (/pay/<orderId>) need `npm run build`.');
-        warned = true;
-        return c.body(
-          page(`      <h1>${NEUTRAL_TITLE}</h1>
+  return (
+    new Hono()
+      // The page's own folder holds only the shop's name: nothing else there is a payment.
+      .on(['GET', 'HEAD'], '/_/:name', notFound)
+      .on(['GET', 'HEAD'], '/_/shop/:orderId', async (c) => {
+        const orderId = c.req.param('orderId');
+        const token = c.req.header(ORDER_TOKEN_HEADER);
+        // Nothing about an order without its token: the element itself says what is wrong with a missing or bad one.
+        if (!ORDER_ID.test(orderId) || !verifyOrderToken(orderTokenSecret, orderId, token, clock.now()).ok) return c.body(null, 204);
+        const order = await orders.resolve(orderId).catch(() => undefined);
+        const shopName = order?.shopName?.trim();
+        if (!shopName) return c.body(null, 204);
+        return c.json({ shopName }, 200, { 'cache-control': 'no-store' });
+      })
+      .on(['GET', 'HEAD'], '/:orderId', (c) => {
+        const orderId = c.req.param('orderId');
+        if (!ORDER_ID.test(orderId) || orderId === '_') return notFound(c);
+        const widget = manifest();
+        if (!widget) {
+          if (!warned) warn?.('dist/widget is missing: the payment links (/pay/<orderId>) need `npm run build`.');
+          warned = true;
+          return c.body(
+            page(`      <h1>${NEUTRAL_TITLE}</h1>
       <p>O pagamento está indisponível no momento. Tente de novo em alguns minutos.</p>`),
-          503,
-          { ...PAGE_HEADERS, 'retry-after': '60' },
-        );
-      }
-      return compressed(c, (encoding) => encode(payPageHtml(orderId, widget), encoding, 5), 200, PAGE_HEADERS);
-    });
+            503,
+            { ...PAGE_HEADERS, 'retry-after': '60' },
+          );
+        }
+        return compressed(c, (encoding) => compress(payPageHtml(orderId, widget), encoding, 5), 200, PAGE_HEADERS);
+      })
+  );
 }

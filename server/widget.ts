@@ -68,7 +68,7 @@ export function pickEncoding(header: string | undefined, available: readonly Enc
 }
 
 /** True when `If-None-Match` names `etag` (weak comparison, as RFC 9110 asks for GET) or is `*`. */
-function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
+export function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   const bare = (tag: string) => tag.trim().replace(/^W\//, '');
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));

@@ -40,18 +40,26 @@ export interface Load {
  * clicks Pix when the element offers it, and notes when the QR is drawn.
  */
 const SHOPPER = `(() => {
+  // The page itself, then the element's shadow trees only: walking the whole page every frame would weigh on a slow
+  // CPU what no shopper's page pays (the floor's page has its QR in the page itself).
   const deep = (root, selector) => {
     const found = root.querySelector(selector);
     if (found) return found;
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
     return null;
   };
+  const find = (selector) => {
+    const found = document.querySelector(selector);
+    if (found) return found;
+    for (const host of document.querySelectorAll('pix-checkout')) if (host.shadowRoot) { const inner = deep(host.shadowRoot, selector); if (inner) return inner; }
+    return null;
+  };
   let clicked = false;
   const look = () => {
     // Only what the shopper can see counts, and only what they can see can be clicked.
-    const qr = document.documentElement && deep(document, 'svg[part~="qr"]');
+    const qr = document.documentElement && find('svg[part~="qr"]');
     if (qr && qr.checkVisibility()) return requestAnimationFrame(() => { window.benchQrAt = performance.now(); });
-    const pix = !clicked && document.documentElement && deep(document, 'button[part~="method-button"]');
+    const pix = !clicked && document.documentElement && find('button[part~="method-button"]');
     if (pix && pix.checkVisibility() && /pix/i.test(pix.textContent)) { clicked = true; pix.click(); }
     requestAnimationFrame(look);
   };
@@ -63,6 +71,8 @@ interface Request {
   start: number;
   end?: number;
   bytes: number;
+  /** The response's headers came (a request cancelled after them still made its round trip). */
+  answered?: boolean;
 }
 
 async function throttle(cdp: CDPSession, profile: Profile) {
@@ -104,11 +114,23 @@ export async function throttledLoad(browser: Browser, url: string, profile: Prof
     cdp.on('Network.requestWillBeSent', (event) => {
       if (!requests.has(event.requestId)) requests.set(event.requestId, { url: event.request.url, start: event.timestamp, bytes: 0 });
     });
+    cdp.on('Network.responseReceived', (event) => {
+      const request = requests.get(event.requestId);
+      if (!request) return;
+      request.answered = true;
+      request.bytes = event.response.encodedDataLength;
+    });
     cdp.on('Network.loadingFinished', (event) => {
       const request = requests.get(event.requestId);
       if (!request) return;
       request.end = event.timestamp;
       request.bytes = event.encodedDataLength;
+    });
+    // Chromium reports a fetch whose answer had no body to read (the order lookup's 204) as cancelled once the page
+    // lets go of it: its round trip still happened, so it ends there, with the bytes of its headers.
+    cdp.on('Network.loadingFailed', (event) => {
+      const request = requests.get(event.requestId);
+      if (request?.answered) request.end = event.timestamp;
     });
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction((flag) => (window as unknown as Record<string, number | undefined>)[flag], ready, {

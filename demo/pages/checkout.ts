@@ -1,15 +1,16 @@
 /**
  * The checkout page (`checkout.html`): reads the order named in the address, shows its summary, adds
  * <pix-checkout> for it (with the order token the shop handed over in the fragment) and starts the sandbox panel
- * beside it. The order's status is the shop's own, set on the server by the product's signed webhooks alone: the page
- * reads it again whenever the panel sees one about the order arrive.
+ * beside it. The token, the element's order lookup and the summary's request were already taken and sent by the
+ * page's inline script (checkout-early.ts). The order's status is the shop's own, set on the server by the product's
+ * signed webhooks alone: the page reads it again whenever the panel sees one about the order arrive.
  */
 import { METHODS } from '../../core/methods';
 import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
-import { byId, h, messageOf, ORDER_STATUS_LABELS, RequestError, requestJson, takeOrderToken, type ShopOrder } from './common';
+import { earlyCheckout, type EarlyCheckout } from './checkout-early';
+import { byId, h, messageOf, ORDER_STATUS_LABELS, readJson, RequestError, requestJson, type ShopOrder } from './common';
 import { startDeliveryLog } from './merchant-deliveries';
 import { startSandboxPanel } from './sandbox-panel';
-import { sendOrderLookup } from '../../widget/api';
 import type { PixCheckout } from '../../widget/index';
 
 function showProblem(text: string): void {
@@ -40,7 +41,7 @@ function renderStatus(order: Pick<ShopOrder, 'status'>): void {
   status.dataset.status = order.status;
 }
 
-function createElement(orderId: string, orderToken: string | undefined): PixCheckout {
+function createElement(orderId: string, { orderToken, lookup }: EarlyCheckout): PixCheckout {
   const element = document.createElement('pix-checkout');
   element.setAttribute('endpoint', '/api');
   element.setAttribute('methods', METHODS.join(' '));
@@ -51,35 +52,29 @@ function createElement(orderId: string, orderToken: string | undefined): PixChec
   element.setAttribute('continue-url', new URL('./', location.href).href);
   // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
   if (orderToken) element.setAttribute('order-token', orderToken);
-  // The element's first question, sent now: this script runs before the element's larger one has come (the page
-  // lists it first), and the element reads the answer as its own.
-  if (orderToken) {
-    const sent = sendOrderLookup('/api', orderId, orderToken);
-    // Handled by the element; this only keeps a failure from being reported twice if the element never runs.
-    sent.catch(() => undefined);
-    element.orderLookup = sent;
-  }
+  // The element's first question, already on its way (the page's inline script sent it): the element reads the
+  // answer as its own.
+  if (lookup) element.orderLookup = lookup;
   // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
   element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
   return element;
 }
 
 async function main(): Promise<void> {
-  const orderId = new URLSearchParams(location.search).get('order');
-  // Taken first, so the token leaves the address before anything else runs or is requested.
-  const orderToken = orderId ? takeOrderToken(orderId) : undefined;
-  if (!orderId) {
+  const early = earlyCheckout();
+  const { orderId } = early;
+  if (!orderId || !early.order) {
     showProblem('Nenhum pedido informado no endereço.');
     return;
   }
-  // Connected at once, still hidden with the rest of the order: the element asks the BFF about the order while the
-  // page reads the order's summary, two round trips at the same time instead of one after the other. Nobody can
-  // choose a method before the summary shows, so the panel, started then, still hears the element's first checkout.
-  const element = createElement(orderId, orderToken);
+  // Connected at once, still hidden with the rest of the order: the element renders with the lookup's answer while
+  // the page waits for the order's summary, both asked at the same time. Nobody can choose a method before the
+  // summary shows, so the panel, started then, still hears the element's first checkout.
+  const element = createElement(orderId, early);
   byId('payment-slot').replaceChildren(element);
   let order: ShopOrder;
   try {
-    order = await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(orderId)}`);
+    order = await readJson<ShopOrder>(early.order);
   } catch (error) {
     element.remove();
     const notFound = error instanceof RequestError && error.status === 404;

@@ -3,13 +3,12 @@
  * (`/demo/api/merchant-deliveries`): each verified event's time, type and order (a refused one is not kept). A new one about this
  * page's order tells the page, which re-reads the order's status (set by those events only).
  */
-import { byId, h, requestJson, type MerchantDelivery } from './common';
+import { byId, clockTime, h, requestJson, type MerchantDelivery } from './common';
 
 const POLL_MS = 1000;
 const KEEP_ENTRIES = 200;
 /** The demo server answers at most this many deliveries at once. */
 const PAGE = 100;
-const time = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export interface DeliveryLogOptions {
   orderId: string;
@@ -31,7 +30,7 @@ export function startDeliveryLog({ orderId, onOrderEvents }: DeliveryLogOptions)
         h(
           'li',
           { class: 'sb-entry', 'data-outcome': entry.verified ? 'verified' : 'invalid' },
-          h('time', { datetime: entry.receivedAt }, time.format(new Date(entry.receivedAt))),
+          h('time', { datetime: entry.receivedAt }, clockTime(entry.receivedAt)),
           h('span', { class: 'state-pill', 'data-verified': String(entry.verified) }, entry.verified ? 'verificado' : 'recusado'),
           h('code', { class: 'sb-outcome' }, entry.type),
           h('code', { class: 'sb-entry-tx' }, entry.orderId ?? entry.webhookId),

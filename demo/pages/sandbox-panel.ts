@@ -7,14 +7,23 @@
 import { isMethod, type Method } from '../../core/methods';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states';
 import type { PixCheckoutDetail } from '../../widget/index';
-import { byId, h, messageOf, requestJson, type CheckoutInfo, type OrderCheckout, type ShopOrder, type WebhookLogEntry } from './common';
+import {
+  byId,
+  clockTime,
+  h,
+  messageOf,
+  requestJson,
+  type CheckoutInfo,
+  type OrderCheckout,
+  type ShopOrder,
+  type WebhookLogEntry,
+} from './common';
 
 const POLL_MS = 1000;
 const KEEP_ENTRIES = 200;
 /** The demo server answers at most this many webhook log entries at once. */
 const LOG_PAGE = 100;
 const METHOD_NAMES: Record<Method, string> = { pix: 'PIX', openfinance: 'Open Finance' };
-const time = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 export interface SandboxPanelOptions {
   orderId: string;
@@ -74,14 +83,26 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
     }
   }
 
+  /** The checkout a read is already on its way for: the element's `created` and first `status` name the same one. */
+  let loading: string | undefined;
+
   function follow(event: Event): void {
     const { checkoutId, state } = (event as CustomEvent<PixCheckoutDetail>).detail;
     states.set(checkoutId, state);
     if (current?.id === checkoutId) {
       current.state = state;
       render();
-    } else {
-      void load(checkoutId);
+    } else if (loading !== checkoutId) {
+      loading = checkoutId;
+      // After the element's next frame: the shopper's QR is drawn first, and only then does this developer's panel
+      // ask for the transaction id and parse the answer.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          void load(checkoutId).finally(() => {
+            if (loading === checkoutId) loading = undefined;
+          });
+        }),
+      );
     }
   }
   for (const name of ['pix-checkout-created', 'pix-checkout-status']) element.addEventListener(name, follow);
@@ -205,7 +226,7 @@ function startWebhookLog({ belongsToOrder, onEntries }: WebhookLogOptions): void
         h(
           'li',
           { class: 'sb-entry', 'data-outcome': entry.outcome },
-          h('time', { datetime: entry.receivedAt }, time.format(new Date(entry.receivedAt))),
+          h('time', { datetime: entry.receivedAt }, clockTime(entry.receivedAt)),
           h('span', { class: 'state-pill', 'data-state': entry.state ?? '' }, entry.state ?? 'sem estado'),
           h('span', { class: 'sb-outcome', lang: 'en' }, entry.outcome),
           h('code', { class: 'sb-entry-tx' }, entry.transactionId ?? '—'),

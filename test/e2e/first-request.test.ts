@@ -1,28 +1,84 @@
 /**
- * The demo's checkout page sends the element's first question (the order lookup) from its own script, which it lists
- * before the element's, and the element reads that answer instead of asking again: the lookup does not wait for the
- * element's larger script to arrive and run. (The payment link page does the same: pay-link.test.ts.)
+ * The shopper's first requests leave from a script in the page itself, while the page is parsed: the order lookup
+ * (the element's first question) on the payment link page and on the demo's checkout page, and the order's summary on
+ * the latter. They leave before any stylesheet or script of the page has come, so they travel with those files instead
+ * of after them (a round trip fewer before the QR), and the element reads the lookup's answer instead of asking again.
+ * Each test holds back every stylesheet and script of the page until the first requests have left (or a few seconds
+ * have passed), and checks which came first.
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chooseMethod, openCheckoutPage, pixCode, placeOrder, useE2E } from './helpers';
 
 const e2e = useE2E();
 
-describe("the demo checkout page's first request", () => {
-  it('is the order lookup, sent once, by the page, whose script comes before the element’s', { timeout: 60_000 }, async () => {
+/** How long a held file waits for the first requests before it is let through anyway (and the test fails). */
+const HOLD_MS = 5_000;
+
+/**
+ * Holds back every stylesheet and script of `page` until a request to each of `firstPaths` has left; returns what
+ * happened, in order: `sent <path>` for those requests (each lookup's method too), `file <path>` for each file let
+ * through.
+ */
+async function holdFilesUntil(page: Page, firstPaths: string[]): Promise<string[]> {
+  const events: string[] = [];
+  const waiting = new Set(firstPaths);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (!firstPaths.includes(path)) return;
+    events.push(`sent ${request.method()} ${path}`);
+    waiting.delete(path);
+    if (waiting.size === 0) release();
+  });
+  await page.route(
+    (url) => /\.(js|css)$/.test(url.pathname),
+    async (route) => {
+      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, HOLD_MS))]);
+      events.push(`file ${new URL(route.request().url()).pathname}`);
+      await route.continue();
+    },
+  );
+  return events;
+}
+
+describe("the shopper's first requests", () => {
+  it('leave the payment link page before its scripts have come; the element uses the lookup', { timeout: 60_000 }, async () => {
     const order = await placeOrder(e2e.app);
     const page = await e2e.newPage();
-    const lookups: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith(`/api/orders/${order.orderId}/checkout`)) lookups.push(request.method());
-    });
+    const lookup = `/api/orders/${order.orderId}/checkout`;
+    const events = await holdFilesUntil(page, [lookup]);
+    await page.goto(`${e2e.app.url}/pay/${order.orderId}#t=${encodeURIComponent(order.orderToken)}`);
+    await chooseMethod(page, 'Pix');
+    expect(await pixCode(page)).toMatch(/^000201/);
+    // The lookup first, then the element's script (the page's only file, besides the element's later chunks).
+    expect(events[0]).toBe(`sent POST ${lookup}`);
+    expect(events[1]).toMatch(/^file \/widget\/pix-checkout\.[0-9a-f]+\.js$/);
+    // The element asked nothing again.
+    expect(events.filter((e) => e.startsWith('sent '))).toEqual([`sent POST ${lookup}`]);
+  });
+
+  it('leave the demo checkout page before its stylesheets and scripts; the element uses the lookup', { timeout: 60_000 }, async () => {
+    const order = await placeOrder(e2e.app);
+    const page = await e2e.newPage();
+    const lookup = `/api/orders/${order.orderId}/checkout`;
+    const summary = `/demo/api/orders/${order.orderId}`;
+    const events = await holdFilesUntil(page, [lookup, summary]);
     await openCheckoutPage(page, e2e.app, order);
+    // The token left the address at once.
+    expect(page.url()).toBe(`${e2e.app.url}/checkout.html?order=${order.orderId}`);
+    await chooseMethod(page, 'Pix');
+    expect(await pixCode(page)).toMatch(/^000201/);
+    expect(events.slice(0, 2).sort()).toEqual([`sent GET ${summary}`, `sent POST ${lookup}`]);
+    expect(events.slice(2)).toEqual(
+      expect.arrayContaining(['file /assets/checkout.js', 'file /base.css', 'file /checkout.css', 'file /widget/pix-checkout.js']),
+    );
+    // The element asked nothing again; the page's module scripts are still the page's and the element's.
+    expect(events.filter((e) => e.startsWith('sent POST'))).toEqual([`sent POST ${lookup}`]);
     const scripts = await page.evaluate(() =>
       [...document.querySelectorAll('script[type="module"]')].map((s) => new URL((s as HTMLScriptElement).src).pathname),
     );
     expect(scripts).toEqual(['/assets/checkout.js', '/widget/pix-checkout.js']);
-    await chooseMethod(page, 'Pix');
-    expect(await pixCode(page)).toMatch(/^000201/);
-    expect(lookups).toEqual(['POST']);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The payment link's page, `/pay/<orderId>` (server/pay-page.ts): HTML under its own strict policy with no inline
- * script or style, the element by its hashed name with the SRI hash of the build's manifest, the page's own script and
- * stylesheet, a 404 page for an order id of the wrong shape, GET and HEAD only; the shop's name told only with the
- * order's token; the order source's `shopName`.
+ * The payment link's page, `/pay/<orderId>` (server/pay-page.ts): HTML under its own strict policy, which allows no
+ * inline script or style but the page's own, by their hashes; the element by its hashed name with the SRI hash of the
+ * build's manifest; the page's own script written after the element's slot; a 404 page for an order id of the wrong
+ * shape, GET and HEAD only; the shop's name told only with the order's token; the order source's `shopName`.
  */
+import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,38 +38,47 @@ beforeEach(() => {
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 });
 
+/** The sources of one directive of a policy. */
+const directive = (csp: string, name: string) =>
+  csp
+    .split(';')
+    .map((part) => part.trim().split(/\s+/))
+    .find(([first]) => first === name)
+    ?.slice(1);
+/** The policy's source expression for an inline text. */
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
 const tokenFor = (orderId: string, key = KEY) => signOrderToken(key, orderId, new Date(NOW.getTime() + 86_400_000));
 
 describe('the page', () => {
-  it('is HTML under its own strict policy, with no inline script or style', async () => {
+  it('is HTML under its own strict policy, which allows no inline script or style but its own, by their hashes', async () => {
     const response = await app.request('/pay/order-1001');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toBe(PAY_PAGE_CSP);
     expect(csp).not.toContain('unsafe');
-    expect(csp).toMatch(/script-src 'self';/);
-    expect(csp).toMatch(/style-src 'self';/);
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map(([, attributes]) => attributes)).toEqual([expect.stringMatching(/\bsrc="\/widget\//), '']);
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)];
+    expect(styles).toHaveLength(1);
+    // Exactly those two texts, by their hashes, besides this origin's files.
+    expect(directive(csp, 'script-src')).toEqual(["'self'", sha256(scripts[1]![2]!)]);
+    expect(directive(csp, 'style-src')).toEqual(["'self'", sha256(styles[0]![1]!)]);
+    // No handler or style attribute, which no hash could allow anyway.
+    expect(html).not.toMatch(/\sstyle=|\son[a-z]+=/i);
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
-    const html = await response.text();
-    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts).toHaveLength(2);
-    for (const [, attributes, body] of scripts) {
-      expect(attributes).toMatch(/\bsrc="\/(widget|pay)\//);
-      expect(body).toBe('');
-    }
-    expect(html).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=/i);
     expect(html).toContain('<title>Pagamento</title>');
   });
 
-  it('loads the built element by its hashed name with its SRI hash, and the page script that adds it', async () => {
+  it('loads the built element by its hashed name with its SRI hash, and has the page script that adds it', async () => {
     const html = await (await app.request('/pay/order-1001')).text();
     expect(html).toContain(
       `<script type="module" src="/widget/${MANIFEST.file}" integrity="${MANIFEST.integrity}" crossorigin="anonymous">`,
     );
-    expect(html).toContain('<script type="module" src="/pay/_/pay.js">');
     expect(html).toContain('data-order-id="order-1001"');
     // The fallback, shown until the element starts.
     expect(html).toContain('class="pay-fallback"');
@@ -121,24 +131,30 @@ describe('the page', () => {
   });
 });
 
-describe("the page's script and stylesheet", () => {
-  it('are served from this origin as JavaScript and CSS', async () => {
-    const script = await app.request('/pay/_/pay.js');
-    expect(script.status).toBe(200);
-    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    const code = await script.text();
-    // The token is read from the fragment and wiped from the address.
-    expect(code).toContain("location.hash.slice(1)).get('t')");
-    expect(code).toContain('history.replaceState');
-    const css = await app.request('/pay/_/pay.css');
-    expect(css.status).toBe(200);
-    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+describe("the page's own script", () => {
+  it('is a classic script after the slot, so it runs while the page is parsed, before the element and with no stylesheet to wait for', async () => {
+    const html = await (await app.request('/pay/order-1001')).text();
+    const inline = /<script>([\s\S]*?)<\/script>/.exec(html)!;
+    expect(inline.index).toBeGreaterThan(html.indexOf('id="pay-slot"'));
+    expect(html).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
+    // The token is read from the fragment and wiped from the address; the element's first request leaves at once.
+    expect(inline[1]).toContain("location.hash.slice(1)).get('t')");
+    expect(inline[1]).toContain('history.replaceState');
+    expect(inline[1]).toContain('element.orderLookup = lookUp(orderId, token)');
+  });
+
+  it('is in the page only: the names of the former files are the 404 page', async () => {
+    for (const name of ['pay.js', 'pay.css']) {
+      const response = await app.request(`/pay/_/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(await response.text(), name).toContain('Link de pagamento inválido');
+    }
   });
 });
 
 describe('compression', () => {
-  it('sends the page, its script and its stylesheet brotli- or gzip-compressed as the browser accepts, the same text', async () => {
-    for (const path of ['/pay/order-1001', '/pay/_/pay.js', '/pay/_/pay.css']) {
+  it('sends the page (its script and stylesheet inside) brotli- or gzip-compressed as the browser accepts, the same text', async () => {
+    for (const path of ['/pay/order-1001']) {
       const plain = Buffer.from(await (await app.request(path)).arrayBuffer());
       const br = await app.request(path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
       expect(br.headers.get('content-encoding'), path).toBe('br');
@@ -217,8 +233,6 @@ describe('in the product (the demo process)', () => {
     expect([200, 503]).toContain(response.status);
     expect(response.headers.get('content-security-policy')).toBe(PAY_PAGE_CSP);
     expect(await response.text()).toContain('<title>Pagamento</title>');
-    const script = await fetch(`${server.url}/pay/_/pay.js`);
-    expect(script.status).toBe(200);
     expect((await fetch(`${server.url}/pay/${orderId}`, { method: 'POST' })).status).toBe(404);
   });
 

@@ -1091,8 +1091,9 @@ export const CONSOLE_ROUTES: Target[] = [
 const WIDGET_BUILT = existsSync(fileURLToPath(new URL('../../../dist/widget/integrity.json', import.meta.url)));
 
 /**
- * The payment links (server/pay-page.ts): the page of an order (HTML, also its 404 page for an id of the wrong shape),
- * its script and stylesheet, and the shop's name, told only with the order's token (else 204). GET and HEAD only.
+ * The payment links (server/pay-page.ts): the page of an order (HTML, also its 404 page for an id of the wrong shape,
+ * and for any other name in its own folder, the former script and stylesheet included: both are in the page now), and
+ * the shop's name, told only with the order's token (else 204). GET and HEAD only.
  */
 export const PAY_ROUTES: Target[] = [
   route({
@@ -1108,8 +1109,8 @@ export const PAY_ROUTES: Target[] = [
     path: '/pay/_/:name',
     auth: 'none',
     ids: () => ({ name: ['pay.js', 'pay.css', 'nope.js'] }),
-    // The script or the stylesheet; any other name (a dot segment too) is the page's HTML 404 or the order page.
-    otherAnswer: (a) => isHtml(a) || (a.status === 200 && /^(text\/javascript|text\/css)/i.test(contentTypeOf(a))),
+    // Every name (a dot segment too) is the page's HTML 404 or the order page.
+    otherAnswer: isHtml,
     ...(WIDGET_BUILT ? {} : { otherStatuses: [503] }),
   }),
   route({
