@@ -3,7 +3,6 @@ import type { Method } from '../core/methods.js';
 import { webUrl } from './api.js';
 import { copyText, selectText } from './copy.js';
 import { Countdown } from './countdown.js';
-import { maskCpfInput } from './cpf-input.js';
 import { checkoutDetail, emit } from './events.js';
 import { ScreenFocus } from './focus.js';
 import { fill, type Strings } from './i18n.js';
@@ -204,8 +203,6 @@ export class PixCheckout extends LitElement {
     this.session.announce(minutes === 1 ? t.countdownOneMinute : fill(t.countdownMinutes, { n: minutes }));
   }
 
-  private handleCpfInput = (event: InputEvent) => this.session.typeCpf(maskCpfInput(event.target as HTMLInputElement));
-
   private handleNameInput = (event: InputEvent) => this.session.typeName((event.target as HTMLInputElement).value);
 
   private handleSubmit = async (event: SubmitEvent) => {
@@ -275,7 +272,7 @@ export class PixCheckout extends LitElement {
           name: state.payerName,
           problem: state.cpfProblem,
           canGoBack: offered.length > 1,
-          onCpfInput: this.handleCpfInput,
+          onCpfInput: (cpf: string) => this.session.typeCpf(cpf),
           onNameInput: this.handleNameInput,
           onSubmit: this.handleSubmit,
           onBack: () => this.session.offerMethods(),

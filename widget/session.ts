@@ -7,12 +7,12 @@
 import type { ReactiveController } from 'lit';
 import { PAYER_CPF, type Method } from '../core/methods.js';
 import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
-import { checkPayer, typedCpfProblem } from './cpf-input.js';
 import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
 import { reportError, warnMissingToken } from './diagnostics.js';
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
+import { laterChunk, loadLater } from './later-chunk.js';
 import { findCheckout } from './resume.js';
 import type { RefusalCode, Screen, SessionHost, SessionState } from './session-state.js';
 import { rememberCheckout, rememberedCheckout } from './storage.js';
@@ -126,7 +126,8 @@ export class CheckoutSession implements ReactiveController {
 
   /** The payer typed in the CPF field (already masked): a wrong or refused CPF is flagged once all digits are there. */
   typeCpf(cpf: string): void {
-    this.set({ cpf, cpfProblem: typedCpfProblem(cpf, this.refused) });
+    // The form is on screen, so its chunk is there.
+    this.set({ cpf, cpfProblem: laterChunk()?.typedCpfProblem(cpf, this.refused) });
   }
 
   typeName(payerName: string): void {
@@ -136,8 +137,9 @@ export class CheckoutSession implements ReactiveController {
   /** Checks the payer form; sends it when it is fine. False when the CPF field needs the payer's attention. */
   submitPayer(): boolean {
     const { screen, cpf, payerName } = this.state;
-    if (screen.name !== 'payer') return true;
-    const { problem, payer } = checkPayer(screen.method, cpf, payerName, this.refused);
+    const later = laterChunk();
+    if (screen.name !== 'payer' || !later) return true;
+    const { problem, payer } = later.checkPayer(PAYER_CPF[screen.method] === 'required', cpf, payerName, this.refused);
     this.set({ cpfProblem: problem });
     if (problem) return false;
     void this.start(screen.method, payer);
@@ -209,7 +211,7 @@ export class CheckoutSession implements ReactiveController {
       if (error instanceof CheckoutApiError && isRefusal(error.code)) {
         if (payer) this.refused.add(payer.cpf);
         this.set({ screen: { name: 'refused', method, code: error.code } });
-        this.announce(`${this.host.strings.refusedTitle}. ${errorMessage(this.host.strings, error)}`);
+        this.announceFailure(this.host.strings.refusedTitle, error);
         reportError(this.host, error);
       } else if (error instanceof CheckoutApiError && error.code === 'checkout_pending' && confirmations < PENDING_RETRIES) {
         if (confirmations === 0) this.announce(this.host.strings.confirming);
@@ -284,8 +286,16 @@ export class CheckoutSession implements ReactiveController {
   private failToStart(cause: unknown): void {
     const error = cause instanceof CheckoutApiError ? cause : new CheckoutApiError(0, 'unexpected', String(cause));
     this.set({ screen: { name: 'start-failed', error } });
-    this.announce(`${this.host.strings.startFailedTitle}. ${errorMessage(this.host.strings, error)}`);
+    this.announceFailure(this.host.strings.startFailedTitle, error);
     reportError(this.host, error);
+  }
+
+  /** Says a failure with the words of its code, which come with the lazy chunk: once it came (or could not). */
+  private announceFailure(title: string, error: CheckoutApiError): void {
+    const run = this.run;
+    const say = () => run === this.run && this.announce(`${title}. ${errorMessage(this.host.strings, error)}`);
+    if (laterChunk()) say();
+    else void loadLater().then(say);
   }
 
   /** Closes every stream, or all but the one of `keep`. */

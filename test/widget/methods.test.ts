@@ -73,7 +73,7 @@ describe('per-method views', () => {
       expect(cpf.required).to.equal(required);
       expect(el.querySelector('label[for="cpf"]')!.textContent).to.equal(required ? t.cpfLabel : t.cpfOptionalLabel);
       expect(el.querySelector('#screen-title')!.textContent).to.not.be.empty;
-      expect(checkPayer(method, '', '').problem).to.equal(required ? 'cpfRequired' : undefined);
+      expect(checkPayer(required, '', '').problem).to.equal(required ? 'cpfRequired' : undefined);
     });
 
     it(`shows the pending screen of a ${method} checkout, with its countdown`, async () => {

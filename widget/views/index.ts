@@ -2,14 +2,13 @@
 import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
-import { loadChunk } from '../chunks.js';
 import { errorMessage, stateTitle } from '../i18n.js';
+import { laterAsked, laterChunk, laterFailed, loadLater, redrawWhenLater } from '../later-chunk.js';
 import { METHOD_UI } from '../methods.js';
 import { isDeadEnd, wayBack } from '../preflight.js';
 import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { heading, renderLoading, renderSpinnerLine, type ViewContext } from './common.js';
-import { kit } from './kit.js';
 import type { OutcomeView } from './outcome.js';
 import { renderPending, type PixUi } from './pending.js';
 import { renderChooser, renderStartFailed } from './start.js';
@@ -22,47 +21,6 @@ export type { PayerFormView } from './start-later.js';
 export { renderChooser } from './start.js';
 export { renderPending } from './pending.js';
 export { kit } from './kit.js';
-
-type LaterScreens = ReturnType<typeof import('./later.js').default>;
-
-/**
- * The lazy chunk of screens (views/later.ts): asked for once the first screen after "loading" shows (the QR, the
- * chooser, the payer form), so the first QR's request goes first and the chunk is there long before a payment ends.
- * Until it comes, or if it cannot be had, a screen of the chunk shows its heading (the same words and focus target
- * as the real one: "Pagamento confirmado") and a spinner, or, once the chunk failed, a line that says so and a retry.
- */
-let later: LaterScreens | undefined;
-let laterLoad: Promise<void> | undefined;
-let laterFailed = false;
-/** Elements showing a stand-in for a screen of the chunk: each is drawn again when it comes or fails, whoever asked. */
-const waiting = new Set<LitElement>();
-
-function redrawWaiting(): void {
-  for (const host of waiting) host.requestUpdate();
-  waiting.clear();
-}
-
-/** Loads the chunk once (again after a failure); resolves when it is there or has failed. */
-export function loadLaterScreens(): Promise<void> {
-  laterLoad ??= loadChunk('later', () => import('./later.js')).then(
-    (module) => {
-      later = module.default(kit);
-      laterFailed = false;
-      redrawWaiting();
-    },
-    (error: unknown) => {
-      console.error(error);
-      laterFailed = true;
-      // Asked again on the next retry: the network may be back.
-      laterLoad = undefined;
-      redrawWaiting();
-    },
-  );
-  return laterLoad;
-}
-
-/** True once the chunk was asked for (or is there). */
-export const laterAsked = (): boolean => Boolean(later || laterLoad || laterFailed);
 
 export interface ScreenView {
   ctx: ViewContext;
@@ -91,6 +49,7 @@ const styled = new WeakSet<LitElement>();
  * print styles had in the element's static styles, so they still have the last word.
  */
 function adoptLaterStyles(host: LitElement): void {
+  const later = laterChunk();
   if (!later || styled.has(host)) return;
   styled.add(host);
   const own = (host.constructor as typeof LitElement).elementStyles;
@@ -100,10 +59,10 @@ function adoptLaterStyles(host: LitElement): void {
 /** A screen of the lazy chunk before it came: its heading, then a spinner, or once it failed, a retry of the chunk. */
 function renderWaiting(view: ScreenView, title: string, final: boolean): TemplateResult {
   const { t } = view.ctx;
-  waiting.add(view.host);
-  const retry = () => void loadLaterScreens();
+  redrawWhenLater(view.host);
+  const retry = () => void loadLater();
   // A settled payment says what happened by its heading alone; nothing more to wait for.
-  const rest = !laterFailed
+  const rest = !laterFailed()
     ? renderSpinnerLine(t.loading)
     : final
       ? nothing
@@ -124,8 +83,9 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
   const { t } = ctx;
   // Asked for from here so that every way to a first screen (a new checkout, a resumed one, the chooser) asks, and
   // only once that screen is drawn: the first QR's request goes first.
-  if (screen.name !== 'loading' && !laterAsked()) void loadLaterScreens();
+  if (screen.name !== 'loading' && !laterAsked()) void loadLater();
   adoptLaterStyles(view.host);
+  const later = laterChunk();
   switch (screen.name) {
     case 'choose':
       return renderChooser(ctx, view.onChoose);
@@ -147,6 +107,8 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
       if (!checkout) return nothing;
       return later ? later.renderConflict(ctx, checkout, view.onContinueLive) : renderWaiting(view, t.conflictTitle, false);
     case 'start-failed':
+      // The words of most codes come with the lazy chunk: the generic ones of the status class until then.
+      redrawWhenLater(view.host);
       return renderStartFailed(t, {
         message: errorMessage(t, screen.error),
         deadEnd: isDeadEnd(screen.error),

@@ -6,7 +6,7 @@
 import type { TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
-import type { CpfProblem } from '../cpf-input.js';
+import { maskCpfInput, type CpfProblem } from '../cpf-input.js';
 import type { Strings } from '../i18n.js';
 import type { ViewContext } from './common.js';
 import type { Kit } from './kit.js';
@@ -17,7 +17,8 @@ export interface PayerFormView {
   name: string;
   problem?: CpfProblem | undefined;
   canGoBack: boolean;
-  onCpfInput: (event: InputEvent) => void;
+  /** The CPF as typed, masked ("123.456.789-09"). */
+  onCpfInput: (cpf: string) => void;
   onNameInput: (event: InputEvent) => void;
   /** May be async: Lit ignores the promise, and the handler deals with its own failures. */
   onSubmit: (event: SubmitEvent) => void | Promise<void>;
@@ -45,7 +46,7 @@ export function startScreens(k: Kit) {
         <label part="label" for="cpf">${cpfRequired ? t.cpfLabel : t.cpfOptionalLabel}</label>
         <input part="input" id="cpf" name="cpf" inputmode="numeric" autocomplete="off" maxlength="14"
           ?required=${cpfRequired} aria-invalid=${view.problem ? 'true' : 'false'}
-          aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${view.onCpfInput} />
+          aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${(event: InputEvent) => view.onCpfInput(maskCpfInput(event.target as HTMLInputElement))} />
         ${view.problem ? html`<p part="field-error" class="field-error" id="cpf-error" role="alert">${t[view.problem]}</p>` : nothing}
       </div>
       <div class="field">
