@@ -8,7 +8,6 @@ import type { ReactiveController } from 'lit';
 import { PAYER_CPF, type Method } from '../core/methods.js';
 import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
 import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
-import { reportError, warnMissingToken } from './diagnostics.js';
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
@@ -29,9 +28,10 @@ export class CheckoutSession implements ReactiveController {
   state: SessionState = { screen: { name: 'idle' }, cpf: '', payerName: '', announcement: '' };
   client = new CheckoutClient('');
   /** CPFs the BFF refused for this order: sending one again could only be refused again. */
-  private readonly refused = new Set<string>();
+  readonly refused = new Set<string>();
   private refusedFor = '';
-  private lastPayer: Payer | undefined;
+  /** The payer of the last checkout made, for a new one of the same method (session-later.ts). */
+  lastPayer: Payer | undefined;
   private readonly watchers = new Map<string, StopWatching>();
   /** Bumped on every restart so answers to an older run are dropped. */
   private run = 0;
@@ -46,7 +46,7 @@ export class CheckoutSession implements ReactiveController {
     this.run++;
   }
 
-  private set(patch: Partial<SessionState>): void {
+  set(patch: Partial<SessionState>): void {
     this.state = { ...this.state, ...patch };
     this.host.requestUpdate();
   }
@@ -83,10 +83,14 @@ export class CheckoutSession implements ReactiveController {
       this.failToStart(new CheckoutApiError(0, 'invalid_configuration', 'endpoint and order-id are required'));
       return;
     }
-    warnMissingToken(this.host);
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
     const { endpoint, orderId, orderToken, orderLookup: sent } = this.host;
+    if (!orderToken) {
+      // The console's words for it come with the lazy chunk (diagnostics.ts).
+      const host = this.host;
+      void loadLater().then(() => laterChunk()?.warnMissingToken(host));
+    }
     this.host.orderLookup = undefined;
     const offered = this.offered;
     const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
@@ -124,56 +128,6 @@ export class CheckoutSession implements ReactiveController {
     return PAYER_CPF[method] === 'required' || this.host.collectPayer;
   }
 
-  /** The payer typed in the CPF field (already masked): a wrong or refused CPF is flagged once all digits are there. */
-  typeCpf(cpf: string): void {
-    // The form is on screen, so its chunk is there.
-    this.set({ cpf, cpfProblem: laterChunk()?.typedCpfProblem(cpf, this.refused) });
-  }
-
-  typeName(payerName: string): void {
-    this.set({ payerName });
-  }
-
-  /** Checks the payer form; sends it when it is fine. False when the CPF field needs the payer's attention. */
-  submitPayer(): boolean {
-    const { screen, cpf, payerName } = this.state;
-    const later = laterChunk();
-    if (screen.name !== 'payer' || !later) return true;
-    const { problem, payer } = later.checkPayer(PAYER_CPF[screen.method] === 'required', cpf, payerName, this.refused);
-    this.set({ cpfProblem: problem });
-    if (problem) return false;
-    void this.start(screen.method, payer);
-    return true;
-  }
-
-  /** After a refused CPF: the form again, the CPF field empty. */
-  useAnotherCpf(): void {
-    const { screen } = this.state;
-    const method = screen.name === 'refused' ? screen.method : (this.state.checkout?.method ?? this.offered[0]!);
-    this.set({ screen: { name: 'payer', method }, cpf: '', cpfProblem: undefined });
-  }
-
-  /** After a refused CPF: PIX, anonymous when the refused one was an identified PIX. */
-  payWithPix(): void {
-    const { screen } = this.state;
-    this.set({ cpf: '', cpfProblem: undefined });
-    if (screen.name === 'refused' && screen.method === 'pix') void this.start('pix');
-    else this.choose('pix');
-  }
-
-  /** A new checkout of the same method (Expired, Error, Cancelled, Reversed), with the payer given before. */
-  renew(): void {
-    const method = this.state.checkout?.method ?? this.offered[0]!;
-    const payer = this.lastPayer;
-    if (PAYER_CPF[method] === 'required' && !payer) this.choose(method);
-    else void this.start(method, payer);
-  }
-
-  /** Shows the live checkout another tab or device made, instead of the method chosen here. */
-  continueLive(): void {
-    this.set({ screen: { name: 'checkout' } });
-  }
-
   retry(): void {
     (this.retryAction ?? (() => this.begin()))();
   }
@@ -186,7 +140,7 @@ export class CheckoutSession implements ReactiveController {
     if (this.state.screen.name === 'checkout') this.announce(this.host.strings.expiredTitle);
   }
 
-  private async start(method: Method, payer?: Payer, confirmations = 0): Promise<void> {
+  async start(method: Method, payer?: Payer, confirmations = 0): Promise<void> {
     const run = this.run;
     this.set({ screen: { name: 'loading', confirming: confirmations > 0 } });
     this.retryAction = () => void this.start(method, payer);
@@ -212,7 +166,7 @@ export class CheckoutSession implements ReactiveController {
         if (payer) this.refused.add(payer.cpf);
         this.set({ screen: { name: 'refused', method, code: error.code } });
         this.announceFailure(this.host.strings.refusedTitle, error);
-        reportError(this.host, error);
+        this.report(error);
       } else if (error instanceof CheckoutApiError && error.code === 'checkout_pending' && confirmations < PENDING_RETRIES) {
         if (confirmations === 0) this.announce(this.host.strings.confirming);
         setTimeout(() => run === this.run && void this.start(method, payer, confirmations + 1), PENDING_RETRY_MS);
@@ -287,7 +241,17 @@ export class CheckoutSession implements ReactiveController {
     const error = cause instanceof CheckoutApiError ? cause : new CheckoutApiError(0, 'unexpected', String(cause));
     this.set({ screen: { name: 'start-failed', error } });
     this.announceFailure(this.host.strings.startFailedTitle, error);
-    reportError(this.host, error);
+    this.report(error);
+  }
+
+  /**
+   * Tells the page that the checkout could not start or go on (`pix-checkout-error`), and, once the lazy chunk came
+   * with those words (diagnostics.ts), its console why when the page's setup is the cause.
+   */
+  private report(error: CheckoutApiError): void {
+    const host = this.host;
+    emit(host, 'pix-checkout-error', { orderId: host.orderId, status: error.status, code: error.code, message: error.message });
+    void loadLater().then(() => laterChunk()?.explainError(host, error));
   }
 
   /** Says a failure with the words of its code, which come with the lazy chunk: once it came (or could not). */

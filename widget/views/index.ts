@@ -6,13 +6,13 @@ import { errorMessage, stateTitle } from '../i18n.js';
 import { laterAsked, laterChunk, laterFailed, loadLater, redrawWhenLater } from '../later-chunk.js';
 import { METHOD_UI } from '../methods.js';
 import { isDeadEnd, wayBack } from '../preflight.js';
+import type { PixCheckout } from '../pix-checkout.component.js';
+import type { CheckoutSession } from '../session.js';
 import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { heading, renderLoading, renderSpinnerLine, type ViewContext } from './common.js';
-import type { OutcomeView } from './outcome.js';
 import { renderPending, type PixUi } from './pending.js';
 import { renderChooser, renderStartFailed } from './start.js';
-import type { PayerFormView } from './start-later.js';
 
 export type { ViewContext } from './common.js';
 export type { CopyResult, PixUi } from './pending.js';
@@ -31,15 +31,16 @@ export interface ScreenView {
   /** Ms left in the payment window, when the checkout has one and waits for the payer. */
   remainingMs: number | undefined;
   pix: PixUi;
-  payer: Omit<PayerFormView, 'method'>;
-  outcome: OutcomeView;
   onChoose: (method: Method) => void;
   onRetry: () => void;
-  onUseAnotherCpf: () => void;
-  onPayWithPix: () => void;
-  onContinueLive: () => void;
+  /** The `continue-url` attribute, when it is an http(s) address. */
+  continueUrl: string | undefined;
+  /** The flow: the screens of the lazy chunk drive it themselves (views/later-view.ts). */
+  session: CheckoutSession;
+  /** Focus goes to `selector` rather than the heading on the next screen. */
+  focusNext: (selector: string) => void;
   /** The element: drawn again once the lazy chunk of screens came (or failed), and given the chunk's styles. */
-  host: LitElement;
+  host: PixCheckout;
 }
 
 const styled = new WeakSet<LitElement>();
@@ -90,38 +91,28 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
     case 'choose':
       return renderChooser(ctx, view.onChoose);
     case 'payer':
-      return later
-        ? later.renderPayerForm(t, { ...view.payer, method: screen.method })
-        : renderWaiting(view, t[METHOD_UI[screen.method].payerTitle], false);
+      return later ? (later.render(view) ?? nothing) : renderWaiting(view, t[METHOD_UI[screen.method].payerTitle], false);
     case 'loading':
       return screen.confirming ? renderSpinnerLine(t.confirming) : renderLoading(t);
     case 'refused':
-      if (!later) return renderWaiting(view, t.refusedTitle, false);
-      return later.renderRefused(ctx, {
-        method: screen.method,
-        message: errorMessage(t, { status: 422, code: screen.code }),
-        onUseAnotherCpf: view.onUseAnotherCpf,
-        onPayWithPix: view.onPayWithPix,
-      });
+      return later ? (later.render(view) ?? nothing) : renderWaiting(view, t.refusedTitle, false);
     case 'conflict':
       if (!checkout) return nothing;
-      return later ? later.renderConflict(ctx, checkout, view.onContinueLive) : renderWaiting(view, t.conflictTitle, false);
+      return later ? (later.render(view) ?? nothing) : renderWaiting(view, t.conflictTitle, false);
     case 'start-failed':
-      // The words of most codes come with the lazy chunk: the generic ones of the status class until then.
+      // The words of most codes come with the lazy chunk: none until it came, the generic ones of the status class
+      // if it cannot be had.
       redrawWhenLater(view.host);
       return renderStartFailed(t, {
-        message: errorMessage(t, screen.error),
+        message: later || laterFailed() ? errorMessage(t, screen.error) : undefined,
         deadEnd: isDeadEnd(screen.error),
-        back: wayBack(view.outcome.continueUrl ?? ''),
+        back: wayBack(view.continueUrl ?? ''),
         onRetry: view.onRetry,
       });
     case 'checkout':
       if (!checkout || !state) return nothing;
       if (!isFinal(state) && state !== EXPIRED) return renderPending(ctx, checkout, view.remainingMs, view.pix);
-      if (!later) return renderWaiting(view, stateTitle(t, state), true);
-      if (state === EXPIRED) return later.renderExpired(ctx, checkout, view.outcome);
-      if (state === 'Completed') return later.renderReceipt(ctx, checkout, view.outcome);
-      return later.renderFailure(ctx, state, view.outcome, checkout.method);
+      return later ? (later.render(view) ?? nothing) : renderWaiting(view, stateTitle(t, state), true);
     default:
       return nothing;
   }

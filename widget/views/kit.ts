@@ -5,8 +5,10 @@
  */
 import { css, html, nothing } from 'lit';
 import { PAYER_CPF } from '../../core/methods.js';
+import { EXPIRED } from '../../core/states.js';
 import { dateFormat } from '../date-format.js';
-import { fill } from '../i18n.js';
+import { checkoutDetail, emit } from '../events.js';
+import { errorMessage, fill } from '../i18n.js';
 import { ptBR } from '../i18n/pt-br.js';
 import { METHOD_UI } from '../methods.js';
 import { heading, money } from './common.js';
@@ -17,6 +19,10 @@ export const kit = {
   html,
   nothing,
   PAYER_CPF,
+  EXPIRED,
+  emit,
+  checkoutDetail,
+  errorMessage,
   dateFormat,
   fill,
   METHOD_UI,
@@ -27,6 +33,6 @@ export const kit = {
   alertIcon,
   clockIcon,
   ptBR,
-};
+} as const;
 
 export type Kit = typeof kit;
