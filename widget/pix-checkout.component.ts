@@ -1,5 +1,4 @@
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import type { Method } from '../core/methods.js';
 import { webUrl } from './api.js';
 import { copyText, selectText } from './copy.js';
 import { Countdown } from './countdown.js';
@@ -245,8 +244,6 @@ export class PixCheckout extends LitElement {
           onCopy: this.handleCopy,
           onToggleCode: this.handleToggleCode,
         },
-        onChoose: (method: Method) => this.session.choose(method),
-        onRetry: () => this.session.retry(),
         continueUrl: webUrl(this.continueUrl),
         session: this.session,
         focusNext: (selector: string) => (this.focusing.next = selector),

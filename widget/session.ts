@@ -6,23 +6,18 @@
  */
 import type { ReactiveController } from 'lit';
 import { PAYER_CPF, type Method } from '../core/methods.js';
-import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
+import { CheckoutApiError, CheckoutClient, parseMethods, type Checkout, type CreateCheckoutInput } from './api.js';
 import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
 import { laterChunk, loadLater } from './later-chunk.js';
 import { findCheckout } from './resume.js';
-import type { RefusalCode, Screen, SessionHost, SessionState } from './session-state.js';
+import type { Screen, SessionHost, SessionState } from './session-state.js';
 import { rememberCheckout, rememberedCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 
-type Payer = NonNullable<CreateCheckoutInput['payer']>;
-
-const REFUSALS: readonly string[] = ['payer_cpf_invalid', 'payer_refused'] satisfies RefusalCode[];
-const isRefusal = (code: string): code is RefusalCode => REFUSALS.includes(code);
-/** A create the BFF is still preparing (it bounds each wait) is asked again this often, this many times. */
-const [PENDING_RETRY_MS, PENDING_RETRIES] = [1_500, 4];
+export type Payer = NonNullable<CreateCheckoutInput['payer']>;
 
 export class CheckoutSession implements ReactiveController {
   state: SessionState = { screen: { name: 'idle' }, cpf: '', payerName: '', announcement: '' };
@@ -34,10 +29,10 @@ export class CheckoutSession implements ReactiveController {
   lastPayer: Payer | undefined;
   private readonly watchers = new Map<string, StopWatching>();
   /** Bumped on every restart so answers to an older run are dropped. */
-  private run = 0;
+  run = 0;
   private retryAction: (() => void) | undefined;
 
-  constructor(private readonly host: SessionHost) {
+  constructor(readonly host: SessionHost) {
     host.addController(this);
   }
 
@@ -159,23 +154,14 @@ export class CheckoutSession implements ReactiveController {
         return;
       }
       this.adopt(checkout);
-      if (METHOD_UI[method].goesToBank && isLive(checkout.state)) this.redirect(checkout);
+      // Open Finance's way to the bank comes with the lazy chunk, which its payer form needed first.
+      if (METHOD_UI[method].goesToBank && isLive(checkout.state)) void loadLater().then(() => laterChunk()?.redirect(this.host, checkout));
     } catch (error) {
       if (run !== this.run) return;
-      if (error instanceof CheckoutApiError && isRefusal(error.code)) {
-        if (payer) this.refused.add(payer.cpf);
-        this.set({ screen: { name: 'refused', method, code: error.code } });
-        this.announceFailure(this.host.strings.refusedTitle, error);
-        this.report(error);
-      } else if (error instanceof CheckoutApiError && error.code === 'checkout_pending' && confirmations < PENDING_RETRIES) {
-        if (confirmations === 0) this.announce(this.host.strings.confirming);
-        setTimeout(() => run === this.run && void this.start(method, payer, confirmations + 1), PENDING_RETRY_MS);
-        this.set({ screen: { name: 'loading', confirming: true } });
-      } else if (error instanceof CheckoutApiError && error.code === 'payer_required') {
-        this.set({ screen: { name: 'payer', method }, cpfProblem: 'cpfRequired' });
-      } else {
-        this.failToStart(error);
-      }
+      // A refused CPF, a payment still being prepared and a missing payer have their ways on in the lazy chunk
+      // (session-later.ts), which a payer form already brought; without it, any failure is a failed start.
+      if (!laterChunk()) await loadLater();
+      if (run === this.run && !laterChunk()?.createFailed(this, error, method, payer, confirmations)) this.failToStart(error);
     }
   }
 
@@ -187,7 +173,7 @@ export class CheckoutSession implements ReactiveController {
     this.watchers.set(checkout.id, stop);
   }
 
-  private show(next: Checkout, adopting: boolean, screen: Screen = { name: 'checkout' }): void {
+  show(next: Checkout, adopting: boolean, screen: Screen = { name: 'checkout' }): void {
     const current = this.state.checkout;
     // A confirmed payment is final for the shopper: its receipt stays whatever arrives after it.
     if (current?.state === 'Completed') return;
@@ -200,7 +186,8 @@ export class CheckoutSession implements ReactiveController {
     const kept = same && !next.qrMatrix && current.qrMatrix ? { ...next, qrMatrix: current.qrMatrix } : next;
     this.set({ checkout: kept, screen: keepConflict ? this.state.screen : screen });
     if (same && current.state === next.state) return;
-    if (same && next.state === EXPIRED) this.lookForPayment();
+    // Where a late payment of an older code would be is asked by the lazy chunk, which draws the Expired screen.
+    if (same && next.state === EXPIRED) void loadLater().then(() => laterChunk()?.lookForPayment(this));
     const detail = checkoutDetail(next);
     this.announce(stateTitle(this.host.strings, this.shownState!));
     emit(this.host, 'pix-checkout-status', detail);
@@ -211,29 +198,6 @@ export class CheckoutSession implements ReactiveController {
       this.stopWatching(next.id);
     } else if (isFinal(next.state)) {
       emit(this.host, 'pix-checkout-failed', detail);
-    }
-  }
-
-  /**
-   * The BFF expired the code on screen: its window passed, or an older code of the order was paid late (in another
-   * tab, say, or from a bank app still holding it), which the order's checkout then is. Its receipt wins.
-   */
-  private lookForPayment(): void {
-    const { orderId, orderToken } = this.host;
-    if (!orderToken) return;
-    const run = this.run;
-    this.client.forOrder(orderId, orderToken).then(
-      (checkout) => {
-        if (run === this.run && checkout?.state === 'Completed') this.show(checkout, true);
-      },
-      () => undefined,
-    );
-  }
-
-  private redirect(checkout: Checkout): void {
-    const url = webUrl(checkout.checkoutUrl);
-    if (url && emit(this.host, 'pix-checkout-redirect', { ...checkoutDetail(checkout), url }, { cancelable: true })) {
-      window.location.assign(url);
     }
   }
 
@@ -248,14 +212,14 @@ export class CheckoutSession implements ReactiveController {
    * Tells the page that the checkout could not start or go on (`pix-checkout-error`), and, once the lazy chunk came
    * with those words (diagnostics.ts), its console why when the page's setup is the cause.
    */
-  private report(error: CheckoutApiError): void {
+  report(error: CheckoutApiError): void {
     const host = this.host;
     emit(host, 'pix-checkout-error', { orderId: host.orderId, status: error.status, code: error.code, message: error.message });
     void loadLater().then(() => laterChunk()?.explainError(host, error));
   }
 
   /** Says a failure with the words of its code, which come with the lazy chunk: once it came (or could not). */
-  private announceFailure(title: string, error: CheckoutApiError): void {
+  announceFailure(title: string, error: CheckoutApiError): void {
     const run = this.run;
     const say = () => run === this.run && this.announce(`${title}. ${errorMessage(this.host.strings, error)}`);
     if (laterChunk()) say();

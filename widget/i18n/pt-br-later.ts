@@ -4,6 +4,8 @@
  * entry's `ptBR` as it comes (views/later.ts), before any of its screens draws. Keys with the entry's strings: pt-br.ts.
  */
 export const ptBRLater = {
+  openFinanceRedirecting: 'Estamos levando você ao seu banco para autorizar o pagamento.',
+  openFinanceGoToBank: 'Ir para o banco',
   payerIntroPix: 'Informe seu CPF para um Pix identificado, ou deixe em branco.',
   payerIntroOpenFinance: 'Informe o CPF do titular da conta que vai pagar.',
   cpfLabel: 'CPF',

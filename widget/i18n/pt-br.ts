@@ -42,8 +42,6 @@ export const ptBR = {
   stepConfirm: 'Confira o valor e confirme. A confirmação aparece aqui.',
   awaitingPayment: 'Aguardando o pagamento…',
   openFinanceTitle: 'Continue no seu banco',
-  openFinanceRedirecting: 'Estamos levando você ao seu banco para autorizar o pagamento.',
-  openFinanceGoToBank: 'Ir para o banco',
   completedTitle: 'Pagamento confirmado',
   errorTitle: 'O pagamento não foi concluído',
   cancelledTitle: 'Pagamento cancelado',

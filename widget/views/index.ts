@@ -1,6 +1,6 @@
 /** The screens of `<pix-checkout>` as pure render functions: data and callbacks in, template out. */
 import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
-import type { Method } from '../../core/methods.js';
+import { unreachable } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { errorMessage, stateTitle } from '../i18n.js';
 import { laterAsked, laterChunk, laterFailed, loadLater, redrawWhenLater } from '../later-chunk.js';
@@ -11,7 +11,7 @@ import type { CheckoutSession } from '../session.js';
 import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { heading, renderLoading, renderSpinnerLine, type ViewContext } from './common.js';
-import { renderPending, type PixUi } from './pending.js';
+import { renderPix, type PixUi } from './pending.js';
 import { renderChooser, renderStartFailed } from './start.js';
 
 export type { ViewContext } from './common.js';
@@ -19,7 +19,7 @@ export type { CopyResult, PixUi } from './pending.js';
 export type { OutcomeView } from './outcome.js';
 export type { PayerFormView } from './start-later.js';
 export { renderChooser } from './start.js';
-export { renderPending } from './pending.js';
+export { renderPix } from './pending.js';
 export { kit } from './kit.js';
 
 export interface ScreenView {
@@ -31,8 +31,6 @@ export interface ScreenView {
   /** Ms left in the payment window, when the checkout has one and waits for the payer. */
   remainingMs: number | undefined;
   pix: PixUi;
-  onChoose: (method: Method) => void;
-  onRetry: () => void;
   /** The `continue-url` attribute, when it is an http(s) address. */
   continueUrl: string | undefined;
   /** The flow: the screens of the lazy chunk drive it themselves (views/later-view.ts). */
@@ -57,12 +55,16 @@ function adoptLaterStyles(host: LitElement): void {
   adoptStyles(host.renderRoot as ShadowRoot, [...own, later.styles]);
 }
 
-/** A screen of the lazy chunk before it came: its heading, then a spinner, or once it failed, a retry of the chunk. */
-function renderWaiting(view: ScreenView, title: string, final: boolean): TemplateResult {
+/**
+ * A screen of the lazy chunk; before it came, its heading (`title`), then a spinner, or once it failed, a retry of the
+ * chunk (none for a `final` state, which says what happened by its heading alone).
+ */
+function renderLater(view: ScreenView, title: string, final: boolean): TemplateResult | typeof nothing {
+  const later = laterChunk();
+  if (later) return later.render(view) ?? nothing;
   const { t } = view.ctx;
   redrawWhenLater(view.host);
   const retry = () => void loadLater();
-  // A settled payment says what happened by its heading alone; nothing more to wait for.
   const rest = !laterFailed()
     ? renderSpinnerLine(t.loading)
     : final
@@ -86,33 +88,42 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
   // only once that screen is drawn: the first QR's request goes first.
   if (screen.name !== 'loading' && !laterAsked()) void loadLater();
   adoptLaterStyles(view.host);
-  const later = laterChunk();
   switch (screen.name) {
     case 'choose':
-      return renderChooser(ctx, view.onChoose);
+      return renderChooser(ctx, (method) => view.session.choose(method));
     case 'payer':
-      return later ? (later.render(view) ?? nothing) : renderWaiting(view, t[METHOD_UI[screen.method].payerTitle], false);
+      return renderLater(view, t[METHOD_UI[screen.method].payerTitle], false);
     case 'loading':
       return screen.confirming ? renderSpinnerLine(t.confirming) : renderLoading(t);
     case 'refused':
-      return later ? (later.render(view) ?? nothing) : renderWaiting(view, t.refusedTitle, false);
+      return renderLater(view, t.refusedTitle, false);
     case 'conflict':
       if (!checkout) return nothing;
-      return later ? (later.render(view) ?? nothing) : renderWaiting(view, t.conflictTitle, false);
+      return renderLater(view, t.conflictTitle, false);
     case 'start-failed':
       // The words of most codes come with the lazy chunk: none until it came, the generic ones of the status class
       // if it cannot be had.
       redrawWhenLater(view.host);
       return renderStartFailed(t, {
-        message: later || laterFailed() ? errorMessage(t, screen.error) : undefined,
+        message: laterChunk() || laterFailed() ? errorMessage(t, screen.error) : undefined,
         deadEnd: isDeadEnd(screen.error),
         back: wayBack(view.continueUrl ?? ''),
-        onRetry: view.onRetry,
+        onRetry: () => view.session.retry(),
       });
     case 'checkout':
       if (!checkout || !state) return nothing;
-      if (!isFinal(state) && state !== EXPIRED) return renderPending(ctx, checkout, view.remainingMs, view.pix);
-      return later ? (later.render(view) ?? nothing) : renderWaiting(view, stateTitle(t, state), true);
+      if (!isFinal(state) && state !== EXPIRED) {
+        const { method } = checkout;
+        switch (method) {
+          case 'pix':
+            return renderPix(ctx, checkout, view.remainingMs, view.pix);
+          case 'openfinance':
+            return renderLater(view, t.openFinanceTitle, false);
+          default:
+            return unreachable(method);
+        }
+      }
+      return renderLater(view, stateTitle(t, state), true);
     default:
       return nothing;
   }

@@ -4,17 +4,17 @@
  * submit, a refused CPF's ways on, the receipt's continue link, a renewal).
  */
 import type { TemplateResult } from 'lit';
-import { sessionSteps } from '../session-later.js';
+import type { sessionSteps } from '../session-later.js';
 import type { ScreenView } from './index.js';
 import type { Kit } from './kit.js';
+import type { openFinanceScreens } from './openfinance.js';
 import type { outcomeScreens } from './outcome.js';
 import type { startScreens } from './start-later.js';
 
-type Screens = ReturnType<typeof outcomeScreens> & ReturnType<typeof startScreens>;
+type Screens = ReturnType<typeof outcomeScreens> & ReturnType<typeof startScreens> & ReturnType<typeof openFinanceScreens>;
 
-export function laterView(k: Kit, screens: Screens) {
+export function laterView(k: Kit, screens: Screens, steps: ReturnType<typeof sessionSteps>) {
   const { EXPIRED, errorMessage, emit, checkoutDetail } = k;
-  const steps = sessionSteps(k);
 
   /** The screen of `view`, when it is one of the chunk's. */
   return function render(view: ScreenView): TemplateResult | undefined {
@@ -65,7 +65,10 @@ export function laterView(k: Kit, screens: Screens) {
         if (!checkout || !state) return undefined;
         if (state === EXPIRED) return screens.renderExpired(ctx, checkout, outcome);
         if (state === 'Completed') return screens.renderReceipt(ctx, checkout, outcome);
-        if (state === 'Created' || state === 'Registered') return undefined;
+        if (state === 'Created' || state === 'Registered') {
+          // The entry draws PIX's; Open Finance's is here.
+          return checkout.method === 'openfinance' ? screens.renderOpenFinancePending(ctx, checkout, view.remainingMs) : undefined;
+        }
         return screens.renderFailure(ctx, state, outcome, checkout.method);
       default:
         return undefined;

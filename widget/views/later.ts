@@ -11,18 +11,23 @@ import { ERROR_TEXT } from '../error-text.js';
 import { ptBRLater } from '../i18n/pt-br-later.js';
 import { laterStyles } from '../later.styles.js';
 import type { Kit } from './kit.js';
+import { sessionSteps } from '../session-later.js';
 import { laterView } from './later-view.js';
+import { openFinanceScreens } from './openfinance.js';
 import { outcomeScreens } from './outcome.js';
 import { startScreens } from './start-later.js';
 
 export default (kit: Kit) => {
   // Portuguese's strings of these screens, into the entry's catalog (English and Spanish hold all theirs).
   Object.assign(kit.ptBR, ptBRLater);
-  const screens = { ...outcomeScreens(kit), ...startScreens(kit) };
+  const screens = { ...outcomeScreens(kit), ...startScreens(kit), ...openFinanceScreens(kit) };
+  const steps = sessionSteps(kit);
   return {
     styles: laterStyles(kit),
     ...screens,
-    render: laterView(kit, screens),
+    render: laterView(kit, screens, steps),
+    createFailed: steps.createFailed,
+    lookForPayment: steps.lookForPayment,
     errorTexts: ERROR_TEXT,
     explainError,
     warnMissingToken,
