@@ -6,6 +6,9 @@
 export const ptBRLater = {
   openFinanceRedirecting: 'Estamos levando você ao seu banco para autorizar o pagamento.',
   openFinanceGoToBank: 'Ir para o banco',
+  // Only the chunk's flow (session-later.ts) leads to the screens these name: it is there when they draw.
+  confirming: 'Ainda estamos confirmando seu pagamento com o banco. Só um instante…',
+  refusedTitle: 'Não foi possível usar este CPF',
   payerIntroPix: 'Informe seu CPF para um Pix identificado, ou deixe em branco.',
   payerIntroOpenFinance: 'Informe o CPF do titular da conta que vai pagar.',
   cpfLabel: 'CPF',

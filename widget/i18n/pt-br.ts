@@ -15,8 +15,6 @@ export const ptBR = {
   payerTitlePix: 'Identificação (opcional)',
   payerTitleOpenFinance: 'Seus dados',
   loading: 'Preparando o pagamento…',
-  confirming: 'Ainda estamos confirmando seu pagamento com o banco. Só um instante…',
-  refusedTitle: 'Não foi possível usar este CPF',
   conflictTitle: 'Já existe um pagamento em andamento',
   pixTitle: 'Pague com Pix',
   amountLabel: 'Valor',

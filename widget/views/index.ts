@@ -94,6 +94,7 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
     case 'payer':
       return renderLater(view, t[METHOD_UI[screen.method].payerTitle], false);
     case 'loading':
+      // Only the chunk's flow sets `confirming` (session-later.ts), so Portuguese's words for it are there.
       return screen.confirming ? renderSpinnerLine(t.confirming) : renderLoading(t);
     case 'refused':
       return renderLater(view, t.refusedTitle, false);

@@ -5,7 +5,6 @@
  */
 import { css, html, nothing, svg } from 'lit';
 import { PAYER_CPF } from '../../core/methods.js';
-import { EXPIRED } from '../../core/states.js';
 import { dateFormat } from '../date-format.js';
 import { checkoutDetail, emit } from '../events.js';
 import { errorMessage, fill } from '../i18n.js';
@@ -21,7 +20,6 @@ export const kit = {
   svg,
   nothing,
   PAYER_CPF,
-  EXPIRED,
   emit,
   checkoutDetail,
   errorMessage,

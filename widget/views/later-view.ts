@@ -14,7 +14,7 @@ import type { startScreens } from './start-later.js';
 type Screens = ReturnType<typeof outcomeScreens> & ReturnType<typeof startScreens> & ReturnType<typeof openFinanceScreens>;
 
 export function laterView(k: Kit, screens: Screens, steps: ReturnType<typeof sessionSteps>) {
-  const { EXPIRED, errorMessage, emit, checkoutDetail } = k;
+  const { errorMessage, emit, checkoutDetail } = k;
 
   /** The screen of `view`, when it is one of the chunk's. */
   return function render(view: ScreenView): TemplateResult | undefined {
@@ -63,13 +63,18 @@ export function laterView(k: Kit, screens: Screens, steps: ReturnType<typeof ses
         return checkout ? screens.renderConflict(ctx, checkout, () => session.set({ screen: { name: 'checkout' } })) : undefined;
       case 'checkout':
         if (!checkout || !state) return undefined;
-        if (state === EXPIRED) return screens.renderExpired(ctx, checkout, outcome);
-        if (state === 'Completed') return screens.renderReceipt(ctx, checkout, outcome);
-        if (state === 'Created' || state === 'Registered') {
-          // The entry draws PIX's; Open Finance's is here.
-          return checkout.method === 'openfinance' ? screens.renderOpenFinancePending(ctx, checkout, view.remainingMs) : undefined;
+        switch (state) {
+          case 'Created':
+          case 'Registered':
+            // The entry draws PIX's; Open Finance's is here.
+            return checkout.method === 'openfinance' ? screens.renderOpenFinancePending(ctx, checkout, view.remainingMs) : undefined;
+          case 'Completed':
+            return screens.renderReceipt(ctx, checkout, outcome);
+          case 'Expired':
+            return screens.renderExpired(ctx, checkout, outcome);
+          default:
+            return screens.renderFailure(ctx, state, outcome, checkout.method);
         }
-        return screens.renderFailure(ctx, state, outcome, checkout.method);
       default:
         return undefined;
     }
