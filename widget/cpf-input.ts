@@ -1,6 +1,8 @@
-/** The payer form's CPF: the mask as the payer types, and the check before anything is sent. */
+/**
+ * The payer form's CPF: the mask as the payer types, and the check before anything is sent. In the lazy chunk with the
+ * form (views/later.ts), so it imports nothing the entry holds (the method's CPF rule comes as an argument).
+ */
 import { taxNumberDigits, formatCpf, isValidCpf } from '../core/cpf.js';
-import { PAYER_CPF, type Method } from '../core/methods.js';
 
 export type CpfProblem = 'cpfInvalid' | 'cpfRequired' | 'cpfNeededForName' | 'cpfRefusedBefore';
 
@@ -11,13 +13,13 @@ export interface PayerCheck {
 }
 
 /**
- * Checks the payer form before anything is sent: a method whose `PAYER_CPF` is 'required' (OpenFinance) needs a
+ * Checks the payer form before anything is sent: a method whose CPF is `required` (`PAYER_CPF`: OpenFinance) needs a
  * valid CPF, the others (PIX) may go without one; a CPF the BFF already refused for this order is not sent again.
  */
-export function checkPayer(method: Method, cpfText: string, nameText: string, refused: ReadonlySet<string> = new Set()): PayerCheck {
+export function checkPayer(required: boolean, cpfText: string, nameText: string, refused: ReadonlySet<string> = new Set()): PayerCheck {
   const cpf = taxNumberDigits(cpfText);
   const name = nameText.trim();
-  if (!cpf && PAYER_CPF[method] === 'required') return { problem: 'cpfRequired' };
+  if (!cpf && required) return { problem: 'cpfRequired' };
   if (!cpf && name) return { problem: 'cpfNeededForName' };
   if (!cpf) return {};
   if (!isValidCpf(cpf)) return { problem: 'cpfInvalid' };

@@ -1,10 +1,10 @@
 /**
  * What the page's developer reads in the console about a page set up wrong, beside what the shopper reads in the
  * element (its own words, widget/i18n.ts): which attribute is missing, which origin the BFF refuses and which setting
- * lets it in. The shopper never sees these lines.
+ * lets it in. The shopper never sees these lines. In the lazy chunk (views/later.ts): the flow asks for it when a
+ * page turns out to be set up wrong, so the first QR of a page set up right never loads these words.
  */
 import type { CheckoutApiError } from './api.js';
-import { emit } from './events.js';
 
 const TAG = '<pix-checkout>';
 
@@ -40,12 +40,8 @@ export function setupProblem(error: CheckoutApiError, endpoint: string): string 
   return undefined;
 }
 
-/**
- * Tells the page that the checkout could not start or go on (`pix-checkout-error`), and its console why when the
- * page's setup is the cause.
- */
-export function reportError(host: HTMLElement & { orderId: string; endpoint: string }, error: CheckoutApiError): void {
+/** Tells the console why the checkout could not start or go on, when the page's setup is the cause. */
+export function explainError(host: { endpoint: string }, error: CheckoutApiError): void {
   const problem = setupProblem(error, host.endpoint);
   if (problem) console.error(problem);
-  emit(host, 'pix-checkout-error', { orderId: host.orderId, status: error.status, code: error.code, message: error.message });
 }

@@ -1,12 +1,12 @@
 /**
  * Every user-facing string of `<pix-checkout>`, per locale (Portuguese (Brazil) by default), and the element's own
- * words for every error the BFF or the browser can report: a server's message is never shown to the shopper.
- * Portuguese is in the entry; English and Spanish are chunks loaded on demand (widget/chunks.ts), so the code that
- * draws the first QR does not grow with the number of languages.
+ * words for every error the BFF or the browser can report (error-text.ts): a server's message is never shown to the
+ * shopper. Portuguese is in the entry (the texts of the later screens and of most errors come with their chunk);
+ * English and Spanish are chunks loaded on demand (widget/chunks.ts), so the code that draws the first QR does not
+ * grow with the number of languages.
  */
 import { loadChunk } from './chunks.js';
 import { ptBR, type Strings } from './i18n/pt-br.js';
-import type { ShopperErrorCode } from '../core/contract.js';
 import { EXPIRED, type CheckoutState } from '../core/states.js';
 
 export type { Strings };
@@ -80,64 +80,24 @@ export function stateTitle(t: Strings, state: CheckoutState): string {
 }
 
 /**
- * The element's own codes, for a request that got no usable answer (status 0, or a body it cannot use) and for a
- * page it cannot start (`CheckoutApiError`, `pix-checkout-error`).
+ * Each code's text key (error-text.ts), from the lazy chunk: until it comes, or if it cannot be had, every failure
+ * reads as the generic text of its status class (kept in the entry, so a failure still says something offline).
  */
-export type ElementErrorCode = 'offline' | 'network_error' | 'invalid_response' | 'invalid_configuration' | 'unexpected';
+let errorTexts: Readonly<Record<string, keyof Strings>> = {};
 
-/**
- * The element's words for every `error.code` a shopper can get from the BFF (core/contract.ts, `SHOPPER_ERRORS`) and
- * for its own: a code of the contract without a text here is a compile error. Several codes share a text; those of a
- * malformed request or a server still starting read as the generic texts of their status class.
- */
-export const ERROR_TEXT = {
-  bad_request: 'errClient',
-  invalid_json: 'errRequest',
-  invalid_request: 'errRequest',
-  payload_too_large: 'errRequest',
-  unsupported_media_type: 'errRequest',
-  headers_too_large: 'errClient',
-  order_not_found: 'errOrderNotFound',
-  order_token_required: 'orderTokenRequired',
-  order_token_invalid: 'orderTokenInvalid',
-  order_token_expired: 'orderTokenExpired',
-  payer_required: 'cpfRequired',
-  payer_cpf_invalid: 'refusedInvalid',
-  payer_refused: 'refusedPayer',
-  return_url_not_allowed: 'errReturnUrl',
-  checkout_not_found: 'errCheckoutNotFound',
-  checkout_pending: 'errCheckoutPending',
-  provider_unavailable: 'errProviderUnavailable',
-  provider_timeout: 'errProviderTimeout',
-  provider_rejected: 'errProviderRejected',
-  provider_misconfigured: 'errUnavailable',
-  orders_unavailable: 'errOrdersUnavailable',
-  orders_timeout: 'errOrdersUnavailable',
-  rate_limited: 'errRateLimited',
-  too_many_streams: 'errTooManyStreams',
-  server_busy: 'errServerBusy',
-  starting: 'errServer',
-  body_timeout: 'errTimeout',
-  request_timeout: 'errTimeout',
-  internal_error: 'errInternal',
-  not_found: 'errNotFound',
-  origin_not_allowed: 'errOrigin',
-  // The element's own codes (status 0, or an answer it cannot use).
-  offline: 'errOffline',
-  network_error: 'errNetwork',
-  invalid_response: 'errInvalidResponse',
-  invalid_configuration: 'missingConfiguration',
-  unexpected: 'errInternal',
-} as const satisfies Record<ShopperErrorCode | ElementErrorCode, keyof Strings>;
-
-export type ErrorCode = keyof typeof ERROR_TEXT;
+/** Called by widget/later-chunk.ts when the chunk came. */
+export function useErrorTexts(texts: Readonly<Record<string, keyof Strings>>): void {
+  errorTexts = texts;
+}
 
 /**
  * What the shopper reads for a failure: the element's text for a known code, else a generic one by status class
- * (a newer BFF's code, a proxy's HTML error page). Never the server's message.
+ * (a newer BFF's code, a proxy's HTML error page, the lazy chunk not there yet). Never the server's message.
  */
 export function errorMessage(t: Strings, error: { status: number; code: string }): string {
-  if (Object.hasOwn(ERROR_TEXT, error.code)) return t[ERROR_TEXT[error.code as ErrorCode]];
+  const key = Object.hasOwn(errorTexts, error.code) ? errorTexts[error.code] : undefined;
+  // Portuguese's texts come with the codes' (same chunk); a language chunk holds all of its own.
+  if (key && t[key]) return t[key];
   if (error.status === 0) return t.errNetwork;
   return error.status >= 500 ? t.errServer : t.errClient;
 }

@@ -14,6 +14,26 @@ import type { Kit } from './views/kit.js';
  * shows: printing before it came prints the page as it is.
  */
 export const laterStyles = ({ css }: Pick<Kit, 'css'>): CSSResult => css`
+  dl,
+  dd {
+    margin: 0;
+  }
+  .form {
+    display: grid;
+    gap: calc(var(--pix-spacing) * 0.75);
+    margin: 0;
+    min-width: 0;
+  }
+  .field-error {
+    color: var(--pix-color-danger);
+  }
+  .success .icon {
+    background: var(--pix-color-success);
+  }
+  .expired .icon,
+  .notice .icon {
+    background: var(--pix-color-notice);
+  }
   .field {
     display: grid;
     gap: 0.25em;

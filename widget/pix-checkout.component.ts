@@ -1,10 +1,7 @@
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import type { Method } from '../core/methods.js';
 import { webUrl } from './api.js';
 import { copyText, selectText } from './copy.js';
 import { Countdown } from './countdown.js';
-import { maskCpfInput } from './cpf-input.js';
-import { checkoutDetail, emit } from './events.js';
 import { ScreenFocus } from './focus.js';
 import { fill, type Strings } from './i18n.js';
 import { Language } from './language.js';
@@ -204,17 +201,6 @@ export class PixCheckout extends LitElement {
     this.session.announce(minutes === 1 ? t.countdownOneMinute : fill(t.countdownMinutes, { n: minutes }));
   }
 
-  private handleCpfInput = (event: InputEvent) => this.session.typeCpf(maskCpfInput(event.target as HTMLInputElement));
-
-  private handleNameInput = (event: InputEvent) => this.session.typeName((event.target as HTMLInputElement).value);
-
-  private handleSubmit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    if (this.session.submitPayer()) return;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('#cpf')?.focus();
-  };
-
   private handleCopy = async () => {
     const code = this.session.state.checkout?.qrCode;
     if (!code) return;
@@ -238,18 +224,6 @@ export class PixCheckout extends LitElement {
 
   private handleToggleCode = () => (this.codeExpanded = !this.codeExpanded);
 
-  private handleContinue = (event: MouseEvent) => {
-    const { checkout } = this.session.state;
-    const url = webUrl(this.continueUrl);
-    if (!checkout || !url) return;
-    if (!emit(this, 'pix-checkout-continue', { ...checkoutDetail(checkout), url }, { cancelable: true })) event.preventDefault();
-  };
-
-  private handleUseAnotherCpf = () => {
-    this.focusing.next = '#cpf';
-    this.session.useAnotherCpf();
-  };
-
   protected override render(): TemplateResult {
     const { locale } = this.language;
     const { state, shownState: shown, offered } = this.session;
@@ -270,27 +244,9 @@ export class PixCheckout extends LitElement {
           onCopy: this.handleCopy,
           onToggleCode: this.handleToggleCode,
         },
-        payer: {
-          cpf: state.cpf,
-          name: state.payerName,
-          problem: state.cpfProblem,
-          canGoBack: offered.length > 1,
-          onCpfInput: this.handleCpfInput,
-          onNameInput: this.handleNameInput,
-          onSubmit: this.handleSubmit,
-          onBack: () => this.session.offerMethods(),
-        },
-        outcome: {
-          continueUrl: webUrl(this.continueUrl),
-          onContinue: this.handleContinue,
-          onRenew: () => this.session.renew(),
-          onChooseOther: () => this.session.offerMethods(),
-        },
-        onChoose: (method: Method) => this.session.choose(method),
-        onRetry: () => this.session.retry(),
-        onUseAnotherCpf: this.handleUseAnotherCpf,
-        onPayWithPix: () => this.session.payWithPix(),
-        onContinueLive: () => this.session.continueLive(),
+        continueUrl: webUrl(this.continueUrl),
+        session: this.session,
+        focusNext: (selector: string) => (this.focusing.next = selector),
         host: this,
       })}
     </div>`;

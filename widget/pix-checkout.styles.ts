@@ -58,9 +58,7 @@ export default css`
   p,
   h2,
   h3,
-  ol,
-  dl,
-  dd {
+  ol {
     margin: 0;
   }
   .title {
@@ -73,12 +71,7 @@ export default css`
   .method-hint {
     color: var(--pix-color-muted);
   }
-  .amount {
-    font-size: 1.75em;
-    font-weight: 700;
-  }
   .chooser,
-  .form,
   .pending,
   .result {
     display: grid;
@@ -88,7 +81,6 @@ export default css`
     border: 0;
     min-width: 0;
   }
-  .field-error,
   .copy-failed {
     color: var(--pix-color-danger);
   }

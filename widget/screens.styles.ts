@@ -168,15 +168,8 @@ export default css`
     width: 1.75em;
     height: 1.75em;
   }
-  .success .icon {
-    background: var(--pix-color-success);
-  }
   .failure .icon {
     background: var(--pix-color-danger);
-  }
-  .expired .icon,
-  .notice .icon {
-    background: var(--pix-color-notice);
   }
   a {
     color: var(--pix-color-primary);

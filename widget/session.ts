@@ -6,38 +6,33 @@
  */
 import type { ReactiveController } from 'lit';
 import { PAYER_CPF, type Method } from '../core/methods.js';
-import { CheckoutApiError, CheckoutClient, parseMethods, webUrl, type Checkout, type CreateCheckoutInput } from './api.js';
-import { checkPayer, typedCpfProblem } from './cpf-input.js';
+import { CheckoutApiError, CheckoutClient, parseMethods, type Checkout, type CreateCheckoutInput } from './api.js';
 import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js';
-import { reportError, warnMissingToken } from './diagnostics.js';
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
+import { laterChunk, loadLater } from './later-chunk.js';
 import { findCheckout } from './resume.js';
-import type { RefusalCode, Screen, SessionHost, SessionState } from './session-state.js';
+import type { Screen, SessionHost, SessionState } from './session-state.js';
 import { rememberCheckout, rememberedCheckout } from './storage.js';
 import { watchCheckout, type StopWatching } from './status-stream.js';
 
-type Payer = NonNullable<CreateCheckoutInput['payer']>;
-
-const REFUSALS: readonly string[] = ['payer_cpf_invalid', 'payer_refused'] satisfies RefusalCode[];
-const isRefusal = (code: string): code is RefusalCode => REFUSALS.includes(code);
-/** A create the BFF is still preparing (it bounds each wait) is asked again this often, this many times. */
-const [PENDING_RETRY_MS, PENDING_RETRIES] = [1_500, 4];
+export type Payer = NonNullable<CreateCheckoutInput['payer']>;
 
 export class CheckoutSession implements ReactiveController {
   state: SessionState = { screen: { name: 'idle' }, cpf: '', payerName: '', announcement: '' };
   client = new CheckoutClient('');
   /** CPFs the BFF refused for this order: sending one again could only be refused again. */
-  private readonly refused = new Set<string>();
+  readonly refused = new Set<string>();
   private refusedFor = '';
-  private lastPayer: Payer | undefined;
+  /** The payer of the last checkout made, for a new one of the same method (session-later.ts). */
+  lastPayer: Payer | undefined;
   private readonly watchers = new Map<string, StopWatching>();
   /** Bumped on every restart so answers to an older run are dropped. */
-  private run = 0;
+  run = 0;
   private retryAction: (() => void) | undefined;
 
-  constructor(private readonly host: SessionHost) {
+  constructor(readonly host: SessionHost) {
     host.addController(this);
   }
 
@@ -46,7 +41,7 @@ export class CheckoutSession implements ReactiveController {
     this.run++;
   }
 
-  private set(patch: Partial<SessionState>): void {
+  set(patch: Partial<SessionState>): void {
     this.state = { ...this.state, ...patch };
     this.host.requestUpdate();
   }
@@ -83,10 +78,14 @@ export class CheckoutSession implements ReactiveController {
       this.failToStart(new CheckoutApiError(0, 'invalid_configuration', 'endpoint and order-id are required'));
       return;
     }
-    warnMissingToken(this.host);
     this.set({ screen: { name: 'loading' } });
     this.retryAction = () => this.begin();
     const { endpoint, orderId, orderToken, orderLookup: sent } = this.host;
+    if (!orderToken) {
+      // The console's words for it come with the lazy chunk (diagnostics.ts).
+      const host = this.host;
+      void loadLater().then(() => laterChunk()?.warnMissingToken(host));
+    }
     this.host.orderLookup = undefined;
     const offered = this.offered;
     const createsAtOnce = offered.length === 1 && !this.needsPayerForm(offered[0]!);
@@ -124,54 +123,6 @@ export class CheckoutSession implements ReactiveController {
     return PAYER_CPF[method] === 'required' || this.host.collectPayer;
   }
 
-  /** The payer typed in the CPF field (already masked): a wrong or refused CPF is flagged once all digits are there. */
-  typeCpf(cpf: string): void {
-    this.set({ cpf, cpfProblem: typedCpfProblem(cpf, this.refused) });
-  }
-
-  typeName(payerName: string): void {
-    this.set({ payerName });
-  }
-
-  /** Checks the payer form; sends it when it is fine. False when the CPF field needs the payer's attention. */
-  submitPayer(): boolean {
-    const { screen, cpf, payerName } = this.state;
-    if (screen.name !== 'payer') return true;
-    const { problem, payer } = checkPayer(screen.method, cpf, payerName, this.refused);
-    this.set({ cpfProblem: problem });
-    if (problem) return false;
-    void this.start(screen.method, payer);
-    return true;
-  }
-
-  /** After a refused CPF: the form again, the CPF field empty. */
-  useAnotherCpf(): void {
-    const { screen } = this.state;
-    const method = screen.name === 'refused' ? screen.method : (this.state.checkout?.method ?? this.offered[0]!);
-    this.set({ screen: { name: 'payer', method }, cpf: '', cpfProblem: undefined });
-  }
-
-  /** After a refused CPF: PIX, anonymous when the refused one was an identified PIX. */
-  payWithPix(): void {
-    const { screen } = this.state;
-    this.set({ cpf: '', cpfProblem: undefined });
-    if (screen.name === 'refused' && screen.method === 'pix') void this.start('pix');
-    else this.choose('pix');
-  }
-
-  /** A new checkout of the same method (Expired, Error, Cancelled, Reversed), with the payer given before. */
-  renew(): void {
-    const method = this.state.checkout?.method ?? this.offered[0]!;
-    const payer = this.lastPayer;
-    if (PAYER_CPF[method] === 'required' && !payer) this.choose(method);
-    else void this.start(method, payer);
-  }
-
-  /** Shows the live checkout another tab or device made, instead of the method chosen here. */
-  continueLive(): void {
-    this.set({ screen: { name: 'checkout' } });
-  }
-
   retry(): void {
     (this.retryAction ?? (() => this.begin()))();
   }
@@ -184,7 +135,7 @@ export class CheckoutSession implements ReactiveController {
     if (this.state.screen.name === 'checkout') this.announce(this.host.strings.expiredTitle);
   }
 
-  private async start(method: Method, payer?: Payer, confirmations = 0): Promise<void> {
+  async start(method: Method, payer?: Payer, confirmations = 0): Promise<void> {
     const run = this.run;
     this.set({ screen: { name: 'loading', confirming: confirmations > 0 } });
     this.retryAction = () => void this.start(method, payer);
@@ -203,23 +154,14 @@ export class CheckoutSession implements ReactiveController {
         return;
       }
       this.adopt(checkout);
-      if (METHOD_UI[method].goesToBank && isLive(checkout.state)) this.redirect(checkout);
+      // Open Finance's way to the bank comes with the lazy chunk, which its payer form needed first.
+      if (METHOD_UI[method].goesToBank && isLive(checkout.state)) void loadLater().then(() => laterChunk()?.redirect(this.host, checkout));
     } catch (error) {
       if (run !== this.run) return;
-      if (error instanceof CheckoutApiError && isRefusal(error.code)) {
-        if (payer) this.refused.add(payer.cpf);
-        this.set({ screen: { name: 'refused', method, code: error.code } });
-        this.announce(`${this.host.strings.refusedTitle}. ${errorMessage(this.host.strings, error)}`);
-        reportError(this.host, error);
-      } else if (error instanceof CheckoutApiError && error.code === 'checkout_pending' && confirmations < PENDING_RETRIES) {
-        if (confirmations === 0) this.announce(this.host.strings.confirming);
-        setTimeout(() => run === this.run && void this.start(method, payer, confirmations + 1), PENDING_RETRY_MS);
-        this.set({ screen: { name: 'loading', confirming: true } });
-      } else if (error instanceof CheckoutApiError && error.code === 'payer_required') {
-        this.set({ screen: { name: 'payer', method }, cpfProblem: 'cpfRequired' });
-      } else {
-        this.failToStart(error);
-      }
+      // A refused CPF, a payment still being prepared and a missing payer have their ways on in the lazy chunk
+      // (session-later.ts), which a payer form already brought; without it, any failure is a failed start.
+      if (!laterChunk()) await loadLater();
+      if (run === this.run && !laterChunk()?.createFailed(this, error, method, payer, confirmations)) this.failToStart(error);
     }
   }
 
@@ -231,7 +173,7 @@ export class CheckoutSession implements ReactiveController {
     this.watchers.set(checkout.id, stop);
   }
 
-  private show(next: Checkout, adopting: boolean, screen: Screen = { name: 'checkout' }): void {
+  show(next: Checkout, adopting: boolean, screen: Screen = { name: 'checkout' }): void {
     const current = this.state.checkout;
     // A confirmed payment is final for the shopper: its receipt stays whatever arrives after it.
     if (current?.state === 'Completed') return;
@@ -244,7 +186,8 @@ export class CheckoutSession implements ReactiveController {
     const kept = same && !next.qrMatrix && current.qrMatrix ? { ...next, qrMatrix: current.qrMatrix } : next;
     this.set({ checkout: kept, screen: keepConflict ? this.state.screen : screen });
     if (same && current.state === next.state) return;
-    if (same && next.state === EXPIRED) this.lookForPayment();
+    // Where a late payment of an older code would be is asked by the lazy chunk, which draws the Expired screen.
+    if (same && next.state === EXPIRED) void loadLater().then(() => laterChunk()?.lookForPayment(this));
     const detail = checkoutDetail(next);
     this.announce(stateTitle(this.host.strings, this.shownState!));
     emit(this.host, 'pix-checkout-status', detail);
@@ -258,34 +201,29 @@ export class CheckoutSession implements ReactiveController {
     }
   }
 
-  /**
-   * The BFF expired the code on screen: its window passed, or an older code of the order was paid late (in another
-   * tab, say, or from a bank app still holding it), which the order's checkout then is. Its receipt wins.
-   */
-  private lookForPayment(): void {
-    const { orderId, orderToken } = this.host;
-    if (!orderToken) return;
-    const run = this.run;
-    this.client.forOrder(orderId, orderToken).then(
-      (checkout) => {
-        if (run === this.run && checkout?.state === 'Completed') this.show(checkout, true);
-      },
-      () => undefined,
-    );
-  }
-
-  private redirect(checkout: Checkout): void {
-    const url = webUrl(checkout.checkoutUrl);
-    if (url && emit(this.host, 'pix-checkout-redirect', { ...checkoutDetail(checkout), url }, { cancelable: true })) {
-      window.location.assign(url);
-    }
-  }
-
   private failToStart(cause: unknown): void {
     const error = cause instanceof CheckoutApiError ? cause : new CheckoutApiError(0, 'unexpected', String(cause));
     this.set({ screen: { name: 'start-failed', error } });
-    this.announce(`${this.host.strings.startFailedTitle}. ${errorMessage(this.host.strings, error)}`);
-    reportError(this.host, error);
+    this.announceFailure(this.host.strings.startFailedTitle, error);
+    this.report(error);
+  }
+
+  /**
+   * Tells the page that the checkout could not start or go on (`pix-checkout-error`), and, once the lazy chunk came
+   * with those words (diagnostics.ts), its console why when the page's setup is the cause.
+   */
+  report(error: CheckoutApiError): void {
+    const host = this.host;
+    emit(host, 'pix-checkout-error', { orderId: host.orderId, status: error.status, code: error.code, message: error.message });
+    void loadLater().then(() => laterChunk()?.explainError(host, error));
+  }
+
+  /** Says a failure with the words of its code, which come with the lazy chunk: once it came (or could not). */
+  announceFailure(title: string, error: CheckoutApiError): void {
+    const run = this.run;
+    const say = () => run === this.run && this.announce(`${title}. ${errorMessage(this.host.strings, error)}`);
+    if (laterChunk()) say();
+    else void loadLater().then(say);
   }
 
   /** Closes every stream, or all but the one of `keep`. */

@@ -5,7 +5,9 @@
  * altered on the way is refused by the browser's integrity check (its code never runs) and the element stays in
  * Portuguese, still usable. The screens the first QR does not need (the receipt and every other outcome, the payer
  * form, a refused CPF, another method live) are a chunk too, asked for once the QR shows: a payment completed while it
- * cannot be had still says "Pagamento confirmado".
+ * cannot be had still says "Pagamento confirmado". The same chunk holds the flow's other paths: the payer form's CPF
+ * checks, the error codes' words, a refused or still-prepared create, Open Finance once created, the console's
+ * diagnostics of a page set up wrong.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -69,6 +71,27 @@ describe('the build', () => {
     for (const [screen, mark] of Object.entries(screens)) {
       expect(entry.includes(mark), `${screen} in the entry`).toBe(false);
       expect(later.includes(mark), `${screen} in the chunk`).toBe(true);
+    }
+  });
+
+  it('keeps the paths the first QR does not take out of the entry, in the chunk', () => {
+    const entry = built('pix-checkout.js').toString();
+    const later = built(chunk('later').file).toString();
+    // A mark of each moved module's code (issue 27, goal 6: the entry is what a page needs until the QR is drawn).
+    const modules = {
+      'the CPF check (cpf-input.ts, core/cpf.ts)': String.raw`(\d)\1{10}$/`,
+      "the error codes' words (error-text.ts)": 'payer_cpf_invalid',
+      'a payment still being prepared, asked again (session-later.ts)': 'checkout_pending',
+      "the console's setup diagnostics (diagnostics.ts)": 'ALLOWED_ORIGINS',
+      'the missing token warning (diagnostics.ts)': 'this tab already made can be resumed',
+      "Open Finance's pending screen (openfinance.ts)": 'class="pending openfinance"',
+      'the redirect to the bank (openfinance.ts)': 'pix-checkout-redirect',
+      "the receipt's continue link (later-view.ts)": 'pix-checkout-continue',
+      'the outcome icons (outcome-icons.ts)': 'M12 7v5l3.5 2',
+    };
+    for (const [module, mark] of Object.entries(modules)) {
+      expect(entry.includes(mark), `${module} in the entry`).toBe(false);
+      expect(later.includes(mark), `${module} in the chunk`).toBe(true);
     }
   });
 

@@ -8,16 +8,22 @@ import type { Checkout } from '../../widget/api.js';
 import { checkPayer } from '../../widget/cpf-input.js';
 import { stateTitle } from '../../widget/i18n.js';
 import { stringsOf } from './strings.js';
-import { kit, renderChooser, renderPending } from '../../widget/views/index.js';
+import { kit, renderChooser, renderPix, type PixUi } from '../../widget/views/index.js';
 import laterScreens from '../../widget/views/later.js';
 
 // The screens of the lazy chunk, built as the element builds them once the chunk comes.
-const { renderExpired, renderFailure, renderPayerForm, renderReceipt } = laterScreens(kit);
+const { renderExpired, renderFailure, renderOpenFinancePending, renderPayerForm, renderReceipt } = laterScreens(kit);
 
 const t = stringsOf('en');
 const noop = () => {};
 const ctx = (offered: readonly Method[] = METHODS) => ({ t, locale: 'en' as const, merchantName: '', offered });
 const outcome = { continueUrl: undefined, onContinue: noop, onRenew: noop, onChooseOther: noop };
+
+/** Each method's pending screen: PIX's in the entry, Open Finance's in the chunk (a Record, so a new method fails to compile here). */
+const PENDING: Record<Method, (c: Checkout, remainingMs: number, pix: PixUi) => unknown> = {
+  pix: (checkout, remainingMs, pix) => renderPix(ctx(), checkout, remainingMs, pix),
+  openfinance: (checkout, remainingMs) => renderOpenFinancePending(ctx(), checkout, remainingMs),
+};
 
 /** What only this method's pending screen shows (a Record, so a new method fails to compile here too). */
 const PENDING_MARK: Record<Method, string> = { pix: '#pix-code', openfinance: '.openfinance a[href]' };
@@ -73,12 +79,12 @@ describe('per-method views', () => {
       expect(cpf.required).to.equal(required);
       expect(el.querySelector('label[for="cpf"]')!.textContent).to.equal(required ? t.cpfLabel : t.cpfOptionalLabel);
       expect(el.querySelector('#screen-title')!.textContent).to.not.be.empty;
-      expect(checkPayer(method, '', '').problem).to.equal(required ? 'cpfRequired' : undefined);
+      expect(checkPayer(required, '', '').problem).to.equal(required ? 'cpfRequired' : undefined);
     });
 
     it(`shows the pending screen of a ${method} checkout, with its countdown`, async () => {
       const pix = { touch: false, copyResult: 'idle' as const, copiedOnce: false, codeExpanded: false, onCopy: noop, onToggleCode: noop };
-      const el = await fixture<HTMLElement>(html`<div>${renderPending(ctx(), checkoutOf(method), 29 * 60_000 + 41_000, pix)}</div>`);
+      const el = await fixture<HTMLElement>(html`<div>${PENDING[method](checkoutOf(method), 29 * 60_000 + 41_000, pix)}</div>`);
       expect(el.querySelector(PENDING_MARK[method]), PENDING_MARK[method]).to.exist;
       for (const other of METHODS.filter((m) => m !== method)) expect(el.querySelector(PENDING_MARK[other])).to.equal(null);
       expect(el.textContent).to.contain(t.awaitingPayment);

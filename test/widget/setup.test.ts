@@ -1,7 +1,7 @@
 // A page set up wrong is told so: its console names the missing attribute or the refused origin and the setting that
 // lets it in, while the shopper reads the element's words. And the page's fallback content (the element's children)
 // stays hidden while the element works, and shows again when the checkout cannot start.
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PixCheckout } from '../../widget/index.js';
 import { $, mountCheckout, newOrderId, orderTokenFor, waitForSelector, waitForText } from './helpers.js';
 
@@ -45,6 +45,8 @@ describe('<pix-checkout> on a page set up wrong', () => {
       const orderId = newOrderId();
       const { el } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, 'order-token': false });
       await waitForText(el, 'Não foi possível iniciar o pagamento');
+      // Its words come with the lazy chunk, which the failure asks for.
+      await waitUntil(() => seen.warn.length > 0, 'the warning');
       expect(seen.warn).to.have.length(1);
       expect(seen.warn[0]).to.contain('order-token attribute is missing').and.contain(orderId);
       // Starting again is the same page: no second warning (no retry here: a missing token leads back to the shop).
@@ -80,6 +82,7 @@ describe('<pix-checkout> on a page set up wrong', () => {
   it('tells the console which attributes are missing', async () => {
     await watchConsole(async (seen) => {
       await fixture<PixCheckout>(html`<pix-checkout endpoint="/api"></pix-checkout>`);
+      await waitUntil(() => seen.error.length > 0, 'the console error');
       expect(seen.error.join('\n')).to.contain('the endpoint and order-id attributes are required');
     });
   });

@@ -2,7 +2,9 @@
 // contract, the element's own words for each (never the server's), and axe at 0 on its screens in Spanish.
 import { expect } from '@open-wc/testing';
 import { SHOPPER_ERRORS } from '../../core/contract.js';
-import { ERROR_TEXT, errorMessage, toLocale, type ErrorCode } from '../../widget/i18n.js';
+import { ERROR_TEXT, type ErrorCode } from '../../widget/error-text.js';
+import { errorMessage, toLocale } from '../../widget/i18n.js';
+import { loadLater } from '../../widget/later-chunk.js';
 import { stringsOf } from './strings.js';
 import { $, mountCheckout, newOrderId, setBackendState, typeInto, visibleText, waitForFocusedHeading, waitForSelector } from './helpers.js';
 
@@ -47,7 +49,8 @@ describe('Spanish (lang="es")', () => {
     }
   });
 
-  it('has a Spanish text for every error code of core/contract.ts and of the element', () => {
+  it('has a Spanish text for every error code of core/contract.ts and of the element', async () => {
+    await loadLater();
     const codes = [...Object.keys(SHOPPER_ERRORS), 'offline', 'network_error', 'invalid_response', 'invalid_configuration', 'unexpected'];
     for (const code of codes) {
       expect(Object.hasOwn(ERROR_TEXT, code), code).to.equal(true);

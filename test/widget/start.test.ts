@@ -30,7 +30,7 @@ describe('<pix-checkout> starting and resuming', () => {
       const orderId = newOrderId('missing');
       const { el, events } = await mountCheckout({ endpoint: '/api', 'order-id': orderId, 'continue-url': '/shop' });
       await waitForText(el, 'Não foi possível iniciar o pagamento');
-      expect(visibleText(el)).to.contain('Este pedido não está disponível para pagamento');
+      await waitForText(el, 'Este pedido não está disponível para pagamento');
       expect(visibleText(el)).not.to.contain('não encontrado');
       expect(eventNames(events)).to.deep.equal(['pix-checkout-error']);
       expect(events[0]!.detail).to.deep.equal({

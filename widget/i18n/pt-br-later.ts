@@ -1,9 +1,14 @@
 /**
  * Portuguese (Brazil): the strings of the screens in the lazy chunk (the receipt and the other outcomes, the payer
- * form, a refused CPF, another method live), in that chunk with them; it adds them to the entry's `ptBR` as it comes
- * (views/later.ts), before any of its screens draws. Keys with the entry's strings: pt-br.ts.
+ * form, a refused CPF, another method live) and of most error codes, in that chunk with them; it adds them to the
+ * entry's `ptBR` as it comes (views/later.ts), before any of its screens draws. Keys with the entry's strings: pt-br.ts.
  */
 export const ptBRLater = {
+  openFinanceRedirecting: 'Estamos levando você ao seu banco para autorizar o pagamento.',
+  openFinanceGoToBank: 'Ir para o banco',
+  // Only the chunk's flow (session-later.ts) leads to the screens these name: it is there when they draw.
+  confirming: 'Ainda estamos confirmando seu pagamento com o banco. Só um instante…',
+  refusedTitle: 'Não foi possível usar este CPF',
   payerIntroPix: 'Informe seu CPF para um Pix identificado, ou deixe em branco.',
   payerIntroOpenFinance: 'Informe o CPF do titular da conta que vai pagar.',
   cpfLabel: 'CPF',
@@ -40,4 +45,38 @@ export const ptBRLater = {
   chooseOther: 'Escolher outra forma de pagamento',
   tryAgain: 'Tentar novamente',
   payAgain: 'Pagar novamente',
+  // The texts of the error codes (error-text.ts) but the generic ones of each status class, which the entry keeps.
+  cpfInvalid: 'CPF inválido. Confira os 11 dígitos.',
+  cpfRequired: 'Informe o CPF para continuar.',
+  cpfNeededForName: 'Informe também o CPF, ou deixe o nome em branco.',
+  cpfRefusedBefore: 'Este CPF já foi recusado neste pagamento. Use outro CPF ou outra forma de pagamento.',
+  back: 'Voltar',
+  refusedInvalid: 'O CPF informado não foi aceito para este pagamento. Confira o número ou use outro CPF.',
+  refusedPayer: 'Este CPF não pode ser usado neste pagamento. Use outro CPF ou outra forma de pagamento.',
+  useAnotherCpf: 'Usar outro CPF',
+  payWithPix: 'Pagar com Pix',
+  continue: 'Continuar',
+  missingConfiguration: 'Pagamento indisponível: configuração incompleta da página.',
+  errOffline: 'Você está sem internet. Conecte-se e tente de novo.',
+  errOrigin: 'Esta página não está autorizada a receber pagamentos. Avise a loja.',
+  errInvalidResponse: 'O serviço de pagamento respondeu algo inesperado. Tente de novo em instantes.',
+  errRequest: 'A página enviou um pedido de pagamento que o serviço não aceitou. Recarregue a página e tente de novo.',
+  errOrderNotFound: 'Este pedido não está disponível para pagamento. Ele pode ter sido cancelado ou já pago: volte para a loja.',
+  orderTokenRequired: 'Não conseguimos confirmar que este pedido é seu. Volte para a loja e abra o pedido novamente.',
+  orderTokenInvalid: 'Este link de pagamento não vale para este pedido. Volte para a loja e abra o pedido novamente.',
+  orderTokenExpired: 'Este link de pagamento expirou. Recarregue a página ou volte para a loja.',
+  errReturnUrl: 'A loja não permite voltar do banco para esta página. Pague com Pix ou avise a loja.',
+  errCheckoutNotFound: 'Não encontramos este pagamento. Comece de novo.',
+  errCheckoutPending: 'O pagamento deste pedido ainda está sendo preparado. Aguarde alguns segundos e tente de novo.',
+  errProviderUnavailable: 'O serviço de pagamentos está fora do ar agora. Nada foi cobrado: tente de novo em instantes.',
+  errProviderTimeout: 'O serviço de pagamentos demorou demais para responder. Nada foi cobrado: tente de novo em instantes.',
+  errProviderRejected: 'O serviço de pagamentos recusou este pagamento. Tente outra forma de pagamento ou avise a loja.',
+  errUnavailable: 'Os pagamentos desta loja estão temporariamente indisponíveis. Tente mais tarde.',
+  errOrdersUnavailable: 'Não conseguimos consultar o seu pedido agora. Tente de novo em instantes.',
+  errRateLimited: 'Muitas tentativas em pouco tempo. Aguarde um minuto e tente de novo.',
+  errTooManyStreams: 'Há páginas de pagamento demais abertas. Feche outras abas e tente de novo.',
+  errServerBusy: 'O serviço de pagamento está sobrecarregado. Tente de novo em instantes.',
+  errTimeout: 'A conexão ficou lenta e o pedido não chegou inteiro. Tente de novo.',
+  errInternal: 'Algo deu errado do nosso lado. Tente de novo em instantes.',
+  errNotFound: 'O endereço do serviço de pagamento desta página está errado. Avise a loja.',
 };

@@ -4,9 +4,8 @@
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
-import type { FinalCheckoutState } from '../../core/states.js';
 
-const icon = (name: string, body: SVGTemplateResult): TemplateResult =>
+export const icon = (name: string, body: SVGTemplateResult): TemplateResult =>
   html`<svg class="icon-svg icon-${name}" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor"
     stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${body}</svg>`;
 
@@ -33,21 +32,9 @@ export const bankMark = (): TemplateResult =>
 export const METHOD_MARK: Record<Method, () => TemplateResult> = { pix: pixMark, openfinance: bankMark };
 
 export const checkIcon = (): TemplateResult => icon('check', svg`<path d="m5 12.5 4.5 4.5L19 7.5"></path>`);
-const crossIcon = (): TemplateResult => icon('cross', svg`<path d="m6.5 6.5 11 11M17.5 6.5l-11 11"></path>`);
-const banIcon = (): TemplateResult => icon('ban', svg`<circle cx="12" cy="12" r="8.5"></circle><path d="m6 18 12-12"></path>`);
-const undoIcon = (): TemplateResult => icon('undo', svg`<path d="M9 14 4 9l5-5"></path><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11"></path>`);
-export const clockIcon = (): TemplateResult => icon('clock', svg`<circle cx="12" cy="12" r="8.5"></circle><path d="M12 7v5l3.5 2"></path>`);
 export const alertIcon = (): TemplateResult => icon('alert', svg`<path d="M12 7v6"></path><path d="M12 17h.01"></path>`);
 export const copyIcon = (): TemplateResult =>
   icon(
     'copy',
     svg`<rect x="8.5" y="8.5" width="11" height="11" rx="2"></rect><path d="M15.5 8.5V6a1.5 1.5 0 0 0-1.5-1.5H6A1.5 1.5 0 0 0 4.5 6v8A1.5 1.5 0 0 0 6 15.5h2.5"></path>`,
   );
-
-/** One picture per outcome, so Error, Cancelled and Reversed do not look alike. */
-export const OUTCOME_ICON: Record<FinalCheckoutState, () => TemplateResult> = {
-  Completed: checkIcon,
-  Error: crossIcon,
-  Cancelled: banIcon,
-  Reversed: undoIcon,
-};

@@ -1,68 +1,26 @@
 /** The screens of `<pix-checkout>` as pure render functions: data and callbacks in, template out. */
 import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from 'lit';
-import type { Method } from '../../core/methods.js';
+import { unreachable } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
-import { loadChunk } from '../chunks.js';
 import { errorMessage, stateTitle } from '../i18n.js';
+import { laterAsked, laterChunk, laterFailed, loadLater, redrawWhenLater } from '../later-chunk.js';
 import { METHOD_UI } from '../methods.js';
 import { isDeadEnd, wayBack } from '../preflight.js';
+import type { PixCheckout } from '../pix-checkout.component.js';
+import type { CheckoutSession } from '../session.js';
 import type { Screen } from '../session-state.js';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states.js';
 import { heading, renderLoading, renderSpinnerLine, type ViewContext } from './common.js';
-import { kit } from './kit.js';
-import type { OutcomeView } from './outcome.js';
-import { renderPending, type PixUi } from './pending.js';
+import { renderPix, type PixUi } from './pending.js';
 import { renderChooser, renderStartFailed } from './start.js';
-import type { PayerFormView } from './start-later.js';
 
 export type { ViewContext } from './common.js';
 export type { CopyResult, PixUi } from './pending.js';
 export type { OutcomeView } from './outcome.js';
 export type { PayerFormView } from './start-later.js';
 export { renderChooser } from './start.js';
-export { renderPending } from './pending.js';
+export { renderPix } from './pending.js';
 export { kit } from './kit.js';
-
-type LaterScreens = ReturnType<typeof import('./later.js').default>;
-
-/**
- * The lazy chunk of screens (views/later.ts): asked for once the first screen after "loading" shows (the QR, the
- * chooser, the payer form), so the first QR's request goes first and the chunk is there long before a payment ends.
- * Until it comes, or if it cannot be had, a screen of the chunk shows its heading (the same words and focus target
- * as the real one: "Pagamento confirmado") and a spinner, or, once the chunk failed, a line that says so and a retry.
- */
-let later: LaterScreens | undefined;
-let laterLoad: Promise<void> | undefined;
-let laterFailed = false;
-/** Elements showing a stand-in for a screen of the chunk: each is drawn again when it comes or fails, whoever asked. */
-const waiting = new Set<LitElement>();
-
-function redrawWaiting(): void {
-  for (const host of waiting) host.requestUpdate();
-  waiting.clear();
-}
-
-/** Loads the chunk once (again after a failure); resolves when it is there or has failed. */
-export function loadLaterScreens(): Promise<void> {
-  laterLoad ??= loadChunk('later', () => import('./later.js')).then(
-    (module) => {
-      later = module.default(kit);
-      laterFailed = false;
-      redrawWaiting();
-    },
-    (error: unknown) => {
-      console.error(error);
-      laterFailed = true;
-      // Asked again on the next retry: the network may be back.
-      laterLoad = undefined;
-      redrawWaiting();
-    },
-  );
-  return laterLoad;
-}
-
-/** True once the chunk was asked for (or is there). */
-export const laterAsked = (): boolean => Boolean(later || laterLoad || laterFailed);
 
 export interface ScreenView {
   ctx: ViewContext;
@@ -73,15 +31,14 @@ export interface ScreenView {
   /** Ms left in the payment window, when the checkout has one and waits for the payer. */
   remainingMs: number | undefined;
   pix: PixUi;
-  payer: Omit<PayerFormView, 'method'>;
-  outcome: OutcomeView;
-  onChoose: (method: Method) => void;
-  onRetry: () => void;
-  onUseAnotherCpf: () => void;
-  onPayWithPix: () => void;
-  onContinueLive: () => void;
+  /** The `continue-url` attribute, when it is an http(s) address. */
+  continueUrl: string | undefined;
+  /** The flow: the screens of the lazy chunk drive it themselves (views/later-view.ts). */
+  session: CheckoutSession;
+  /** Focus goes to `selector` rather than the heading on the next screen. */
+  focusNext: (selector: string) => void;
   /** The element: drawn again once the lazy chunk of screens came (or failed), and given the chunk's styles. */
-  host: LitElement;
+  host: PixCheckout;
 }
 
 const styled = new WeakSet<LitElement>();
@@ -91,19 +48,24 @@ const styled = new WeakSet<LitElement>();
  * print styles had in the element's static styles, so they still have the last word.
  */
 function adoptLaterStyles(host: LitElement): void {
+  const later = laterChunk();
   if (!later || styled.has(host)) return;
   styled.add(host);
   const own = (host.constructor as typeof LitElement).elementStyles;
   adoptStyles(host.renderRoot as ShadowRoot, [...own, later.styles]);
 }
 
-/** A screen of the lazy chunk before it came: its heading, then a spinner, or once it failed, a retry of the chunk. */
-function renderWaiting(view: ScreenView, title: string, final: boolean): TemplateResult {
+/**
+ * A screen of the lazy chunk; before it came, its heading (`title`), then a spinner, or once it failed, a retry of the
+ * chunk (none for a `final` state, which says what happened by its heading alone).
+ */
+function renderLater(view: ScreenView, title: string, final: boolean): TemplateResult | typeof nothing {
+  const later = laterChunk();
+  if (later) return later.render(view) ?? nothing;
   const { t } = view.ctx;
-  waiting.add(view.host);
-  const retry = () => void loadLaterScreens();
-  // A settled payment says what happened by its heading alone; nothing more to wait for.
-  const rest = !laterFailed
+  redrawWhenLater(view.host);
+  const retry = () => void loadLater();
+  const rest = !laterFailed()
     ? renderSpinnerLine(t.loading)
     : final
       ? nothing
@@ -124,42 +86,45 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
   const { t } = ctx;
   // Asked for from here so that every way to a first screen (a new checkout, a resumed one, the chooser) asks, and
   // only once that screen is drawn: the first QR's request goes first.
-  if (screen.name !== 'loading' && !laterAsked()) void loadLaterScreens();
+  if (screen.name !== 'loading' && !laterAsked()) void loadLater();
   adoptLaterStyles(view.host);
   switch (screen.name) {
     case 'choose':
-      return renderChooser(ctx, view.onChoose);
+      return renderChooser(ctx, (method) => view.session.choose(method));
     case 'payer':
-      return later
-        ? later.renderPayerForm(t, { ...view.payer, method: screen.method })
-        : renderWaiting(view, t[METHOD_UI[screen.method].payerTitle], false);
+      return renderLater(view, t[METHOD_UI[screen.method].payerTitle], false);
     case 'loading':
+      // Only the chunk's flow sets `confirming` (session-later.ts), so Portuguese's words for it are there.
       return screen.confirming ? renderSpinnerLine(t.confirming) : renderLoading(t);
     case 'refused':
-      if (!later) return renderWaiting(view, t.refusedTitle, false);
-      return later.renderRefused(ctx, {
-        method: screen.method,
-        message: errorMessage(t, { status: 422, code: screen.code }),
-        onUseAnotherCpf: view.onUseAnotherCpf,
-        onPayWithPix: view.onPayWithPix,
-      });
+      return renderLater(view, t.refusedTitle, false);
     case 'conflict':
       if (!checkout) return nothing;
-      return later ? later.renderConflict(ctx, checkout, view.onContinueLive) : renderWaiting(view, t.conflictTitle, false);
+      return renderLater(view, t.conflictTitle, false);
     case 'start-failed':
+      // The words of most codes come with the lazy chunk: none until it came, the generic ones of the status class
+      // if it cannot be had.
+      redrawWhenLater(view.host);
       return renderStartFailed(t, {
-        message: errorMessage(t, screen.error),
+        message: laterChunk() || laterFailed() ? errorMessage(t, screen.error) : undefined,
         deadEnd: isDeadEnd(screen.error),
-        back: wayBack(view.outcome.continueUrl ?? ''),
-        onRetry: view.onRetry,
+        back: wayBack(view.continueUrl ?? ''),
+        onRetry: () => view.session.retry(),
       });
     case 'checkout':
       if (!checkout || !state) return nothing;
-      if (!isFinal(state) && state !== EXPIRED) return renderPending(ctx, checkout, view.remainingMs, view.pix);
-      if (!later) return renderWaiting(view, stateTitle(t, state), true);
-      if (state === EXPIRED) return later.renderExpired(ctx, checkout, view.outcome);
-      if (state === 'Completed') return later.renderReceipt(ctx, checkout, view.outcome);
-      return later.renderFailure(ctx, state, view.outcome, checkout.method);
+      if (!isFinal(state) && state !== EXPIRED) {
+        const { method } = checkout;
+        switch (method) {
+          case 'pix':
+            return renderPix(ctx, checkout, view.remainingMs, view.pix);
+          case 'openfinance':
+            return renderLater(view, t.openFinanceTitle, false);
+          default:
+            return unreachable(method);
+        }
+      }
+      return renderLater(view, stateTitle(t, state), true);
     default:
       return nothing;
   }

@@ -9,6 +9,8 @@ import type { Strings } from '../i18n.js';
 import type { FinalCheckoutState } from '../../core/states.js';
 import type { ViewContext } from './common.js';
 import type { Kit } from './kit.js';
+import { METHOD_LATER_UI } from '../methods-later.js';
+import { outcomeIcons } from './outcome-icons.js';
 import { saveReceiptButton } from './receipt.js';
 
 export interface OutcomeView {
@@ -39,7 +41,8 @@ const ERROR_TEXT: Record<Method, keyof Strings> = { pix: 'errorTextPix', openfin
 
 /** The outcome screens, drawn with the entry's Lit and helpers (`k`). */
 export function outcomeScreens(k: Kit) {
-  const { html, nothing, heading, money, fill, dateFormat, METHOD_UI, OUTCOME_ICON, clockIcon } = k;
+  const { html, nothing, heading, money, fill, dateFormat } = k;
+  const { OUTCOME_ICON, clockIcon } = outcomeIcons(k);
 
   function renderActions(ctx: ViewContext, primary: string, view: OutcomeView): TemplateResult {
     return html`<div class="actions stacked">
@@ -96,7 +99,7 @@ export function outcomeScreens(k: Kit) {
       <span class="icon" aria-hidden="true">${clockIcon()}</span>
       ${heading(t.expiredTitle)}
       <p part="message" class="message">${t.expiredText}</p>
-      ${renderActions(ctx, t[METHOD_UI[checkout.method].renew], view)}
+      ${renderActions(ctx, t[METHOD_LATER_UI[checkout.method].renew], view)}
       <p class="hint">${t.expiredLate}</p>
     </section>`;
   }

@@ -1,7 +1,9 @@
-/** The screens of a checkout that waits for the payer: one per method, switched exhaustively. */
+/**
+ * The screen of a PIX checkout that waits for the payer: the QR, the copy-and-paste code, the countdown. Open Finance's
+ * (the payer goes to their bank) is in the lazy chunk (openfinance.ts), which its payer form needed first.
+ */
 import { html, nothing, type TemplateResult } from 'lit';
-import { unreachable } from '../../core/methods.js';
-import { webUrl, type Checkout } from '../api.js';
+import type { Checkout } from '../api.js';
 import type { Strings } from '../i18n.js';
 import { qrSvg } from '../qr.js';
 import { heading, renderSpinnerLine, renderSummary, type ViewContext } from './common.js';
@@ -19,18 +21,6 @@ export interface PixUi {
   /** May be async, like `onSubmit`. */
   onCopy: () => void | Promise<void>;
   onToggleCode: () => void;
-}
-
-export function renderPending(ctx: ViewContext, checkout: Checkout, remainingMs: number | undefined, pix: PixUi): TemplateResult {
-  const { method } = checkout;
-  switch (method) {
-    case 'pix':
-      return renderPix(ctx, checkout, remainingMs, pix);
-    case 'openfinance':
-      return renderOpenFinancePending(ctx, checkout, remainingMs);
-    default:
-      return unreachable(method);
-  }
 }
 
 /** Codes longer than this show shortened ("00020101…E439") until expanded. */
@@ -86,16 +76,5 @@ export function renderPix(ctx: ViewContext, checkout: Checkout, remainingMs: num
   const body = ui.touch ? html`${copy}${steps}${scan}` : html`<div class="scan-row">${scan}${steps}</div>${copy}`;
   return html`<section class="pending pix ${ui.touch ? 'touch' : ''}" data-method="pix" aria-labelledby="screen-title">
     ${heading(t.pixTitle)} ${renderSummary(ctx, checkout, remainingMs)} ${body} ${renderSpinnerLine(t.awaitingPayment)}
-  </section>`;
-}
-
-export function renderOpenFinancePending(ctx: ViewContext, checkout: Checkout, remainingMs: number | undefined): TemplateResult {
-  const { t } = ctx;
-  const url = webUrl(checkout.checkoutUrl);
-  return html`<section class="pending openfinance" data-method="openfinance" aria-labelledby="screen-title">
-    ${heading(t.openFinanceTitle)} ${renderSummary(ctx, checkout, remainingMs)}
-    <p class="hint">${t.openFinanceRedirecting}</p>
-    ${url ? html`<a part="button" class="button" href=${url}>${t.openFinanceGoToBank}</a>` : nothing}
-    ${renderSpinnerLine(t.awaitingPayment)}
   </section>`;
 }

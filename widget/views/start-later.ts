@@ -6,7 +6,8 @@
 import type { TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
-import type { CpfProblem } from '../cpf-input.js';
+import { maskCpfInput, type CpfProblem } from '../cpf-input.js';
+import { METHOD_LATER_UI } from '../methods-later.js';
 import type { Strings } from '../i18n.js';
 import type { ViewContext } from './common.js';
 import type { Kit } from './kit.js';
@@ -17,7 +18,8 @@ export interface PayerFormView {
   name: string;
   problem?: CpfProblem | undefined;
   canGoBack: boolean;
-  onCpfInput: (event: InputEvent) => void;
+  /** The CPF as typed, masked ("123.456.789-09"). */
+  onCpfInput: (cpf: string) => void;
   onNameInput: (event: InputEvent) => void;
   /** May be async: Lit ignores the promise, and the handler deals with its own failures. */
   onSubmit: (event: SubmitEvent) => void | Promise<void>;
@@ -36,7 +38,7 @@ export function startScreens(k: Kit) {
   const { html, nothing, heading, PAYER_CPF, METHOD_UI, METHOD_MARK, alertIcon } = k;
 
   function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult {
-    const ui = METHOD_UI[view.method];
+    const ui = { ...METHOD_UI[view.method], ...METHOD_LATER_UI[view.method] };
     const cpfRequired = PAYER_CPF[view.method] === 'required';
     return html`<form part="form" class="form" novalidate aria-labelledby="screen-title" @submit=${view.onSubmit}>
       ${heading(t[ui.payerTitle])}
@@ -45,7 +47,7 @@ export function startScreens(k: Kit) {
         <label part="label" for="cpf">${cpfRequired ? t.cpfLabel : t.cpfOptionalLabel}</label>
         <input part="input" id="cpf" name="cpf" inputmode="numeric" autocomplete="off" maxlength="14"
           ?required=${cpfRequired} aria-invalid=${view.problem ? 'true' : 'false'}
-          aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${view.onCpfInput} />
+          aria-describedby=${view.problem ? 'cpf-error' : nothing} .value=${view.cpf} @input=${(event: InputEvent) => view.onCpfInput(maskCpfInput(event.target as HTMLInputElement))} />
         ${view.problem ? html`<p part="field-error" class="field-error" id="cpf-error" role="alert">${t[view.problem]}</p>` : nothing}
       </div>
       <div class="field">
@@ -86,7 +88,7 @@ export function startScreens(k: Kit) {
   /** The shopper chose one method while another tab or device has a checkout of another one live: say so, offer it. */
   function renderConflict(ctx: ViewContext, live: Checkout, onContinue: () => void): TemplateResult {
     const { t } = ctx;
-    const ui = METHOD_UI[live.method];
+    const ui = METHOD_LATER_UI[live.method];
     return html`<section part="result" class="result notice" data-state="conflict" aria-labelledby="screen-title">
       <span class="icon" aria-hidden="true">${METHOD_MARK[live.method]()}</span>
       ${heading(t.conflictTitle)}

@@ -28,7 +28,8 @@ export function renderChooser(ctx: ViewContext, onChoose: (method: Method) => vo
 }
 
 export interface StartFailedView {
-  message: string;
+  /** Undefined while the words of the code are on their way (the lazy chunk). */
+  message: string | undefined;
   /** No retry can fix it (a bad token, an unknown order, a page not allowed): the way back to the shop comes first. */
   deadEnd: boolean;
   /** Where "Voltar para a loja" leads: `continue-url`, else the previous page; undefined when there is neither. */
@@ -54,7 +55,7 @@ export function renderStartFailed(t: Strings, view: StartFailedView): TemplateRe
   return html`<section part="result" class="result failure" data-state="start-failed" aria-labelledby="screen-title">
     <span class="icon" aria-hidden="true">${alertIcon()}</span>
     ${heading(t.startFailedTitle)}
-    <p part="message" class="message">${view.message}</p>
+    ${view.message === undefined ? nothing : html`<p part="message" class="message">${view.message}</p>`}
     <div class="actions stacked">${backAction}${retry}</div>
     <div class="fallback"><slot></slot></div>
   </section>`;
