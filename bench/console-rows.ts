@@ -23,9 +23,10 @@ import type { Checkout } from '../server/store/types';
 import { SEED_DAYS, SEED_NOW, SEED_START, seedOrderId } from './lib/console-seed';
 import { measureRestart, type RestartFigures } from './lib/console-restart';
 import { stallRows } from './lib/console-stall-rows';
+import { measureExport } from './lib/console-export';
 import { measureStatusUnderLoad, type StatusFigures } from './lib/console-status';
 import { benchStore, type BenchDatabase } from './lib/console-stores';
-import { median, settledMemory } from './lib/stats';
+import { median } from './lib/stats';
 import { ms, type Row } from './rows';
 
 const DAY = 86_400_000;
@@ -94,25 +95,6 @@ async function measureList(app: Hono, n: number) {
     figures[c.name] = { first: firstMs, deep: deepMs, slowerPath: deepMs > firstMs ? deep : first };
   }
   return figures;
-}
-
-/** The CSV export of every checkout: rows, seconds, rows per second and the peak RSS growth while it streamed. */
-async function measureExport(app: Hono) {
-  await settledMemory();
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  let newlines = 0;
-  const started = performance.now();
-  const reader = (await get(app, '/checkouts/export.csv')).body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) newlines++;
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const rows = newlines - 1;
-  return { rows, seconds, perSecond: rows / seconds, rssGrowth: peak - before };
 }
 
 export interface StoreFigures {
@@ -185,7 +167,8 @@ async function measureStore(
       const e = figures.export;
       log(
         `console: ${database} ${n.toLocaleString('en')}: export ${e.rows} rows in ${e.seconds.toFixed(1)} s ` +
-          `(${e.perSecond.toFixed(0)}/s), RSS +${(e.rssGrowth / 2 ** 20).toFixed(1)} MB`,
+          `(${e.perSecond.toFixed(0)}/s), RSS +${(e.rssGrowth / MB).toFixed(1)} MB at its peak (main thread's heap ` +
+          `+${(e.heapGrowth / MB).toFixed(1)} MB, its buffers +${(e.externalGrowth / MB).toFixed(1)} MB)`,
       );
     }
     return figures;
@@ -272,7 +255,7 @@ export function consoleTable(databases: DatabaseFigures[]): Row[] {
       });
       rows.push({
         id: `console-export-rss-${slug}-${figures.size}`,
-        what: `Same export: peak growth of the process's RSS while it streams`,
+        what: `Same export: peak growth of the process's RSS while it streams (the main thread's heap +${(e.heapGrowth / MB).toFixed(1)} MB of it)`,
         value: e.rssGrowth,
         unit: 'B',
         better: 'lower',
