@@ -1,48 +1,98 @@
 /**
- * The console's CSV export as the bench measures it (../console-rows.ts): the whole file of a store read through the
- * export's route, in this process, by a client that keeps nothing (it counts a chunk's line ends and drops it).
+ * The console's CSV export as the bench measures it (../console-rows.ts): the whole file of a store, served by a
+ * server process of its own (./console-export-server.ts) over a socket and read here by a client that keeps nothing
+ * (it counts a chunk's line ends and drops it). The rate is the client's: rows over the seconds from the request to
+ * the file's end. The memory is the server process's: the peak growth of its RSS while it streamed, with its V8
+ * heap's and its buffers' (ArrayBuffers and other memory V8 is told of) beside it; the rest of the RSS is the SQLite
+ * reader thread's heap and native memory.
  */
-import type { Hono } from 'hono';
-import { settledMemory } from './stats';
+import { fork } from 'node:child_process';
+import { get } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { BenchStore } from './console-stores';
 
-/**
- * The CSV export of every checkout: rows, seconds, rows per second and the peak growth of the process's RSS while it
- * streamed, with where it went: the main thread's V8 heap and its buffers (ArrayBuffers and other memory V8 is told
- * of) at their peaks, sampled every 64 chunks; the rest is the reader thread's heap (SQLite) and native memory. The
- * client reads in this process and keeps nothing: it counts a chunk's line ends and drops it.
- */
-export async function measureExport(app: Hono) {
-  await settledMemory();
-  const start = process.memoryUsage();
-  const before = start.rss;
-  let peak = before;
-  let heapPeak = start.heapTotal;
-  let externalPeak = start.external;
-  let newlines = 0;
-  let chunks = 0;
-  const started = performance.now();
-  const response = await app.request('/checkouts/export.csv');
-  if (response.status !== 200) throw new Error(`bench: the export answered ${response.status}: ${await response.text()}`);
-  const reader = response.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) newlines++;
-    peak = Math.max(peak, process.memoryUsage.rss());
-    if (++chunks % 64 === 0) {
-      const { heapTotal, external } = process.memoryUsage();
-      heapPeak = Math.max(heapPeak, heapTotal);
-      externalPeak = Math.max(externalPeak, external);
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const rows = newlines - 1;
-  return {
-    rows,
-    seconds,
-    perSecond: rows / seconds,
-    rssGrowth: peak - before,
-    heapGrowth: heapPeak - start.heapTotal,
-    externalGrowth: externalPeak - start.external,
+export interface ExportFigures {
+  rows: number;
+  seconds: number;
+  perSecond: number;
+  rssGrowth: number;
+  heapGrowth: number;
+  externalGrowth: number;
+}
+
+/** Starts the export's server on `bench`'s store; resolves once it listens. */
+async function startServer(bench: BenchStore) {
+  const env = {
+    ...process.env,
+    ...('file' in bench.location ? { EXPORT_FILE: bench.location.file } : { EXPORT_URL: bench.location.url }),
   };
+  const child = fork(fileURLToPath(new URL('./console-export-server.ts', import.meta.url)), [], {
+    env,
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>(type: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`bench: the export's server exited (${code})`));
+      child.once('exit', onExit);
+      const onMessage = (message: { type: string }) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message as T);
+      };
+      child.on('message', onMessage);
+    });
+  const { port } = await next<{ port: number }>('ready');
+  return {
+    port,
+    ask: <T>(type: 'settle' | 'peak', answer: string) => {
+      const answered = next<T>(answer);
+      child.send({ type });
+      return answered;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.send({ type: 'exit' });
+      }),
+  };
+}
+
+/** The file's line ends, read from `port` as it arrives and dropped. */
+function download(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/checkouts/export.csv' }, (response) => {
+      if (response.statusCode !== 200) reject(new Error(`bench: the export answered ${response.statusCode}`));
+      let newlines = 0;
+      response.on('data', (chunk: Buffer) => {
+        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) newlines++;
+      });
+      response.on('end', () => resolve(newlines));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** The export of every checkout of `bench`'s store, through a server process of its own. */
+export async function measureExport(bench: BenchStore): Promise<ExportFigures> {
+  const server = await startServer(bench);
+  try {
+    await server.ask('settle', 'settled');
+    const started = performance.now();
+    const newlines = await download(server.port);
+    const seconds = (performance.now() - started) / 1000;
+    const memory = await server.ask<Omit<ExportFigures, 'rows' | 'seconds' | 'perSecond'>>('peak', 'peak');
+    const rows = newlines - 1;
+    return {
+      rows,
+      seconds,
+      perSecond: rows / seconds,
+      rssGrowth: memory.rssGrowth,
+      heapGrowth: memory.heapGrowth,
+      externalGrowth: memory.externalGrowth,
+    };
+  } finally {
+    await server.stop();
+  }
 }
