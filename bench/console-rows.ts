@@ -258,7 +258,8 @@ export function consoleTable(databases: DatabaseFigures[]): Row[] {
       rows.push({
         id: `console-export-rss-${slug}-${figures.size}`,
         what:
-          `Same export: peak growth of the server process's RSS while it streams (the client in the bench's process; ` +
+          `Same export: peak growth of the server process's RSS while it streams, after a warm-up export of up to 10,000 rows ` +
+          `(the client in the bench's process; ` +
           `the server's main-thread heap +${(e.heapGrowth / MB).toFixed(1)} MB of it)`,
         value: e.rssGrowth,
         unit: 'B',

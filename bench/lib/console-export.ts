@@ -2,9 +2,9 @@
  * The console's CSV export as the bench measures it (../console-rows.ts): the whole file of a store, served by a
  * server process of its own (./console-export-server.ts) over a socket and read here by a client that keeps nothing
  * (it counts a chunk's line ends and drops it). The rate is the client's: rows over the seconds from the request to
- * the file's end. The memory is the server process's: the peak growth of its RSS while it streamed, with its V8
- * heap's and its buffers' (ArrayBuffers and other memory V8 is told of) beside it; the rest of the RSS is the SQLite
- * reader thread's heap and native memory.
+ * the file's end. The memory is the server process's, warmed up by an export of its newest rows (at most 10,000):
+ * the peak growth of its RSS while it streamed, with its V8 heap's and its buffers' (ArrayBuffers and other memory
+ * V8 is told of) beside it; the rest of the RSS is the SQLite reader thread's heap and native memory.
  */
 import { fork } from 'node:child_process';
 import { get } from 'node:http';
