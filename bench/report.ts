@@ -5,7 +5,7 @@
  */
 import type { Summary } from './lib/stats';
 import { summarize } from './lib/stats';
-import { kb, ms, type Row } from './rows';
+import { KB, kb, ms, type Row } from './rows';
 
 export type { Row } from './rows';
 
@@ -25,7 +25,9 @@ export const show = (row: Row) =>
   row.value === null
     ? '—'
     : row.unit === 'B'
-      ? kb(row.value)
+      ? row.value >= KB * KB
+        ? `${(row.value / (KB * KB)).toFixed(1)} MB`
+        : kb(row.value)
       : row.unit === 'ms'
         ? ms(row.value)
         : `${Math.round(row.value).toLocaleString('en')}${row.unit}`;

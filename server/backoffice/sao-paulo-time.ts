@@ -70,8 +70,39 @@ export function saoPauloParts(date: Date): WallClock {
   };
 }
 
-/** `dd/mm/aaaa hh:mm:ss` in São Paulo: the pt-BR file's instants. */
-export function saoPauloDateTime(date: Date): string {
-  const p = saoPauloParts(date);
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+/** `00` to `99`: the two-digit fields of a wall clock, made once. */
+const TWO = Array.from({ length: 100 }, (_, n) => two(n));
+const DAY = 24 * HOUR;
+
+/** `dd/mm/aaaa ` of each day seen, days since 1970 on the wall clock (null: a year not of four digits). */
+const dayTexts = new Map<number, string | null>();
+
+function dayText(day: number): string | null {
+  let text = dayTexts.get(day);
+  if (text === undefined) {
+    const date = new Date(day * DAY);
+    const year = date.getUTCFullYear();
+    text = year >= 1000 && year <= 9999 ? `${TWO[date.getUTCDate()]}/${TWO[date.getUTCMonth() + 1]}/${year} ` : null;
+    if (dayTexts.size >= MAX_CACHED_HOURS) dayTexts.clear();
+    dayTexts.set(day, text);
+  }
+  return text;
+}
+
+/**
+ * `dd/mm/aaaa hh:mm:ss` in São Paulo: the pt-BR file's instants, `date` a Date or its milliseconds. Every row of an
+ * export has three, so it makes no Date and no parts: the day's text is kept, the time is read off the milliseconds.
+ */
+export function saoPauloDateTime(date: Date | number): string {
+  const ms = typeof date === 'number' ? date : date.getTime();
+  const offset = offsetOfHour(Math.floor(ms / HOUR));
+  const wall = offset === null ? Number.NaN : ms + offset;
+  const day = Math.floor(wall / DAY);
+  const text = Number.isNaN(wall) ? null : dayText(day);
+  if (text === null) {
+    const p = intlParts(new Date(ms));
+    return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}:${p.second}`;
+  }
+  const second = Math.floor((wall - day * DAY) / 1000);
+  return `${text}${TWO[Math.floor(second / 3600)]}:${TWO[Math.floor(second / 60) % 60]}:${TWO[second % 60]}`;
 }

@@ -5,12 +5,19 @@
  * mode it reads the last committed state without blocking (or being blocked by) the writer, so a read sent after a
  * commit has returned sees that commit, as it would on the request thread's connection.
  *
+ * The thread's heap is capped (`READER_HEAP_LIMITS`): it only ever holds one read's rows (a console page, an export's
+ * page of a few hundred rows, a thousand checkouts' refunds: a few megabytes), and an uncapped heap is sized by V8
+ * for the whole machine, so the garbage of a long export could pile up there before a collection. Capped, its share
+ * of the process's memory stays the same however long the export.
+ *
  * An in-memory database (`:memory:`, used by tests and tools) is private to its connection, so a worker could not
  * open it: its reads run in the calling thread, as they did before. Should the worker die, reads fall back to the
- * calling thread too, so a list never fails for want of the thread.
+ * calling thread too, so a list never fails for want of the thread; a worker that had answered reads before it died
+ * (a read too big for its heap) is replaced at the next read, so one oversized read does not put every later one
+ * back on the request thread.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { Row } from './rows';
 
@@ -19,6 +26,9 @@ export interface SqliteReader {
   all(text: string, params: unknown): Promise<Row[]>;
   close(): Promise<void>;
 }
+
+/** The reader thread's heap: room for pages many times an export's, and the young generation kept small. */
+export const READER_HEAP_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
 // CommonJS, run with `eval` (as ../lib/wal-checkpointer.ts): the same under tsx, vitest and plain Node.
 const WORKER_SOURCE = `
@@ -68,27 +78,44 @@ export function sqliteReader(db: Database.Database, { timeoutMs = 5_000 } = {}):
   const local = inThread(db);
   if (db.memory) return { all: local, close: async () => {} };
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  let worker: Worker | undefined = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file: db.name, timeoutMs } });
-  // The thread never keeps the process alive: the store's close ends it, and an exiting process need not wait.
-  worker.unref();
   const waiting = new Map<number, { resolve: (rows: Row[]) => void; reject: (error: Error) => void }>();
   let next = 0;
-  worker.on('message', ({ id, columns, values, error }: { id: number; columns?: string[]; values?: string; error?: string }) => {
-    const pending = waiting.get(id);
-    waiting.delete(id);
-    if (error !== undefined) pending?.reject(new Error(error));
-    else pending?.resolve((JSON.parse(values!) as unknown[][]).map((row) => rowOf(columns!, row)));
-  });
-  const gone = () => {
-    worker = undefined;
-    // What was asked of the dead thread is read here instead; it was only ever reads.
-    for (const { reject } of waiting.values()) reject(new Error('sqlite reader: the worker thread stopped'));
-    waiting.clear();
+  let worker: Worker | undefined;
+  /** Whether the thread may be started (again): not after close, nor after a thread died before answering anything. */
+  let startable = true;
+  const start = () => {
+    const started = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file: db.name, timeoutMs },
+      resourceLimits: READER_HEAP_LIMITS,
+    });
+    let answered = false;
+    // The thread never keeps the process alive: the store's close ends it, and an exiting process need not wait.
+    started.unref();
+    started.on('message', ({ id, columns, values, error }: { id: number; columns?: string[]; values?: string; error?: string }) => {
+      answered = true;
+      const pending = waiting.get(id);
+      waiting.delete(id);
+      if (error !== undefined) pending?.reject(new Error(error));
+      else pending?.resolve((JSON.parse(values!) as unknown[][]).map((row) => rowOf(columns!, row)));
+    });
+    const gone = () => {
+      if (worker !== started) return;
+      worker = undefined;
+      // A thread that never answered (its driver cannot load, say) would fail again: the calling thread reads from now on.
+      if (!answered) startable = false;
+      // What was asked of the dead thread is read here instead; it was only ever reads.
+      for (const { reject } of waiting.values()) reject(new Error('sqlite reader: the worker thread stopped'));
+      waiting.clear();
+    };
+    started.on('error', gone);
+    started.on('exit', gone);
+    return started;
   };
-  worker.on('error', gone);
-  worker.on('exit', gone);
+  worker = start();
   return {
     all(text, params) {
+      if (!worker && startable && db.open) worker = start();
       if (!worker || !db.open) return local(text, params);
       const id = next++;
       const sent = worker;
@@ -96,12 +123,13 @@ export function sqliteReader(db: Database.Database, { timeoutMs = 5_000 } = {}):
         waiting.set(id, { resolve, reject });
         sent.postMessage({ id, text, params });
       }).catch((error: unknown) => {
-        if (worker === undefined && db.open) return local(text, params);
+        if (worker !== sent && db.open) return local(text, params);
         throw error;
       });
     },
     async close() {
       const stopping = worker;
+      startable = false;
       worker = undefined;
       await stopping?.terminate();
     },

@@ -195,6 +195,38 @@ function describeExport(name: string, open: () => Promise<Seeded>, skip = false)
       expectSameRows(await exportIds(seeded.store, 10), expectedIds(50));
     });
 
+    it('reads the store only as the client takes the file: never more than one page ahead of it', async () => {
+      await seeded.seed(100);
+      const reads = vi.spyOn(seeded.store, 'listCheckouts');
+      const app = checkoutExportRoutes({
+        store: seeded.store,
+        clock: systemClock,
+        withRefunds: viewsWithRefunds(seeded.store),
+        pageSize: 5,
+      });
+      const reader = (await app.request('/checkouts/export.csv')).body!.getReader();
+      /** Lets the route run as far as it would with nobody reading: many turns and a few timers. */
+      const idle = async () => {
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      };
+      let lines = 0;
+      let read = 0;
+      for (;;) {
+        await idle();
+        // The pages whose rows the client has (the header is a line), the one being written, and one read ahead.
+        expect(reads.mock.calls.length).toBeLessThanOrEqual(Math.ceil(Math.max(0, lines - 1) / 5) + 2);
+        const { done, value } = await reader.read();
+        if (done) break;
+        read++;
+        for (const byte of value) if (byte === 10) lines++;
+      }
+      expect(lines).toBe(101);
+      // Every page of 5, then the empty one that ends the file; the client took it in many reads, not one.
+      expect(reads.mock.calls.length).toBe(21);
+      expect(read).toBeGreaterThan(20);
+      reads.mockRestore();
+    });
+
     it('writes a file a pt-BR spreadsheet opens: ; , decimal comma, São Paulo time, BOM, fee and net', async () => {
       await seeded.insert(ROWS);
       const { response, bytes } = await exportFile(seeded.store);

@@ -29,6 +29,7 @@ describe('saoPauloDateTime', () => {
     for (const switchAt of [Date.parse('2018-11-04T03:00:00Z'), Date.parse('2019-02-17T02:00:00Z')]) {
       for (let ms = switchAt - 2 * 3_600_000; ms < switchAt + 2 * 3_600_000; ms += 7_000) {
         expect(saoPauloDateTime(new Date(ms)), new Date(ms).toISOString()).toBe(byIntl(ms));
+        expect(saoPauloDateTime(ms), `${ms}`).toBe(byIntl(ms));
       }
     }
   });
@@ -41,6 +42,14 @@ describe('saoPauloDateTime', () => {
     for (let i = 0; i < 5_000; i++) {
       const ms = from + Math.floor(((next() / 2 ** 32) * (to - from)) / 1000) * 1000 + (next() % 1000);
       expect(saoPauloDateTime(new Date(ms)), new Date(ms).toISOString()).toBe(byIntl(ms));
+      expect(saoPauloDateTime(ms), `${ms}`).toBe(byIntl(ms));
+    }
+  });
+
+  it('writes years not of four digits, and the days around them, as Intl does', () => {
+    for (const iso of ['0999-12-31T12:00:00Z', '1000-01-01T03:00:00Z', '1000-01-01T02:59:59Z', '9999-12-31T23:59:59Z']) {
+      const ms = Date.parse(iso);
+      expect(saoPauloDateTime(ms), iso).toBe(byIntl(ms));
     }
   });
 

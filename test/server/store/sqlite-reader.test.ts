@@ -1,17 +1,32 @@
 /**
  * The SQLite store's reader thread (server/store/sqlite-reader.ts): a long read on a file runs beside the event loop,
  * not on it (the loop keeps turning while it runs); it sees what the request thread's connection committed; an
- * in-memory database is read in the calling thread (a worker cannot open it); and a reader whose thread died reads
- * in the calling thread instead of failing.
+ * in-memory database is read in the calling thread (a worker cannot open it); a reader whose thread died reads
+ * in the calling thread instead of failing, and in a new thread from the next read on; and the thread's heap is
+ * capped (flat memory however long an export).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker as NodeWorker, WorkerOptions } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { sqliteReader } from '../../../server/store/sqlite-reader';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { READER_HEAP_LIMITS, sqliteReader } from '../../../server/store/sqlite-reader';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import { at, draftFor } from './store-contract';
+
+/** Every worker thread this file's readers start, with the options it was started with. */
+const started = vi.hoisted(() => [] as { worker: NodeWorker; options: WorkerOptions | undefined }[]);
+vi.mock('node:worker_threads', async (actual) => {
+  const threads = await actual<typeof import('node:worker_threads')>();
+  class RecordedWorker extends threads.Worker {
+    constructor(source: string | URL, options?: WorkerOptions) {
+      super(source, options);
+      started.push({ worker: this, options });
+    }
+  }
+  return { ...threads, Worker: RecordedWorker };
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,6 +94,43 @@ describe('sqliteReader', () => {
       // Synchronous in this thread: the loop could not turn while it ran.
       expect(turns).toBe(0);
       expect(await reader.all('SELECT id FROM t', [])).toEqual([{ id: 7 }]);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('starts its thread with a capped heap', async () => {
+    const db = fileDatabase();
+    const before = started.length;
+    const reader = sqliteReader(db);
+    try {
+      expect(started.length).toBe(before + 1);
+      const { resourceLimits } = started.at(-1)!.options!;
+      expect(resourceLimits).toEqual(READER_HEAP_LIMITS);
+      expect(resourceLimits!.maxOldGenerationSizeMb).toBeLessThanOrEqual(128);
+      expect(resourceLimits!.maxYoungGenerationSizeMb).toBeLessThanOrEqual(16);
+    } finally {
+      await reader.close();
+      db.close();
+    }
+  });
+
+  it('reads in a new thread after its thread died (a read too big for its heap), the read in between here', async () => {
+    const db = fileDatabase();
+    db.prepare('INSERT INTO t (id, name) VALUES (?, ?)').run(3, 'three');
+    const reader = sqliteReader(db);
+    try {
+      expect(await reader.all('SELECT name FROM t', [])).toEqual([{ name: 'three' }]);
+      const first = started.at(-1)!.worker;
+      // Asked while the thread dies: answered all the same.
+      const during = reader.all('SELECT name FROM t', []);
+      await first.terminate();
+      expect(await during).toEqual([{ name: 'three' }]);
+      const { turns, result } = await turnsDuring(() => reader.all(LONG_READ, [3_000_000]));
+      expect(result).toEqual([{ count: 3_000_000 }]);
+      expect(started.at(-1)!.worker).not.toBe(first);
+      expect(turns).toBeGreaterThan(1);
     } finally {
       await reader.close();
       db.close();
