@@ -1,8 +1,11 @@
 /**
  * The browser rows of `npm run bench`, in the system Chromium (playwright-core, never a downloaded browser):
- * - the sandbox trigger → the element sees Completed over SSE (p50, p99), next to the floor: a bare node:http page
- *   whose EventSource gets the same message; next to the same floor behind the contract's hops (trigger, webhook,
- *   re-read; `startHopsFloor`); and the element polling (EventSource removed from the page);
+ * - the provider's trigger → the element sees Completed over SSE (p50, p99), twice: the BFF alone, its provider a
+ *   stand-in over HTTP that answers at next to no cost (./lib/stub-provider.ts), as the hops floor's does; and the
+ *   demo, the BFF on the embedded emulator (which persists each transaction and answers through its own API, the
+ *   provider's cost, not the BFF's). Next to the floor: a bare node:http page whose EventSource gets the same message;
+ *   next to the same floor behind the contract's hops (trigger, webhook, re-read; `startHopsFloor`); and the element
+ *   polling (EventSource removed from the page);
  * - element connected → QR drawn on a cold load (a new browser context each time, so nothing is cached);
  * - the bytes of /widget/pix-checkout.js on the wire, cold and warm (a second load in the same context).
  * Times cross from Node to the page as epoch milliseconds (`performance.timeOrigin + performance.now()` on both).
@@ -12,10 +15,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { PricedOrder } from '../server/payments/orders';
-import { startTestServer, type TestServer } from '../test/server/helpers/server';
+import { startTestBff, startTestServer, type TestServer } from '../test/server/helpers/server';
 import { now } from './lib/client-process';
 import { startHopsFloor, startHttpFloor } from './lib/floors';
 import { sleep } from './lib/stats';
+import { startStubProvider } from './lib/stub-provider';
 
 /** What the bench page keeps on `window`. */
 interface BenchWindow {
@@ -65,13 +69,24 @@ function pageHtml(bff: string, orderId: string, orderToken: string, polling: boo
 <pix-checkout endpoint="${bff}/api" order-id="${orderId}" order-token="${orderToken}"></pix-checkout></html>`;
 }
 
-/** Serves the element's page from its own origin (a storefront), the order id and token in the query. */
-async function startPageServer(bff: () => string, token: (orderId: string) => string) {
+/** A BFF the element's page can point at: its address, and the order token its merchant would sign. */
+interface Target {
+  url: string;
+  token: (orderId: string) => string;
+}
+
+/**
+ * Serves the element's page from its own origin (a storefront), the order id and token in the query; the page
+ * points at the BFF named by `bff` (the first of `targets` without it).
+ */
+async function startPageServer(targets: () => Record<string, Target>) {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const orderId = url.searchParams.get('order') ?? `B-${randomUUID()}`;
+    const all = targets();
+    const target = all[url.searchParams.get('bff') ?? ''] ?? Object.values(all)[0]!;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(pageHtml(bff(), orderId, token(orderId), url.searchParams.has('polling')));
+    res.end(pageHtml(target.url, orderId, target.token(orderId), url.searchParams.has('polling')));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -96,21 +111,28 @@ export interface BrowserRowsOptions {
 export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserRowsOptions) {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(installHint);
-  let bffUrl = '';
-  let server: TestServer | undefined = undefined;
-  const pages = await startPageServer(
-    () => bffUrl,
-    (orderId) => server!.orderTokenFor(orderId),
-  );
-  server = await startTestServer({
-    env: { ALLOWED_ORIGINS: pages.url, CHECKOUT_RATE_PER_MINUTE: '0', SSE_MAX_PER_CLIENT: '1000' },
+  const targets: Record<string, Target> = {};
+  const pages = await startPageServer(() => targets);
+  const env = { ALLOWED_ORIGINS: pages.url, CHECKOUT_RATE_PER_MINUTE: '0', SSE_MAX_PER_CLIENT: '1000' };
+  // The demo: the BFF and the embedded emulator in this process.
+  const server = await startTestServer({ env, start: { orders: anyOrder } });
+  targets.demo = { url: server.url, token: (orderId) => server.orderTokenFor(orderId) };
+  // The BFF alone, in this process too, its provider the stand-in recorded from that emulator.
+  const stub = await startStubProvider(`${server.url}/sandbox`);
+  const alone = await startTestBff({
+    env: { PROVIDER_BASE_URL: `${stub.url}/v1`, PROVIDER_ACCESS_KEY: 'sandbox-access-key', PROVIDER_SECRET: 'sandbox-secret', ...env },
     start: { orders: anyOrder },
   });
-  bffUrl = server.url;
+  targets.alone = { url: alone.url, token: (orderId) => alone.orderTokenFor(orderId) };
+  await recordCompletion(alone, server);
+  if (!stub.canComplete()) throw new Error('bench: the stand-in provider did not record a completion');
   const floor = await startHttpFloor();
   const hops = await startHopsFloor();
   const browser: Browser = await chromium.launch({ executablePath, args: chromiumArgs });
   const result = {
+    /** The BFF alone on the stand-in provider (the status goal's row). */
+    alone: [] as number[],
+    /** The demo: the BFF on the embedded emulator. */
     sse: [] as number[],
     floor: [] as number[],
     hops: [] as number[],
@@ -121,6 +143,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
+    const alonePage = await context.newPage();
     const floorPage = await context.newPage();
     const hopsPage = await context.newPage();
     /** Opens the page of a floor for a new channel and waits until its stream is on; returns the channel. */
@@ -132,14 +155,18 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       return [channel];
     };
 
-    /** Loads the element for a new order and waits until its stream (or its polling) is on; returns the checkout. */
-    const loadElement = async (target: Page, polling: boolean) => {
-      const subscribers = server.hub.subscriberCount();
-      await target.goto(`${pages.url}/?order=B-${randomUUID()}${polling ? '&polling' : ''}`);
+    /**
+     * Loads the element for a new order on `bff` and waits until its stream (or its polling) is on; returns the
+     * checkout.
+     */
+    const loadElement = async (target: Page, polling: boolean, bff: Pick<TestServer, 'hub' | 'store'> = server) => {
+      const subscribers = bff.hub.subscriberCount();
+      const which = bff === server ? 'demo' : 'alone';
+      await target.goto(`${pages.url}/?order=B-${randomUUID()}&bff=${which}${polling ? '&polling' : ''}`);
       await target.waitForFunction(() => (window as unknown as BenchWindow).benchMarks.checkout);
       const checkout = (await target.evaluate(() => (window as unknown as BenchWindow).benchMarks.checkout)) as { checkoutId: string };
-      if (!polling) await waitUntil(() => server.hub.subscriberCount() > subscribers);
-      const stored = await server.store.getCheckout(checkout.checkoutId);
+      if (!polling) await waitUntil(() => bff.hub.subscriberCount() > subscribers);
+      const stored = await bff.store.getCheckout(checkout.checkoutId);
       return stored!;
     };
     const seen = async (target: Page) => {
@@ -150,13 +177,26 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       return (await target.evaluate(() => (window as unknown as BenchWindow).benchTimes[0])) as number;
     };
 
+    /** The stand-in provider's trigger: one loopback POST, as the hops floor's. */
+    const triggerAlone = (transactionId: string) =>
+      fetch(`${stub.triggerUrl}?c=${transactionId}`, { method: 'POST' }).then((r) => r.text());
+
     // Warm-up: JIT of the server paths, the browser's first page.
     for (let i = 0; i < 3; i++) {
       const checkout = await loadElement(page, false);
       await server.provider.sandbox.pix.complete(checkout.transactionId!, PAYER);
       await seen(page);
+      const ofAlone = await loadElement(alonePage, false, alone);
+      await triggerAlone(ofAlone.transactionId!);
+      await seen(alonePage);
     }
     for (let i = 0; i < runs; i++) {
+      const ofAlone = await loadElement(alonePage, false, alone);
+      await sleep(20);
+      const aloneStarted = now();
+      await triggerAlone(ofAlone.transactionId!);
+      result.alone.push((await seen(alonePage)) - aloneStarted);
+
       const checkout = await loadElement(page, false);
       await sleep(20);
       const started = now();
@@ -173,7 +213,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       await hops.trigger(hopsChannel);
       result.hops.push((await seen(hopsPage)) - hopsStarted);
     }
-    log(`browser: ${runs} SSE runs, ${runs} floor runs and ${runs} runs of the floor with the contract's hops`);
+    log(`browser: ${runs} runs each of the BFF alone, the demo, the floor and the floor with the contract's hops`);
 
     for (let i = 0; i < pollingRuns; i++) {
       const checkout = await loadElement(page, true);
@@ -210,10 +250,23 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
     await browser.close();
     await floor.close();
     await hops.close();
+    await alone.close();
+    await stub.close();
     await server.close();
     await pages.close();
   }
   return result;
+}
+
+/**
+ * Has the stand-in provider record a completion from the emulator: a checkout made on the BFF alone (its create
+ * forwarded to the emulator), completed by the emulator's sandbox, whose webhook and re-read go through the stand-in.
+ */
+async function recordCompletion(alone: Awaited<ReturnType<typeof startTestBff>>, demo: TestServer) {
+  const orderId = `R-${randomUUID()}`;
+  const created = await alone.json('POST', '/api/checkouts', { orderId, orderToken: alone.orderTokenFor(orderId), method: 'pix' });
+  if (created.status !== 201) throw new Error(`bench: creation on the BFF alone failed: ${created.text}`);
+  await demo.provider.sandbox.pix.complete((created.body as { transactionId: string }).transactionId, PAYER);
 }
 
 /** Bytes of /widget/pix-checkout*.js received on the wire (headers and body, as Chromium counts them); 0 from cache. */
