@@ -11,15 +11,13 @@
  * Times cross from Node to the page as epoch milliseconds (`performance.timeOrigin + performance.now()` on both).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { PricedOrder } from '../server/payments/orders';
-import { startTestBff, startTestServer, type TestServer } from '../test/server/helpers/server';
+import { startTestServer } from '../test/server/helpers/server';
+import { startAlone } from './lib/alone';
 import { now } from './lib/client-process';
+import { anyOrder, PAYER, startPageServer, type Target } from './lib/element-page';
 import { startHopsFloor, startHttpFloor } from './lib/floors';
 import { sleep } from './lib/stats';
-import { startStubProvider } from './lib/stub-provider';
 
 /** What the bench page keeps on `window`. */
 interface BenchWindow {
@@ -33,65 +31,6 @@ const { chromiumArgs, findChromium, installHint } = (await import(new URL('../sc
   findChromium: () => string | undefined;
   installHint: string;
 };
-
-const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
-const PAYER = { name: 'Bench', taxNumber: '52998224725' };
-
-/** Marks of the element's page: connected (the element defined and upgraded), created, QR drawn, Completed. */
-const MARKS = `
-window.benchTimes = [];
-window.benchMarks = {};
-const deep = (root, selector) => {
-  const found = root.querySelector(selector);
-  if (found) return found;
-  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-  return null;
-};
-document.addEventListener('pix-checkout-completed', () => benchTimes.push(performance.timeOrigin + performance.now()));
-document.addEventListener('pix-checkout-created', (event) => { benchMarks.checkout = event.detail; });
-customElements.whenDefined('pix-checkout').then(() => {
-  benchMarks.connected = performance.now();
-  const el = document.querySelector('pix-checkout');
-  const check = () => {
-    if (benchMarks.qr || !el.shadowRoot || !deep(el.shadowRoot, 'svg[part~="qr"]')) return false;
-    requestAnimationFrame(() => { benchMarks.qr = performance.now(); });
-    return true;
-  };
-  if (check()) return;
-  const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
-  observer.observe(el.shadowRoot ?? el, { subtree: true, childList: true, attributes: true });
-});`;
-
-function pageHtml(bff: string, orderId: string, orderToken: string, polling: boolean) {
-  return `<!doctype html><html lang="pt-BR"><meta charset="utf-8"><title>bench</title>
-<script>${polling ? 'window.EventSource = undefined;' : ''}${MARKS}</script>
-<script type="module" src="${bff}/widget/pix-checkout.js"></script>
-<pix-checkout endpoint="${bff}/api" order-id="${orderId}" order-token="${orderToken}"></pix-checkout></html>`;
-}
-
-/** A BFF the element's page can point at: its address, and the order token its merchant would sign. */
-interface Target {
-  url: string;
-  token: (orderId: string) => string;
-}
-
-/**
- * Serves the element's page from its own origin (a storefront), the order id and token in the query; the page
- * points at the BFF named by `bff` (the first of `targets` without it).
- */
-async function startPageServer(targets: () => Record<string, Target>) {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const orderId = url.searchParams.get('order') ?? `B-${randomUUID()}`;
-    const all = targets();
-    const target = all[url.searchParams.get('bff') ?? ''] ?? Object.values(all)[0]!;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(pageHtml(target.url, orderId, target.token(orderId), url.searchParams.has('polling')));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
@@ -111,21 +50,17 @@ export interface BrowserRowsOptions {
 export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserRowsOptions) {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(installHint);
-  const targets: Record<string, Target> = {};
-  const pages = await startPageServer(() => targets);
-  const env = { ALLOWED_ORIGINS: pages.url, CHECKOUT_RATE_PER_MINUTE: '0', SSE_MAX_PER_CLIENT: '1000' };
-  // The demo: the BFF and the embedded emulator in this process.
-  const server = await startTestServer({ env, start: { orders: anyOrder } });
-  targets.demo = { url: server.url, token: (orderId) => server.orderTokenFor(orderId) };
-  // The BFF alone, in this process too, its provider the stand-in recorded from that emulator.
-  const stub = await startStubProvider(`${server.url}/sandbox`);
-  const alone = await startTestBff({
-    env: { PROVIDER_BASE_URL: `${stub.url}/v1`, PROVIDER_ACCESS_KEY: 'sandbox-access-key', PROVIDER_SECRET: 'sandbox-secret', ...env },
+  /** The BFF the page points at, once it is up. */
+  const target: { current?: Target } = {};
+  const pages = await startPageServer(() => target.current!);
+  // The demo: the BFF and the embedded emulator, in this process.
+  const server = await startTestServer({
+    env: { ALLOWED_ORIGINS: pages.url, CHECKOUT_RATE_PER_MINUTE: '0', SSE_MAX_PER_CLIENT: '1000' },
     start: { orders: anyOrder },
   });
-  targets.alone = { url: alone.url, token: (orderId) => alone.orderTokenFor(orderId) };
-  await recordCompletion(alone, server);
-  if (!stub.canComplete()) throw new Error('bench: the stand-in provider did not record a completion');
+  target.current = { url: server.url, token: (orderId) => server.orderTokenFor(orderId) };
+  // The BFF alone on the stand-in provider, in a process of its own as each floor is.
+  const alone = await startAlone();
   const floor = await startHttpFloor();
   const hops = await startHopsFloor();
   const browser: Browser = await chromium.launch({ executablePath, args: chromiumArgs });
@@ -155,19 +90,29 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       return [channel];
     };
 
-    /**
-     * Loads the element for a new order on `bff` and waits until its stream (or its polling) is on; returns the
-     * checkout.
-     */
-    const loadElement = async (target: Page, polling: boolean, bff: Pick<TestServer, 'hub' | 'store'> = server) => {
-      const subscribers = bff.hub.subscriberCount();
-      const which = bff === server ? 'demo' : 'alone';
-      await target.goto(`${pages.url}/?order=B-${randomUUID()}&bff=${which}${polling ? '&polling' : ''}`);
+    /** The checkout the element of `target` created, once the page has it. */
+    const createdOn = async (target: Page) => {
       await target.waitForFunction(() => (window as unknown as BenchWindow).benchMarks.checkout);
-      const checkout = (await target.evaluate(() => (window as unknown as BenchWindow).benchMarks.checkout)) as { checkoutId: string };
-      if (!polling) await waitUntil(() => bff.hub.subscriberCount() > subscribers);
-      const stored = await bff.store.getCheckout(checkout.checkoutId);
+      return (await target.evaluate(() => (window as unknown as BenchWindow).benchMarks.checkout)) as { checkoutId: string };
+    };
+    /** Loads the element for a new order and waits until its stream (or its polling) is on; returns the checkout. */
+    const loadElement = async (target: Page, polling: boolean) => {
+      const subscribers = server.hub.subscriberCount();
+      await target.goto(`${pages.url}/?order=B-${randomUUID()}${polling ? '&polling' : ''}`);
+      const checkout = await createdOn(target);
+      if (!polling) await waitUntil(() => server.hub.subscriberCount() > subscribers);
+      const stored = await server.store.getCheckout(checkout.checkoutId);
       return stored!;
+    };
+    /** The same on the BFF alone, in its process; returns the checkout's transaction. */
+    const loadAlone = async () => {
+      const subscribers = await alone.subscribers();
+      await alonePage.goto(`${alone.pagesUrl}/?order=B-${randomUUID()}`);
+      const checkout = await createdOn(alonePage);
+      while ((await alone.subscribers()) <= subscribers) await sleep(1);
+      const transactionId = await alone.transactionOf(checkout.checkoutId);
+      if (!transactionId) throw new Error('bench: the BFF alone has no transaction for its checkout');
+      return transactionId;
     };
     const seen = async (target: Page) => {
       await target.waitForFunction(() => (window as unknown as BenchWindow).benchTimes.length > 0, undefined, {
@@ -177,24 +122,19 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       return (await target.evaluate(() => (window as unknown as BenchWindow).benchTimes[0])) as number;
     };
 
-    /** The stand-in provider's trigger: one loopback POST, as the hops floor's. */
-    const triggerAlone = (transactionId: string) =>
-      fetch(`${stub.triggerUrl}?c=${transactionId}`, { method: 'POST' }).then((r) => r.text());
-
     // Warm-up: JIT of the server paths, the browser's first page.
     for (let i = 0; i < 3; i++) {
       const checkout = await loadElement(page, false);
       await server.provider.sandbox.pix.complete(checkout.transactionId!, PAYER);
       await seen(page);
-      const ofAlone = await loadElement(alonePage, false, alone);
-      await triggerAlone(ofAlone.transactionId!);
+      await alone.trigger(await loadAlone());
       await seen(alonePage);
     }
     for (let i = 0; i < runs; i++) {
-      const ofAlone = await loadElement(alonePage, false, alone);
+      const transactionId = await loadAlone();
       await sleep(20);
       const aloneStarted = now();
-      await triggerAlone(ofAlone.transactionId!);
+      await alone.trigger(transactionId);
       result.alone.push((await seen(alonePage)) - aloneStarted);
 
       const checkout = await loadElement(page, false);
@@ -251,22 +191,10 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
     await floor.close();
     await hops.close();
     await alone.close();
-    await stub.close();
     await server.close();
     await pages.close();
   }
   return result;
-}
-
-/**
- * Has the stand-in provider record a completion from the emulator: a checkout made on the BFF alone (its create
- * forwarded to the emulator), completed by the emulator's sandbox, whose webhook and re-read go through the stand-in.
- */
-async function recordCompletion(alone: Awaited<ReturnType<typeof startTestBff>>, demo: TestServer) {
-  const orderId = `R-${randomUUID()}`;
-  const created = await alone.json('POST', '/api/checkouts', { orderId, orderToken: alone.orderTokenFor(orderId), method: 'pix' });
-  if (created.status !== 201) throw new Error(`bench: creation on the BFF alone failed: ${created.text}`);
-  await demo.provider.sandbox.pix.complete((created.body as { transactionId: string }).transactionId, PAYER);
 }
 
 /** Bytes of /widget/pix-checkout*.js received on the wire (headers and body, as Chromium counts them); 0 from cache. */
