@@ -26,7 +26,7 @@ const alone = await startTestBff({
   start: { orders: anyOrder },
 });
 target.current = { url: alone.url, token: (orderId) => alone.orderTokenFor(orderId) };
-await recordCompletion(alone, emulator);
+await recordCompletion(alone, emulator, stub);
 if (!stub.canComplete()) throw new Error('bench: the stand-in provider did not record a completion');
 
 process.on('message', (message: AloneQuestion) => {

@@ -64,12 +64,22 @@ export async function startPageServer(target: () => Target) {
 }
 
 /**
- * Has the stand-in provider record a completion from the emulator: a checkout made on the BFF alone (its create
- * forwarded to the emulator), completed by the emulator's sandbox, whose webhook and re-read go through the stand-in.
+ * Has the stand-in provider record a completion from the emulator: a transaction the emulator made through it (the
+ * first checkout created on the BFF alone, made now if there is none), completed by the emulator's sandbox, whose
+ * webhook and re-read go through the stand-in.
  */
-export async function recordCompletion(alone: Awaited<ReturnType<typeof startTestBff>>, demo: TestServer) {
-  const orderId = `R-${randomUUID()}`;
-  const created = await alone.json('POST', '/api/checkouts', { orderId, orderToken: alone.orderTokenFor(orderId), method: 'pix' });
-  if (created.status !== 201) throw new Error(`bench: creation on the BFF alone failed: ${created.text}`);
-  await demo.provider.sandbox.pix.complete((created.body as { transactionId: string }).transactionId, PAYER);
+export async function recordCompletion(
+  alone: Awaited<ReturnType<typeof startTestBff>>,
+  demo: TestServer,
+  stub: { emulatedTransaction: () => string | undefined },
+) {
+  let transactionId = stub.emulatedTransaction();
+  if (!transactionId) {
+    const orderId = `R-${randomUUID()}`;
+    const created = await alone.json('POST', '/api/checkouts', { orderId, orderToken: alone.orderTokenFor(orderId), method: 'pix' });
+    if (created.status !== 201) throw new Error(`bench: creation on the BFF alone failed: ${created.text}`);
+    transactionId = stub.emulatedTransaction();
+  }
+  if (!transactionId) throw new Error('bench: the stand-in provider forwarded no creation to the emulator');
+  await demo.provider.sandbox.pix.complete(transactionId, PAYER);
 }

@@ -194,6 +194,8 @@ export async function startStubProvider(target: string) {
     /** Where the bench POSTs "the trigger" (`?c=<transaction ids>`), as it does to the hops floor's provider. */
     triggerUrl: `${url}/trigger`,
     replayed: () => replayed,
+    /** A transaction the emulator made through the stub (the first create is forwarded), if any. */
+    emulatedTransaction: (): string | undefined => emulated.values().next().value,
     /** True once a Completed webhook and record are recorded, so triggers can complete the stub's transactions. */
     canComplete: () => webhookBody !== undefined && [...recorded.keys()].some((key) => key.endsWith(' Completed')),
     close: () =>
