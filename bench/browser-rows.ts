@@ -109,7 +109,11 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       const subscribers = await alone.subscribers();
       await alonePage.goto(`${alone.pagesUrl}/?order=B-${randomUUID()}`);
       const checkout = await createdOn(alonePage);
-      while ((await alone.subscribers()) <= subscribers) await sleep(1);
+      const deadline = Date.now() + 10_000;
+      while ((await alone.subscribers()) <= subscribers) {
+        if (Date.now() > deadline) throw new Error('bench: timed out waiting for the stream on the BFF alone');
+        await sleep(1);
+      }
       const transactionId = await alone.transactionOf(checkout.checkoutId);
       if (!transactionId) throw new Error('bench: the BFF alone has no transaction for its checkout');
       return transactionId;

@@ -12,6 +12,11 @@ export async function startAlone() {
   });
   let asked = 0;
   const waiting = new Map<number, (value: unknown) => void>();
+  // A question the process can no longer answer fails rather than hangs the bench.
+  child.once('exit', (code) => {
+    for (const answer of waiting.values()) answer(Promise.reject(new Error(`bench: the BFF alone exited (${code})`)));
+    waiting.clear();
+  });
   const up = new Promise<{ pagesUrl: string; triggerUrl: string }>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench: the BFF alone exited (${code}) before it was up`)));
     child.on('message', (message: { type: string; id?: number; value?: unknown; pagesUrl?: string; triggerUrl?: string }) => {
