@@ -1,10 +1,10 @@
 /**
  * The BFF alone in a process of its own (forked by ./alone.ts), as each floor is (./floor-process.ts): the BFF, its
- * stand-in provider (./stub-provider.ts) and the element's page, with the emulator the stand-in records one
- * completion from. So the status goal's row and its floor each have an event loop and heap to themselves, and
- * neither shares them with the browser's driver. Messages out: `up` (the page's and the trigger's addresses),
- * `answer` (to a question, by its number); in: `subscribers` (streams open on the BFF's hub), `transaction` (of
- * a checkout), `close`.
+ * stand-in provider (./stub-provider.ts) and the element's page; the emulator the stand-in records one completion
+ * from is closed once it has. So the status goal's row and its floor each have an event loop and heap to
+ * themselves, and neither shares them with the browser's driver. Messages out: `up` (the page's and the trigger's
+ * addresses), `answer` (to a question, by its number); in: `subscribers` (streams open on the BFF's hub),
+ * `transaction` (of a checkout), `close`.
  */
 import { startTestBff, startTestServer } from '../../test/server/helpers/server';
 import { anyOrder, recordCompletion, startPageServer, type Target } from './element-page';
@@ -28,6 +28,8 @@ const alone = await startTestBff({
 target.current = { url: alone.url, token: (orderId) => alone.orderTokenFor(orderId) };
 await recordCompletion(alone, emulator, stub);
 if (!stub.canComplete()) throw new Error('bench: the stand-in provider did not record a completion');
+// From here the stand-in answers everything the status path asks; the emulator's threads and timers go.
+await emulator.close();
 
 process.on('message', (message: AloneQuestion) => {
   if (message.type === 'subscribers') send({ type: 'answer', id: message.id, value: alone.hub.subscriberCount() });
@@ -39,7 +41,6 @@ process.on('message', (message: AloneQuestion) => {
     void (async () => {
       await alone.close();
       await stub.close();
-      await emulator.close();
       await pages.close();
       process.exit(0);
     })();
