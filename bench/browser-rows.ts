@@ -73,7 +73,7 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
     hops: [] as number[],
     polling: [] as number[],
     qr: [] as number[],
-    wire: { cold: 0, warm: 0, coldEncoding: '' },
+    wire: { cold: 0, coldChunks: 0, warm: 0, coldEncoding: '' },
   };
   try {
     const context = await browser.newContext();
@@ -181,11 +181,12 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
       result.qr.push(marks.qr - marks.connected);
       if (wire) {
         result.wire.cold = wire.bytes();
+        result.wire.coldChunks = wire.chunks();
         result.wire.coldEncoding = wire.encoding();
         wire.reset();
         await coldPage.goto(`${pages.url}/?order=B-${randomUUID()}`);
         await coldPage.waitForFunction(() => (window as unknown as BenchWindow).benchMarks.qr, undefined, { timeout: 30_000 });
-        result.wire.warm = wire.bytes();
+        result.wire.warm = wire.bytes() + wire.chunks();
       }
       await cold.close();
     }
@@ -201,28 +202,37 @@ export async function browserRows({ runs, pollingRuns, coldRuns, log }: BrowserR
   return result;
 }
 
-/** Bytes of /widget/pix-checkout*.js received on the wire (headers and body, as Chromium counts them); 0 from cache. */
+/** The element's entry script, by either of its names (`pix-checkout.js`, `pix-checkout.<hash>.js`); not its chunks. */
+const ENTRY = /\/widget\/pix-checkout(\.[0-9a-f]{16})?\.js(\?|$)/;
+
+/**
+ * Bytes of the element's scripts received on the wire (headers and body, as Chromium counts them), 0 from cache: the
+ * entry (the row's file) apart from its chunks (`pix-checkout-*.js`, fetched after the QR is drawn or on demand).
+ */
 async function countWidgetBytes(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  const widget = new Set<string>();
-  let bytes = 0;
+  const scripts = new Map<string, 'entry' | 'chunk'>();
+  const bytes = { entry: 0, chunk: 0 };
   let encoding = '';
   cdp.on('Network.responseReceived', (event) => {
     if (!/\/widget\/pix-checkout[^/]*\.js/.test(event.response.url)) return;
     if (event.response.fromDiskCache || event.response.fromPrefetchCache) return;
-    widget.add(event.requestId);
-    encoding = String(event.response.headers['content-encoding'] ?? event.response.headers['Content-Encoding'] ?? 'identity');
+    const entry = ENTRY.test(event.response.url);
+    scripts.set(event.requestId, entry ? 'entry' : 'chunk');
+    if (entry) encoding = String(event.response.headers['content-encoding'] ?? event.response.headers['Content-Encoding'] ?? 'identity');
   });
   cdp.on('Network.loadingFinished', (event) => {
-    if (widget.has(event.requestId)) bytes += event.encodedDataLength;
+    const kind = scripts.get(event.requestId);
+    if (kind) bytes[kind] += event.encodedDataLength;
   });
   return {
-    bytes: () => bytes,
+    bytes: () => bytes.entry,
+    chunks: () => bytes.chunk,
     encoding: () => encoding,
     reset: () => {
-      bytes = 0;
-      widget.clear();
+      bytes.entry = bytes.chunk = 0;
+      scripts.clear();
     },
   };
 }
