@@ -11,6 +11,7 @@ import { openSqliteStore } from '../store/sqlite';
 import type { Store } from '../store/types';
 import { createDeliveryWorker } from './delivery';
 import type { ThreadData, ToThread } from './thread';
+import { DELIVERY_THREAD_NAME, lowerThreadPriority, nameThread } from './thread-priority';
 
 const data = workerData as ThreadData;
 const port = parentPort!;
@@ -18,6 +19,13 @@ const port = parentPort!;
 /** Errors cross as their message (and stack): the request thread's logger prints the same line as in-thread. */
 const line = (values: unknown[]) => values.map((v) => (v instanceof Error ? (v.stack ?? v.message) : String(v))).join(' ');
 const logger = { warn: (...values: unknown[]) => port.postMessage({ op: 'warn', line: line(values) }) };
+
+// Before the store opens: the threads it starts (its reader's, its checkpoints') inherit the lower priority.
+try {
+  lowerThreadPriority();
+} catch (error) {
+  logger.warn("merchant webhooks: the delivery thread runs at the request thread's priority:", error);
+}
 
 async function open(): Promise<Store> {
   if (data.databaseUrl) {
@@ -41,17 +49,19 @@ const hub = {
   },
 };
 
-const ready = open().then((store) => ({
-  store,
-  worker: createDeliveryWorker({
+const ready = open().then((store) => {
+  // Named once the store's threads are started, so only this one bears the name.
+  nameThread(DELIVERY_THREAD_NAME);
+  const worker = createDeliveryWorker({
     store,
     hub,
     endpoints: data.endpoints,
     clock: systemClock,
     logger,
     ...(data.retryDelaysMs && { retryDelaysMs: data.retryDelaysMs }),
-  }),
-}));
+  });
+  return { store, worker };
+});
 ready.catch((error: unknown) => port.postMessage({ op: 'failed', line: line([error]) }));
 
 port.on('message', (message: ToThread) => {

@@ -4,23 +4,26 @@ import { settledAs, type DeliveryStore, type RecordedAttempt } from './deliverie
 import { inTransaction } from './pg-transaction';
 import { merchantEventFromRow, type Row } from './rows';
 
+/**
+ * Takes the deliveries due, oldest first ($1 endpoint ids, $2 now, $3 owner, $4 lease until, $5 limit). SKIP LOCKED:
+ * instances claiming together each take other rows, never the same one.
+ */
+export const POSTGRES_DELIVERY_CLAIM = `
+  WITH taken AS (
+    UPDATE webhook_deliveries d SET lease_owner = $3, lease_until = $4
+    WHERE (d.event_seq, d.endpoint_id) IN (
+      SELECT event_seq, endpoint_id FROM webhook_deliveries
+      WHERE state = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
+        AND endpoint_id = ANY($1::text[])
+      ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+    RETURNING d.event_seq, d.endpoint_id, d.attempts)
+  SELECT taken.endpoint_id, taken.attempts, e.* FROM taken JOIN merchant_events e ON e.seq = taken.event_seq
+  ORDER BY e.seq`;
+
 export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
   return {
     async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
-      // SKIP LOCKED: instances claiming together each take other rows, never the same one.
-      const { rows } = await pool.query<Row>(
-        `WITH taken AS (
-           UPDATE webhook_deliveries d SET lease_owner = $3, lease_until = $4
-           WHERE (d.event_seq, d.endpoint_id) IN (
-             SELECT event_seq, endpoint_id FROM webhook_deliveries
-             WHERE state = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
-               AND endpoint_id = ANY($1::text[])
-             ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED)
-           RETURNING d.event_seq, d.endpoint_id, d.attempts)
-         SELECT taken.endpoint_id, taken.attempts, e.* FROM taken JOIN merchant_events e ON e.seq = taken.event_seq
-         ORDER BY e.seq`,
-        [endpointIds, now, owner, leaseUntil, limit],
-      );
+      const { rows } = await pool.query<Row>(POSTGRES_DELIVERY_CLAIM, [endpointIds, now, owner, leaseUntil, limit]);
       return rows.map((row) => ({
         endpointId: row.endpoint_id as string,
         attempts: row.attempts as number,

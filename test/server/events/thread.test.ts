@@ -3,13 +3,15 @@
  * backlog of merchant events is drained to a real receiver, every delivery verified with the Standard Webhooks
  * library, while the request thread's store never claims or records a delivery (none of the worker's passes run
  * there). Stopping it mid-drain loses nothing: the pass in progress records its attempts, and a new start delivers
- * the rest.
+ * the rest. On Linux it runs below the request thread's CPU priority (server/events/thread-priority.ts).
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BACKGROUND_NICE, DELIVERY_THREAD_NAME } from '../../../server/events/thread-priority';
 import { startRecordingServer } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 
@@ -57,6 +59,17 @@ function seedBacklog(dataDir: string, count: number) {
   }
 }
 
+/** A thread of this process as /proc tells it: its name and nice value (Linux). */
+function threadInfo(tid: string) {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  // The fields after the name (which may hold spaces) start at the third, the state; the nice value is the 19th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), nice: Number(fields[16]) };
+}
+const threadsOfThisProcess = () => readdirSync('/proc/self/task').map(threadInfo);
+/** The thread this test runs on, which is the server's request thread. */
+const thisThread = () => threadInfo(readlinkSync('/proc/thread-self').split('/').at(-1)!);
+
 describe('the delivery worker in its own thread', () => {
   it('drains a backlog to a real receiver, verified, with no claim or record of a delivery on the request thread', async () => {
     const { server, received } = await shopWithReceiver();
@@ -90,4 +103,18 @@ describe('the delivery worker in its own thread', () => {
     // It did stop mid-drain (else the test shows nothing).
     expect(atStop).toBeLessThan(2_001);
   }, 60_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    "runs below the request thread's CPU priority (a higher nice value)",
+    async () => {
+      const { server, received } = await shopWithReceiver();
+      await payAnOrder(server);
+      await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 10_000 });
+      const delivery = threadsOfThisProcess().filter((thread) => thread.name === DELIVERY_THREAD_NAME);
+      expect(delivery).toHaveLength(1);
+      // Lowered to BACKGROUND_NICE, never raised back: a test run already below that priority keeps its own.
+      expect(delivery[0]!.nice).toBe(Math.max(BACKGROUND_NICE, thisThread().nice));
+    },
+    30_000,
+  );
 });
