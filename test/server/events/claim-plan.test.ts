@@ -5,16 +5,11 @@
  * status waits for, so its cost is theirs. SQLite is planned as the product runs it, with no statistics (the store
  * never runs ANALYZE); PostgreSQL after ANALYZE, as autovacuum would have by then.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POSTGRES_DELIVERY_CLAIM } from '../../../server/store/deliveries-postgres';
 import { SQLITE_DELIVERY_CLAIM } from '../../../server/store/deliveries-sqlite';
-import { openPostgresStore } from '../../../server/store/postgres';
-import { openSqliteStore } from '../../../server/store/sqlite';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
+import { TEST_DATABASE_URL } from '../store/pg-test-database';
+import { pgNodes, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from '../store/plan-fixtures';
 
 /** Events of one endpoint: all delivered but the last fifty, which are pending. */
 const EVENTS = 20_000;
@@ -47,16 +42,9 @@ function sqliteClaimFault(details: string[]): string | undefined {
   return wrong && `reads deliveries not by the pending index: ${wrong}`;
 }
 
-interface PgNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PgNode[];
-}
-const nodes = (node: PgNode): PgNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 /** What is wrong with PostgreSQL's plan of the claim, or undefined: no scan of every delivery, nor of an endpoint's. */
 const pgClaimFault = (plan: PgNode): string | undefined => {
-  const wide = nodes(plan).find(
+  const wide = pgNodes(plan).find(
     (node) =>
       (node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'webhook_deliveries') ||
       node['Index Name'] === 'webhook_deliveries_of_endpoint',
@@ -64,24 +52,12 @@ const pgClaimFault = (plan: PgNode): string | undefined => {
   return wide && `${wide['Node Type']} ${wide['Index Name'] ?? wide['Relation Name']}`;
 };
 
-const dir = mkdtempSync(join(tmpdir(), 'claim-plan-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe("the delivery worker's claim on SQLite", () => {
-  let db: Database.Database;
-  beforeAll(async () => {
-    const file = join(dir, 'plan.sqlite');
-    await openSqliteStore({ file }).close();
-    db = new Database(file);
-    db.exec(SQLITE_SEED);
-  });
-  afterAll(() => db?.close());
+  const db = seededSqlite(SQLITE_SEED);
 
   it('reads the pending deliveries by their index, not every delivery of the endpoint', () => {
     const params = { owner: 'worker-1', leaseUntil: NOW, now: NOW, endpoints: JSON.stringify(['env']), limit: 64 };
-    const details = (db.prepare(`EXPLAIN QUERY PLAN ${SQLITE_DELIVERY_CLAIM}`).all(params) as { detail: string }[]).map(
-      (row) => row.detail,
-    );
+    const details = sqlitePlan(db(), SQLITE_DELIVERY_CLAIM, params);
     expect(sqliteClaimFault(details), details.join('\n')).toBeUndefined();
   });
 
@@ -95,17 +71,10 @@ describe("the delivery worker's claim on SQLite", () => {
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("the delivery worker's claim on PostgreSQL (TEST_DATABASE_URL)", () => {
-  let pg: TestDatabase;
-  beforeAll(async () => {
-    pg = await createTestDatabase(TEST_DATABASE_URL!);
-    await (await openPostgresStore({ connectionString: pg.url })).close();
-    await pg.query(PG_SEED);
-  }, 60_000);
-  afterAll(async () => pg?.drop());
+  const pg = seededPostgres(PG_SEED);
 
   it('reads neither the whole table nor every delivery of the endpoint', async () => {
-    const { rows } = await pg.query(`EXPLAIN (FORMAT JSON) ${POSTGRES_DELIVERY_CLAIM}`, [['env'], NOW, 'worker-1', NOW, 64]);
-    const plan = (rows[0] as { 'QUERY PLAN': [{ Plan: PgNode }] })['QUERY PLAN'][0].Plan;
+    const plan = await pgPlan(pg(), POSTGRES_DELIVERY_CLAIM, [['env'], NOW, 'worker-1', NOW, 64]);
     expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
   });
 

@@ -6,19 +6,14 @@
  * every match, or walks to a deep page instead of seeking its cursor fails. The same for the refunds of a page.
  * The queries are the stores' own (`sqliteCheckoutList`, `postgresCheckoutList`, and the refunds' SQL).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CheckoutFilter } from '../../../server/store/back-office';
 import { POSTGRES_REFUNDS_OF, postgresCheckoutList } from '../../../server/store/back-office-postgres';
 import { listIndexFor } from '../../../server/store/back-office-sql';
 import { sqliteCheckoutList, sqliteRefundsOf } from '../../../server/store/back-office-sqlite';
 import { LIST_INDEXES } from '../../../server/store/migrations-indexes';
-import { openPostgresStore } from '../../../server/store/postgres';
-import { openSqliteStore } from '../../../server/store/sqlite';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
+import { TEST_DATABASE_URL } from './pg-test-database';
+import { pgNodes, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
 
 /** Checkouts seeded: one a minute from `START`, mixed states and methods, some duplicates and late payments. */
 const ROWS = 20_000;
@@ -125,18 +120,9 @@ function sqlitePlanFault(filter: CheckoutFilter, details: string[]): string | un
   return undefined;
 }
 
-interface PgNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PgNode[];
-}
-const nodes = (node: PgNode): PgNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-
 /** What is wrong with PostgreSQL's plan of a query on `table` (with a cursor: `cursor`), or undefined. */
 function pgPlanFault(plan: PgNode, table: string, cursor: boolean): string | undefined {
-  const all = nodes(plan);
+  const all = pgNodes(plan);
   if (all.some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === table)) return `Seq Scan on ${table}`;
   const indexed = all.filter((node) => node['Index Name']);
   if (indexed.length === 0) return `reads ${table} through no index`;
@@ -148,20 +134,9 @@ function pgPlanFault(plan: PgNode, table: string, cursor: boolean): string | und
   return undefined;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'list-plans-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe('the payments list on SQLite', () => {
-  let db: Database.Database;
-  beforeAll(async () => {
-    const file = join(dir, 'plans.sqlite');
-    await openSqliteStore({ file }).close();
-    db = new Database(file);
-    db.exec(SQLITE_SEED);
-  });
-  afterAll(() => db?.close());
-  const plan = (text: string, params: unknown) =>
-    (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((row) => row.detail);
+  const db = seededSqlite(SQLITE_SEED);
+  const plan = (text: string, params: unknown) => sqlitePlan(db(), text, params);
 
   it('seeks an index for every combination of filters, first page and cursor page', () => {
     const faults = combinations().flatMap((filter) => {
@@ -205,15 +180,8 @@ describe('the payments list on SQLite', () => {
 });
 
 describe.skipIf(!TEST_DATABASE_URL)('the payments list on PostgreSQL (TEST_DATABASE_URL)', () => {
-  let pg: TestDatabase;
-  beforeAll(async () => {
-    pg = await createTestDatabase(TEST_DATABASE_URL!);
-    await (await openPostgresStore({ connectionString: pg.url })).close();
-    await pg.query(PG_SEED);
-  }, 60_000);
-  afterAll(async () => pg?.drop());
-  const plan = async (text: string, values: unknown[]) =>
-    ((await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, values)).rows[0] as { 'QUERY PLAN': [{ Plan: PgNode }] })['QUERY PLAN'][0].Plan;
+  const pg = seededPostgres(PG_SEED);
+  const plan = (text: string, values: unknown[]) => pgPlan(pg(), text, values);
 
   it('seeks an index for every combination of filters, first page and cursor page', async () => {
     const faults: string[] = [];

@@ -3,16 +3,11 @@
  * TEST_DATABASE_URL) PostgreSQL: with a history of mostly final checkouts, neither reads the table or walks an index
  * of every checkout, so a pass costs what the live and recently expired checkouts are, not what the history is.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../server/store/postgres';
+import { describe, expect, it } from 'vitest';
 import { POSTGRES_CLAIMS } from '../../../server/store/reconcile-postgres';
 import { SQLITE_CLAIMS } from '../../../server/store/reconcile-sqlite';
-import { openSqliteStore } from '../../../server/store/sqlite';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
+import { TEST_DATABASE_URL } from './pg-test-database';
+import { pgNodes, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
 
 /** Checkouts seeded: one a minute, most of them final, one in ten expired, one in fifty still live. */
 const ROWS = 20_000;
@@ -53,33 +48,17 @@ function sqliteClaimFault(details: string[]): string | undefined {
   return undefined;
 }
 
-interface PgNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PgNode[];
-}
-const nodes = (node: PgNode): PgNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 const pgClaimFault = (plan: PgNode): string | undefined =>
-  nodes(plan).some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'checkouts')
+  pgNodes(plan).some((node) => node['Node Type'] === 'Seq Scan' && node['Relation Name'] === 'checkouts')
     ? 'Seq Scan on checkouts'
     : undefined;
 
-const dir = mkdtempSync(join(tmpdir(), 'reconcile-plans-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
 describe("the reconciler's claims on SQLite", () => {
-  let db: Database.Database;
-  beforeAll(async () => {
-    const file = join(dir, 'plans.sqlite');
-    await openSqliteStore({ file }).close();
-    db = new Database(file);
-    db.exec(SQLITE_SEED);
-  });
-  afterAll(() => db?.close());
+  const db = seededSqlite(SQLITE_SEED);
 
   it.each(Object.entries(SQLITE_CLAIMS))('%s: seeks its partial index, never the whole table', (_, text) => {
     const params = { now: NOW, before: NOW, limit: 50, liveUntil: NOW, since: NOW, minDays: 0.001, maxDays: 0.04, until: NOW };
-    const details = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((row) => row.detail);
+    const details = sqlitePlan(db(), text, params);
     expect(sqliteClaimFault(details), details.join('\n')).toBeUndefined();
   });
 
@@ -93,13 +72,7 @@ describe("the reconciler's claims on SQLite", () => {
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("the reconciler's claims on PostgreSQL (TEST_DATABASE_URL)", () => {
-  let pg: TestDatabase;
-  beforeAll(async () => {
-    pg = await createTestDatabase(TEST_DATABASE_URL!);
-    await (await openPostgresStore({ connectionString: pg.url })).close();
-    await pg.query(PG_SEED);
-  }, 60_000);
-  afterAll(async () => pg?.drop());
+  const pg = seededPostgres(PG_SEED);
 
   it.each([
     ['live', POSTGRES_CLAIMS.live, [NOW, NOW, 50, NOW]],
@@ -107,8 +80,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the reconciler's claims on PostgreSQL (TEST
     ['dueExpiries', POSTGRES_CLAIMS.dueExpiries, [NOW, 50, NOW]],
     ['staleReservations', POSTGRES_CLAIMS.staleReservations, [NOW, NOW, 50, NOW]],
   ] as const)('%s: never reads the whole table', async (_, text, values) => {
-    const { rows } = await pg.query(`EXPLAIN (FORMAT JSON) ${text}`, [...values]);
-    const plan = (rows[0] as { 'QUERY PLAN': [{ Plan: PgNode }] })['QUERY PLAN'][0].Plan;
+    const plan = await pgPlan(pg(), text, values);
     expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
   });
 
