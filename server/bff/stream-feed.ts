@@ -2,7 +2,7 @@
  * What the event streams of one checkout share (server/bff/stream.ts): one read of its events after a seq, with
  * each event's frame encoded once for every stream of that checkout at that seq.
  */
-import type { Checkout, CheckoutEvent, Store } from '../store/types';
+import type { Checkout, CheckoutEvent, CommittedChange, Store } from '../store/types';
 import { toView } from './view';
 
 /** One `status` event of the stream, as the wire carries it. */
@@ -30,6 +30,8 @@ export interface Feed {
   streams: number;
   notified: number;
   reads: Map<number, Promise<Batch>>;
+  /** The newest change this instance committed, as the transaction left it (its notice carries it). */
+  committed?: CommittedChange | undefined;
 }
 
 const feeds = new WeakMap<Store, Map<string, Feed>>();
@@ -48,23 +50,39 @@ export function leaveFeed(store: Store, checkoutId: string, feed: Feed) {
   if (byCheckout?.get(checkoutId) === feed) byCheckout.delete(checkoutId);
 }
 
-export function notify(feed: Feed, seq: number) {
+export function notify(feed: Feed, seq: number, committed?: CommittedChange) {
   if (seq !== 0 && seq <= feed.notified) return;
   if (seq !== 0) feed.notified = seq;
+  feed.committed = committed;
   feed.reads.clear();
+}
+
+/**
+ * The batch of a change committed here, when it is exactly the one event after `afterSeq` and the newest this
+ * instance knows: its streams send it as the transaction left it, with no read of the store. Anything else (a
+ * notice from another instance, a stream further behind, a wake-up of everything) is read from the store.
+ */
+function committedBatch(feed: Feed, afterSeq: number): Batch | undefined {
+  const committed = feed.committed;
+  if (!committed || committed.event.seq !== afterSeq + 1 || committed.event.seq !== feed.notified) return undefined;
+  const { checkout, event } = committed;
+  return { checkout, events: [event], frames: [Buffer.from(frame(viewAt(checkout, event), event.seq))] };
 }
 
 export function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch> {
   let read = feed.reads.get(afterSeq);
   if (!read) {
-    read = (async (): Promise<Batch> => {
-      const events = await store.eventsAfter(checkoutId, afterSeq);
-      // The details change once more when it is paid (the receipt): read them with the events that show it.
-      const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
-      if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
-      const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
-      return { checkout, events, frames };
-    })();
+    const served = committedBatch(feed, afterSeq);
+    read = served
+      ? Promise.resolve(served)
+      : (async (): Promise<Batch> => {
+          const events = await store.eventsAfter(checkoutId, afterSeq);
+          // The details change once more when it is paid (the receipt): read them with the events that show it.
+          const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
+          if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
+          const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
+          return { checkout, events, frames };
+        })();
     const reads = feed.reads;
     reads.set(afterSeq, read);
     // A failed read is not shared: the next wake-up tries again.

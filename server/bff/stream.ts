@@ -116,8 +116,8 @@ function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void
   }
   if (closed) return release;
   // Subscribed before the catch-up read, so an event stored in between is read by one or the other.
-  held.unsubscribe = hub.subscribe(checkout.id, (seq) => {
-    notify(feed, seq);
+  held.unsubscribe = hub.subscribe(checkout.id, (seq, committed) => {
+    notify(feed, seq, committed);
     schedule();
   });
   held.heartbeat = setInterval(() => write(HEARTBEAT), options.heartbeatMs);

@@ -6,17 +6,20 @@
  * and whatever comes next subscribes the same way. With PostgreSQL the hub carries the notice to every instance.
  *
  * A notice is a hint (a checkout id and the seq of its newest event): a consumer reads the events themselves from
- * the store, so a notice lost to a crash between commit and publish costs a consumer at most its next wake-up.
+ * the store, so a notice lost to a crash between commit and publish costs a consumer at most its next wake-up. On
+ * the instance that committed it, the notice also carries the change as committed (the checkout and its new event),
+ * which the shoppers' streams send without reading it back.
  */
 import type { CashOut } from './back-office';
-import type { Checkout, CheckoutEvent, StatusHub, Store } from './types';
+import type { CommittedChange, StatusHub, Store } from './types';
 
 /** Hub topic of a cash-out change (the back-office's live lists listen to every topic). */
 export const cashOutTopic = (key: string) => `cashout:${key}`;
 
 /** The store given, whose committed changes reach `hub`. Open stores through `openStore`, which does this. */
 export function publishingCommits(store: Store, hub: StatusHub): Store {
-  const checkoutMoved = (moved: { checkout: Checkout; event: CheckoutEvent }) => hub.publish(moved.checkout.id, moved.event.seq);
+  // The change itself rides along for this instance's streams, which then need not read it back.
+  const checkoutMoved = (moved: CommittedChange) => hub.publish(moved.checkout.id, moved.event.seq, moved);
   const cashOutMoved = (cashOut: CashOut) => hub.publish(cashOutTopic(cashOut.idempotencyKey), 0);
   return {
     ...store,

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { z } from 'zod';
-import type { StatusHub } from './types';
+import type { CommittedChange, StatusHub } from './types';
 
-type Listener = (seq: number) => void;
+type Listener = (seq: number, committed?: CommittedChange) => void;
 type ErrorReporter = (error: unknown) => void;
 
 export const HUB_CHANNEL = 'checkout_events';
@@ -25,9 +25,10 @@ function createRegistry(onError: ErrorReporter) {
   let count = 0;
 
   // One throwing listener (a stream whose socket just died) must not keep the event from the others.
-  const call = (subscription: { listener: Listener }, seq: number) => {
+  const call = (subscription: { listener: Listener }, seq: number, committed?: CommittedChange) => {
     try {
-      subscription.listener(seq);
+      if (committed) subscription.listener(seq, committed);
+      else subscription.listener(seq);
     } catch (error) {
       onError(error);
     }
@@ -55,9 +56,9 @@ function createRegistry(onError: ErrorReporter) {
         if (everything.delete(subscription)) count--;
       };
     },
-    dispatch: (checkoutId: string, seq: number): void => {
+    dispatch: (checkoutId: string, seq: number, committed?: CommittedChange): void => {
       const set = byCheckout.get(checkoutId);
-      if (set) for (const subscription of [...set]) call(subscription, seq);
+      if (set) for (const subscription of [...set]) call(subscription, seq, committed);
       for (const subscription of [...everything]) call({ listener: (n) => subscription.listener(checkoutId, n) }, seq);
     },
     wakeAll: (): void => {
@@ -215,8 +216,8 @@ export async function createPostgresHub({
   return {
     subscribe: registry.subscribe,
     subscribeAll: registry.subscribeAll,
-    publish(checkoutId, seq) {
-      registry.dispatch(checkoutId, seq);
+    publish(checkoutId, seq, committed) {
+      registry.dispatch(checkoutId, seq, committed);
       notifier.notify(JSON.stringify({ instance, checkoutId, seq }));
     },
     subscriberCount: registry.count,

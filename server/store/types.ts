@@ -270,16 +270,26 @@ export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, De
  * `store.eventsAfter(lastSentSeq)`, so a repeated, late or zero hint costs one query and loses nothing. Subscribers
  * are called with seq 0 after the PostgreSQL listener reconnects, because notifications sent meanwhile are gone.
  */
+/** A change this instance committed: the checkout as the transaction left it, and the event it appended. */
+export interface CommittedChange {
+  checkout: Checkout;
+  event: CheckoutEvent;
+}
+
 export interface StatusHub {
-  /** Calls `listener` after an event for the checkout is stored by this instance or, with PostgreSQL, any instance. Returns the unsubscribe function (idempotent). */
-  subscribe(checkoutId: string, listener: (seq: number) => void): () => void;
+  /**
+   * Calls `listener` after an event for the checkout is stored by this instance or, with PostgreSQL, any instance.
+   * A change committed here comes with `committed`, so a listener can serve it without reading it back; one heard
+   * from another instance comes without. Returns the unsubscribe function (idempotent).
+   */
+  subscribe(checkoutId: string, listener: (seq: number, committed?: CommittedChange) => void): () => void;
   /**
    * Calls `listener` with the checkout id (or another topic, such as `cashout:<key>`) of every publish, here or,
    * with PostgreSQL, on any instance: the back-office's live lists. After a reconnect, once with the id `*`.
    */
   subscribeAll(listener: (checkoutId: string, seq: number) => void): () => void;
-  /** Called by the BFF right after a successful `transition` or `activateCheckout`. */
-  publish(checkoutId: string, seq: number): void;
+  /** Called by the store's feed right after a commit (./feed.ts); `committed` goes to this instance's listeners only. */
+  publish(checkoutId: string, seq: number, committed?: CommittedChange): void;
   /** Open subscriptions in total, for leak tests. */
   subscriberCount(): number;
   close(): Promise<void>;
