@@ -95,6 +95,20 @@ describe('POST /api/webhooks/provider', () => {
     expect(forged.status).toBe(401);
   });
 
+  it('reads of the payload only what makes it an event (id and state): other fields in another format are not refused', async () => {
+    const { checkout } = await checkoutWithRecord();
+    const odd = {
+      ...payload(checkout.transactionId, 'Registered'),
+      transactionAmount: 'R$ 79,80',
+      transactionDate: 'ontem',
+      payer: 'Maria',
+    };
+    const res = await post(odd, server.config.webhookSecret);
+    // Heard and re-read (the provider says Registered: nothing to move), not refused with a 4xx the provider never retries.
+    expect(res.status).toBe(200);
+    expect(res.body.data.outcome).toBe('ignored');
+  });
+
   it('answers malformed payloads with 400 and a clear error', async () => {
     for (const body of ['not json', { id: 'x' }, { ...payload('x', 'Completed'), transactionState: 'Paid' }]) {
       const res = await post(body, server.config.webhookSecret);
