@@ -49,7 +49,7 @@ export async function sendEvent(
       url: endpoint.url,
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'pix-checkout-webhooks/1' },
       body,
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
     });
     status = answer.status;
     if (status < 200 || status > 299) error = `HTTP ${status}`;

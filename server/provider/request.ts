@@ -137,7 +137,7 @@ export class Requester {
         url,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
       });
     } catch (error) {
       const timedOut = error instanceof DOMException && error.name === 'TimeoutError';

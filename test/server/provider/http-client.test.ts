@@ -71,6 +71,23 @@ describe('sendWithNodeHttp', () => {
     await expect(sendWithNodeHttp({ method: 'GET', url: base, headers: {}, signal: aborted })).rejects.toThrow('stopped');
   });
 
+  it('rejects with a TimeoutError past `timeoutMs`, before or during the answer', async () => {
+    const silent = await httpServer(() => undefined);
+    const started = performance.now();
+    await expect(sendWithNodeHttp({ method: 'GET', url: silent, headers: {}, timeoutMs: 50 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    // Headers, then a body that never ends.
+    const stalled = await httpServer((_req, _body, res) => {
+      res.writeHead(200, { 'content-length': '10' });
+      res.write('par');
+    });
+    await expect(sendWithNodeHttp({ method: 'GET', url: stalled, headers: {}, timeoutMs: 50 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+  });
+
   it('refuses an answer larger than the cap', async () => {
     const base = await httpServer((_req, _body, res) => {
       res.writeHead(200);
@@ -139,5 +156,12 @@ describe('sendWithFetch', () => {
     const send = sendWithFetch(fetch);
     expect(await send({ method: 'POST', url: `${base}/x`, headers: {}, body: 'b' })).toEqual({ status: 200, text: 'POST b' });
     expect((await send({ method: 'GET', url: `${base}/moved`, headers: {} })).status).toBe(302);
+  });
+
+  it('gives `timeoutMs` the same meaning: a TimeoutError past it', async () => {
+    const silent = await httpServer(() => undefined);
+    await expect(sendWithFetch(fetch)({ method: 'GET', url: silent, headers: {}, timeoutMs: 50 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
   });
 });
