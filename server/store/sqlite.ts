@@ -86,8 +86,17 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     byId: db.prepare(`SELECT * FROM checkouts WHERE id = ?`),
     byTransaction: db.prepare(`SELECT * FROM checkouts WHERE transaction_id = ?`),
     byOrder: db.prepare(`SELECT * FROM checkouts WHERE order_id = ? ORDER BY created_at, id`),
-    // One move of the state machine's plan (see ./plans): guarded by the state it was decided from.
+    // One move of the state machine's plan (see ./plans): guarded by the state it was decided from. SQLite rewrites
+    // every index over a column an UPDATE names, changed or not: a move that sets no transaction id and no window
+    // (every one but an activation, `moveActivating`) names neither, which spares each payment's commit the page of
+    // the transaction ids' unique index.
     move: db.prepare(`
+      UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
+        duplicate_of = @duplicateOf, last_checked_at = coalesce(max(coalesce(last_checked_at, ''), @checkedAt), last_checked_at),
+        last_webhook_at = coalesce(max(coalesce(last_webhook_at, ''), @webhookAt), last_webhook_at)
+      WHERE id = @id AND state = @from
+      RETURNING *`),
+    moveActivating: db.prepare(`
       UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
         duplicate_of = @duplicateOf, transaction_id = coalesce(@transactionId, transaction_id),
         expires_at = coalesce(@expiresAt, expires_at), last_checked_at = coalesce(max(coalesce(last_checked_at, ''), @checkedAt), last_checked_at),
@@ -140,8 +149,13 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
         return maybeCheckout(one(sql.byId, step.id));
       case 'holder':
         return one(sql.placeHolder, { id: step.id }) as { id: string; state: StoredState } | undefined;
-      case 'move':
-        return maybeCheckout(one(sql.move, { ...UNSET_MOVE_FIELDS, ...step.move, details: toJson(step.move.details) }));
+      case 'move': {
+        const { move } = step;
+        const activating = move.transactionId !== undefined || move.expiresAt !== undefined;
+        return maybeCheckout(
+          one(activating ? sql.moveActivating : sql.move, { ...UNSET_MOVE_FIELDS, ...move, details: toJson(move.details) }),
+        );
+      }
       case 'insert': {
         const { draft, fields, duplicateOf, at } = step.insert;
         const row = one(sql.insertActive, {
