@@ -21,6 +21,8 @@ interface Recorded {
   body: string;
   /** The transaction id inside `body`, swapped on every replay. */
   transactionId?: string;
+  /** `body` cut at that id once, so a replay only joins the parts (as cheap as the hops floor's answer). */
+  parts?: string[];
 }
 
 /** A transaction the stub made: its state and where its webhook goes. */
@@ -97,7 +99,8 @@ export async function startStubProvider(target: string) {
   /** Transactions the emulator made (through the stub): every call about them is forwarded. */
   const emulated = new Set<string>();
   const stubbed = new Map<string, Stubbed>();
-  let webhookBody: { body: string; transactionId: string } | undefined;
+  /** The recorded Completed webhook, cut at its transaction id once (a trigger joins the parts with its own id). */
+  let webhookBody: { parts: string[] } | undefined;
   let replayed = 0;
   let url = '';
 
@@ -109,7 +112,8 @@ export async function startStubProvider(target: string) {
   };
   const replay = (res: ServerResponse, answer: Recorded, id: string) => {
     replayed++;
-    const body = answer.transactionId ? answer.body.split(answer.transactionId).join(id) : answer.body;
+    if (answer.transactionId && !answer.parts) answer.parts = answer.body.split(answer.transactionId);
+    const body = answer.parts ? answer.parts.join(id) : answer.body;
     res.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
@@ -145,7 +149,7 @@ export async function startStubProvider(target: string) {
       const transaction = stubbed.get(id);
       if (!transaction?.webhook) return Promise.resolve(404);
       transaction.state = 'Completed';
-      const body = webhookBody!.body.split(webhookBody!.transactionId).join(id);
+      const body = webhookBody!.parts.join(id);
       return post(agent, transaction.webhook.url, transaction.webhook.headers, body);
     });
     const statuses = await Promise.all(sent);
@@ -157,7 +161,7 @@ export async function startStubProvider(target: string) {
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
     const id = (parse(text) as { id?: unknown } | undefined)?.id;
-    if (typeof id === 'string' && /"transactionState":"Completed"/.test(text)) webhookBody = { body: text, transactionId: id };
+    if (typeof id === 'string' && /"transactionState":"Completed"/.test(text)) webhookBody = { parts: text.split(id) };
     const status = await post(agent, to, headers, text);
     res.writeHead(status).end();
   }
