@@ -192,9 +192,10 @@ export class CheckoutSession implements ReactiveController {
     this.announce(stateTitle(this.host.strings, this.shownState!));
     emit(this.host, 'pix-checkout-status', detail);
     if (next.state === 'Completed') {
-      // The tab remembers the paid checkout, so a reload shows this receipt even if the order has a newer one.
-      rememberCheckout(this.host.endpoint, this.host.orderId, next.id);
+      // The page hears of the payment first: the tab's storage write below (a reload then shows this receipt even if
+      // the order has a newer one) costs a tenth of a millisecond and can follow.
       emit(this.host, 'pix-checkout-completed', detail);
+      rememberCheckout(this.host.endpoint, this.host.orderId, next.id);
       this.stopWatching(next.id);
     } else if (isFinal(next.state)) {
       emit(this.host, 'pix-checkout-failed', detail);
