@@ -6,16 +6,18 @@ import { merchantEventFromRow, type Row } from './rows';
 
 /**
  * Takes the deliveries due, oldest first ($1 endpoint ids, $2 now, $3 owner, $4 lease until, $5 limit). SKIP LOCKED:
- * instances claiming together each take other rows, never the same one.
+ * instances claiming together each take other rows, never the same one. The pick is a materialized CTE, run once:
+ * as `IN (subquery … LIMIT)` the planner may run it once per outer row and lease more than the limit.
  */
 export const POSTGRES_DELIVERY_CLAIM = `
-  WITH taken AS (
+  WITH picked AS MATERIALIZED (
+    SELECT event_seq, endpoint_id FROM webhook_deliveries
+    WHERE state = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
+      AND endpoint_id = ANY($1::text[])
+    ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED),
+  taken AS (
     UPDATE webhook_deliveries d SET lease_owner = $3, lease_until = $4
-    WHERE (d.event_seq, d.endpoint_id) IN (
-      SELECT event_seq, endpoint_id FROM webhook_deliveries
-      WHERE state = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
-        AND endpoint_id = ANY($1::text[])
-      ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED)
+    FROM picked p WHERE d.event_seq = p.event_seq AND d.endpoint_id = p.endpoint_id
     RETURNING d.event_seq, d.endpoint_id, d.attempts)
   SELECT taken.endpoint_id, taken.attempts, e.* FROM taken JOIN merchant_events e ON e.seq = taken.event_seq
   ORDER BY e.seq`;

@@ -1,6 +1,7 @@
 /**
- * `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations` on PostgreSQL. Each claim is one statement: its subquery locks
- * the rows it picks with `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them and
+ * `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations` on PostgreSQL. Each claim is one statement: its
+ * materialized CTE picks the rows once and locks them with `FOR UPDATE SKIP LOCKED` (as `id IN (subquery … LIMIT)`, the
+ * planner may run the subquery once per outer row and claim more than the limit), so an instance claiming at the same moment passes over them and
  * picks others, and the UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment
  * later finds them not due (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts
  * are claimed first, then expired ones up to the limit; checkouts past their window are claimed for expiring the same
@@ -24,36 +25,37 @@ const PICK = 'ORDER BY last_checked_at NULLS FIRST, created_at, id LIMIT $3 FOR 
 export const POSTGRES_CLAIMS = {
   /** $4: when a claimed live checkout may be claimed again. */
   live: `
-    UPDATE checkouts SET next_check_at = $4
-    WHERE id IN (SELECT id FROM checkouts WHERE state IN (${sqlList(LIVE_STATES)}) AND ${STALE} ${PICK})
-    RETURNING *`,
+    WITH picked AS MATERIALIZED (SELECT id FROM checkouts WHERE state IN (${sqlList(LIVE_STATES)}) AND ${STALE} ${PICK})
+    UPDATE checkouts SET next_check_at = $4 FROM picked WHERE checkouts.id = picked.id
+    RETURNING checkouts.*`,
   /**
    * $4: the start of the followed expiries; $5 and $6: the backoff's bounds in ms. The next check is due after the
    * checkout's age, within them.
    */
   expired: `
+    WITH picked AS MATERIALIZED (SELECT id FROM checkouts WHERE state = '${EXPIRED}' AND updated_at >= $4 AND ${STALE} ${PICK})
     UPDATE checkouts
     SET next_check_at = $1::timestamptz
       + LEAST(GREATEST($1::timestamptz - updated_at, $5::float8 * interval '1 millisecond'), $6::float8 * interval '1 millisecond')
-    WHERE id IN (SELECT id FROM checkouts WHERE state = '${EXPIRED}' AND updated_at >= $4 AND ${STALE} ${PICK})
-    RETURNING *`,
+    FROM picked WHERE checkouts.id = picked.id
+    RETURNING checkouts.*`,
   /** $1 now, $2 limit, $3 until. A lease taken before the window ended was the stale claim's, for a read, not for expiring. */
   dueExpiries: `
-    UPDATE checkouts SET next_check_at = $3
-    WHERE id IN (
+    WITH picked AS MATERIALIZED (
       SELECT id FROM checkouts
       WHERE state IN (${sqlList(LIVE_STATES)}) AND expires_at <= $1
         AND (next_check_at IS NULL OR next_check_at <= $1 OR next_check_at <= expires_at)
       ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-    RETURNING *`,
+    UPDATE checkouts SET next_check_at = $3 FROM picked WHERE checkouts.id = picked.id
+    RETURNING checkouts.*`,
   /** $1 now, $2 before, $3 limit, $4 until. */
   staleReservations: `
-    UPDATE checkouts SET next_check_at = $4
-    WHERE id IN (
+    WITH picked AS MATERIALIZED (
       SELECT id FROM checkouts
       WHERE state = '${CREATING}' AND created_at < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
       ORDER BY created_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-    RETURNING *`,
+    UPDATE checkouts SET next_check_at = $4 FROM picked WHERE checkouts.id = picked.id
+    RETURNING checkouts.*`,
 } as const;
 
 export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries' | 'claimStaleReservations'> {

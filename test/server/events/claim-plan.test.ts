@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { POSTGRES_DELIVERY_CLAIM } from '../../../server/store/deliveries-postgres';
 import { SQLITE_DELIVERY_CLAIM } from '../../../server/store/deliveries-sqlite';
 import { TEST_DATABASE_URL } from '../store/pg-test-database';
-import { pgNodes, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from '../store/plan-fixtures';
+import { pgNodes, pgPickFault, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from '../store/plan-fixtures';
 
 /** Events of one endpoint: all delivered but the last fifty, which are pending. */
 const EVENTS = 20_000;
@@ -73,9 +73,10 @@ describe("the delivery worker's claim on SQLite", () => {
 describe.skipIf(!TEST_DATABASE_URL)("the delivery worker's claim on PostgreSQL (TEST_DATABASE_URL)", () => {
   const pg = seededPostgres(PG_SEED);
 
-  it('reads neither the whole table nor every delivery of the endpoint', async () => {
+  it('reads neither the whole table nor every delivery of the endpoint, and picks its rows once (never more than its limit)', async () => {
     const plan = await pgPlan(pg(), POSTGRES_DELIVERY_CLAIM, [['env'], NOW, 'worker-1', NOW, 64]);
     expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
+    expect(pgPickFault(plan), JSON.stringify(plan)).toBeUndefined();
   });
 
   it('the plan check fails a Seq Scan and a walk of the endpoint index', () => {

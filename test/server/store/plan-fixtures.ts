@@ -18,11 +18,26 @@ export interface PgNode {
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
+  'Subplan Name'?: string;
   Plans?: PgNode[];
 }
 
 /** `node` and every node under it. */
 export const pgNodes = (node: PgNode): PgNode[] => [node, ...(node.Plans ?? []).flatMap(pgNodes)];
+
+/**
+ * Why a claim's plan could lease more rows than its limit, or undefined: its rows must be picked and locked
+ * (`LockRows`) once, inside the materialized CTE `picked`. A pick written as `id IN (subquery … LIMIT … FOR UPDATE)`
+ * is a subquery the planner may run again for each row it joins, each run taking rows of its own.
+ */
+export function pgPickFault(plan: PgNode): string | undefined {
+  const ctes = pgNodes(plan).filter((node) => node['Subplan Name'] === 'CTE picked');
+  if (ctes.length !== 1) return 'no materialized CTE named picked';
+  const insideCte = new Set(pgNodes(ctes[0]!));
+  const locks = pgNodes(plan).filter((node) => node['Node Type'] === 'LockRows');
+  if (locks.length === 0) return 'no LockRows';
+  return locks.every((node) => insideCte.has(node)) ? undefined : 'LockRows outside the CTE picked';
+}
 
 /** Within a `describe`: a SQLite file at the store's latest schema with `seed` run over it, for the block's tests. */
 export function seededSqlite(seed: string): () => Database.Database {

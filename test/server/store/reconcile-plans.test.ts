@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { POSTGRES_CLAIMS } from '../../../server/store/reconcile-postgres';
 import { SQLITE_CLAIMS } from '../../../server/store/reconcile-sqlite';
 import { TEST_DATABASE_URL } from './pg-test-database';
-import { pgNodes, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
+import { pgNodes, pgPickFault, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
 
 /** Checkouts seeded: one a minute, most of them final, one in ten expired, one in fifty still live. */
 const ROWS = 20_000;
@@ -79,9 +79,19 @@ describe.skipIf(!TEST_DATABASE_URL)("the reconciler's claims on PostgreSQL (TEST
     ['expired', POSTGRES_CLAIMS.expired, [NOW, NOW, 50, new Date(Date.parse(NOW) - 86_400_000).toISOString(), 60_000, 3_600_000]],
     ['dueExpiries', POSTGRES_CLAIMS.dueExpiries, [NOW, 50, NOW]],
     ['staleReservations', POSTGRES_CLAIMS.staleReservations, [NOW, NOW, 50, NOW]],
-  ] as const)('%s: never reads the whole table', async (_, text, values) => {
+  ] as const)('%s: never reads the whole table, and picks its rows once (never more than its limit)', async (_, text, values) => {
     const plan = await pgPlan(pg(), text, values);
     expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
+    expect(pgPickFault(plan), JSON.stringify(plan)).toBeUndefined();
+  });
+
+  it('the pick check fails a lock taken by a subquery of the UPDATE', () => {
+    const lock = { 'Node Type': 'LockRows', Plans: [{ 'Node Type': 'Index Scan', 'Index Name': 'checkouts_live' }] };
+    expect(pgPickFault({ 'Node Type': 'ModifyTable', Plans: [{ 'Node Type': 'Nested Loop', Plans: [lock] }] })).toBe(
+      'no materialized CTE named picked',
+    );
+    const cte = { 'Node Type': 'Limit', 'Subplan Name': 'CTE picked', Plans: [] };
+    expect(pgPickFault({ 'Node Type': 'ModifyTable', Plans: [cte, lock] })).toBe('LockRows outside the CTE picked');
   });
 
   it('the plan check fails a Seq Scan', () => {
