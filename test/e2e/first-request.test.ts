@@ -77,13 +77,15 @@ describe("the shopper's first requests", () => {
       expect(page.url()).toBe(`${e2e.app.url}/checkout.html?order=${order.orderId}`);
       await chooseMethod(page, 'Pix');
       expect(await pixCode(page)).toMatch(/^000201/);
-      // The lookup first, then the element's script under its hashed name; no stylesheet to fetch (they are in the page).
+      // The lookup first, then the element's script under its hashed name.
       expect(events[0]).toBe(`sent POST ${lookup}`);
       expect(events[1]).toMatch(/^file \/widget\/pix-checkout\.[0-9a-f]+\.js$/);
-      expect(events.filter((e) => e.endsWith('.css'))).toEqual([]);
-      // The page's module (the sandbox panel, the delivery log) only once the element has its checkout.
-      await expect.poll(() => events.includes('file /assets/checkout.js')).toBe(true);
-      expect(events.indexOf('file /assets/checkout.js')).toBeGreaterThan(events.indexOf('answered POST /api/checkouts'));
+      // Until the element has its checkout, only the element's own files: the page's stylesheets are in the page, and
+      // its module (the sandbox panel, the delivery log) and the panel's stylesheet come after.
+      await expect.poll(() => events.includes('file /assets/checkout.js') && events.includes('file /sandbox-panel.css')).toBe(true);
+      const created = events.indexOf('answered POST /api/checkouts');
+      expect(created).toBeGreaterThan(0);
+      expect(events.slice(0, created).filter((e) => e.startsWith('file ') && !e.startsWith('file /widget/'))).toEqual([]);
       // The element asked nothing again.
       expect(events.filter((e) => e.startsWith('sent POST'))).toEqual([`sent POST ${lookup}`]);
       // The panel, started late, still shows the checkout the element made before it came.
