@@ -18,6 +18,8 @@
 import type { Context } from 'hono';
 import { join } from 'node:path';
 import { inlineSource, type InlineSource } from '../server/lib/inline-source';
+import { ORDER_ID } from '../server/pay-page';
+import { escapeHtml } from '../server/sandbox/format';
 import type { WidgetManifest } from '../server/widget';
 import { orderProblem, orderSection } from './checkout-order';
 import { demoPagePolicy } from './page-policy';
@@ -26,9 +28,6 @@ import type { DemoStore } from './store';
 
 /** Where checkout.html takes the order's summary and element. */
 export const ORDER_MARK = '<!-- checkout-order -->';
-
-/** The shape of an order id, as `POST /api/checkouts` takes it. */
-const ORDER_ID = /^[\w.:-]{1,64}$/;
 
 /** A stylesheet the template links, which the server writes into the page. */
 const STYLESHEET = /<link rel="stylesheet" href="([\w.-]+\.css)" \/>/g;
@@ -56,6 +55,15 @@ interface Shell {
   policy: string;
 }
 
+/** The element's bundle as the build's manifest names it; undefined while a build is writing it. */
+function widgetOf(manifest: ServedFile): WidgetManifest | undefined {
+  try {
+    return JSON.parse(manifest.bytes.toString('utf8')) as WidgetManifest;
+  } catch {
+    return undefined;
+  }
+}
+
 export function checkoutPage({ publicDir, assetsDir, widgetDir, demo }: CheckoutPageOptions) {
   const read = fileReader();
   let shell: Shell | undefined;
@@ -77,11 +85,11 @@ export function checkoutPage({ publicDir, assetsDir, widgetDir, demo }: Checkout
       styles.push(inlineSource(sheet.bytes.toString('utf8').trim()));
       return `<style>${styles.at(-1)!.text}</style>`;
     });
-    const widget = manifest && (JSON.parse(manifest.bytes.toString('utf8')) as WidgetManifest);
+    const widget = manifest && widgetOf(manifest);
     if (widget)
       html = html.replace(
         WIDGET_SCRIPT,
-        `<script type="module" src="/widget/${widget.file}" integrity="${widget.integrity}" crossorigin="anonymous"></script>`,
+        `<script type="module" src="/widget/${escapeHtml(widget.file)}" integrity="${escapeHtml(widget.integrity)}" crossorigin="anonymous"></script>`,
       );
     // Without a build the page still goes out, its element without the order token: the element says so itself.
     const inline = script && inlineSource(script.bytes.toString('utf8').trim());
