@@ -169,6 +169,7 @@ describe('the checkout page', () => {
     expect(html).toContain(
       `<script type="module" src="/widget/${WIDGET.file}" integrity="${WIDGET.integrity}" crossorigin="anonymous"></script>`,
     );
+    expect([...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map(([, src]) => src)).toEqual([`/widget/${WIDGET.file}`]);
     expect(html).not.toContain(ORDER_MARK);
   });
 
