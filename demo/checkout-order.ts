@@ -1,9 +1,9 @@
 /**
  * The order part of the checkout page, written by the server (demo/checkout-page.ts): the order's summary as the shop
- * priced it, and `<pix-checkout>` for it with the page's inline script right after it; or, when the address names no
- * order the shop has, what is wrong and the way back. The element is in the page itself, so it upgrades as soon as
- * its script has run, with no page script to wait for; the summary needs no request of its own. Only the order token
- * is left to the browser: it rides in the fragment, which no request carries, and the inline script hands it over.
+ * priced it, and `<pix-checkout>` for it; or, when the address names no order the shop has, what is wrong and the way
+ * back. The element is in the page itself, so it upgrades as soon as its script has run, with no page script to wait
+ * for; the summary needs no request of its own. Only the order token is left to the browser: it rides in the
+ * fragment, which no request carries, and the page's inline script (demo/pages/checkout-inline.ts) hands it over.
  */
 import { formatMoneyCents, requireCents } from '../core/money';
 import { METHODS } from '../core/methods';
@@ -16,8 +16,8 @@ export function orderProblem(text: string): string {
   return `<p class="notice notice-error" id="order-status" role="status">${escapeHtml(text)} <a href="./">Voltar para a loja</a></p>`;
 }
 
-/** The summary of `order` (its `status` as the shop knows it) and its element, then `script` (already a tag). */
-export function orderSection(order: DemoOrder, status: OrderStatus, script: string): string {
+/** The summary of `order` (its `status` as the shop knows it) and its element. */
+export function orderSection(order: DemoOrder, status: OrderStatus): string {
   const id = escapeHtml(order.orderId);
   const lines = order.items.map(
     (item) =>
@@ -39,7 +39,7 @@ export function orderSection(order: DemoOrder, status: OrderStatus, script: stri
 
           <section class="card payment" aria-labelledby="payment-title">
             <h2 id="payment-title">Forma de pagamento</h2>
-            <div id="payment-slot"><pix-checkout endpoint="/api" methods="${METHODS.join(' ')}" lang="pt-BR" order-id="${id}" merchant-name="Armazém Cerrado"></pix-checkout>${script}</div>
+            <div id="payment-slot"><pix-checkout endpoint="/api" methods="${METHODS.join(' ')}" lang="pt-BR" order-id="${id}" merchant-name="Armazém Cerrado"></pix-checkout></div>
           </section>
         </div>`;
 }

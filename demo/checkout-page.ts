@@ -5,10 +5,10 @@
  *
  * - the order's summary and `<pix-checkout>` for it are in the page (demo/checkout-order.ts), so the element upgrades
  *   as soon as its script has run and the summary needs no request;
- * - the page's inline script (checkout-inline.js, built from demo/pages/checkout-inline.ts) comes right after the
- *   element: it hands the element the order token from the fragment, sends the element's order lookup while the
- *   element's script is still on its way, and loads the page's own module (the sandbox panel, the delivery log) only
- *   once the element has drawn its first checkout or the page has been idle a while;
+ * - the page's inline script (checkout-inline.js, built from demo/pages/checkout-inline.ts) comes first in its head:
+ *   it takes the order token from the fragment and sends the element's order lookup before anything else of the page
+ *   is parsed, hands both to the element once the page is parsed, and loads the page's own module (the sandbox panel,
+ *   the delivery log) only once the element has drawn its first checkout or the page has been idle a while;
  * - the stylesheets the template links are written into the page, and the element's script is named by its hashed
  *   name with its integrity (dist/widget/integrity.json).
  *
@@ -28,6 +28,9 @@ import type { DemoStore } from './store';
 
 /** Where checkout.html takes the order's summary and element. */
 export const ORDER_MARK = '<!-- checkout-order -->';
+
+/** Where checkout.html takes its inline script, at the top of its head (on a page with an order only). */
+export const INLINE_SCRIPT_MARK = '<!-- checkout-inline.js -->';
 
 /** A stylesheet the template links, which the server writes into the page. */
 const STYLESHEET = /<link rel="stylesheet" href="([\w.-]+\.css)" \/>/g;
@@ -101,20 +104,22 @@ export function checkoutPage({ publicDir, assetsDir, widgetDir, demo }: Checkout
     return shell;
   }
 
-  /** The order part of the page for the address's `order`, and the page's status. */
-  function order(c: Context, script: InlineSource | undefined): { section: string; status: 200 | 404 } {
+  /** The order part of the page for the address's `order`, whether the page has an element, and its status. */
+  function order(c: Context): { section: string; element: boolean; status: 200 | 404 } {
     const orderId = c.req.query('order');
-    if (!orderId) return { section: orderProblem('Nenhum pedido informado no endereço.'), status: 200 };
+    if (!orderId) return { section: orderProblem('Nenhum pedido informado no endereço.'), element: false, status: 200 };
     const found = ORDER_ID.test(orderId) ? demo.getOrder(orderId) : undefined;
-    if (!found) return { section: orderProblem('Pedido não encontrado.'), status: 404 };
-    return { section: orderSection(found, demo.orderStatus(found.orderId), script ? `<script>${script.text}</script>` : ''), status: 200 };
+    if (!found) return { section: orderProblem('Pedido não encontrado.'), element: false, status: 404 };
+    return { section: orderSection(found, demo.orderStatus(found.orderId)), element: true, status: 200 };
   }
 
   return (c: Context, next: () => Promise<void>) => {
     const page = currentShell();
     if (!page) return next();
-    const { section, status } = order(c, page.script);
-    const html = page.html.replace(ORDER_MARK, () => section);
+    const { section, element, status } = order(c);
+    // The script only where there is an element to hand the token to: a page with no order sends nothing.
+    const script = element && page.script ? `<script>${page.script.text}</script>` : '';
+    const html = page.html.replace(INLINE_SCRIPT_MARK, () => script).replace(ORDER_MARK, () => section);
     const headers = { 'content-security-policy': page.policy };
     // Compressed for this answer alone: brotli's quality 5 costs a fraction of 11's time for a few bytes more.
     return sendFile(c, servedFile(Buffer.from(html), 'text/html; charset=utf-8'), { headers, status, quality: 5 });

@@ -1,11 +1,13 @@
 /**
- * The checkout page's inline script, written by the server right after the page's <pix-checkout> (demo/checkout-page.ts;
- * built by scripts/build-demo.mjs as a classic script), so it runs while the page is parsed, before the element's
- * script has come. It takes the order token from the address fragment (and wipes it from the address), hands it to
- * the element, and sends the element's order lookup at once: the answer is there when the element first renders, a
- * round trip earlier than if the element asked. The page's own module (checkout.ts: the sandbox panel and the
- * delivery log, tools for developers) is loaded only after the element has drawn its first checkout, or once the
- * page has been idle a while: nothing of it comes between the shopper and the first QR.
+ * The checkout page's inline script, written by the server at the top of the page's head, on a page with an order
+ * (demo/checkout-page.ts; built by scripts/build-demo.mjs as a classic script). It runs as soon as the parser meets
+ * it, before anything else of the page: it takes the order token from the address fragment (and wipes it from the
+ * address) and sends the element's order lookup, so the answer travels beside the element's script and is there when
+ * the element first renders. The element itself is further down the page: once the page is parsed, and before any
+ * module script runs (the document turns "interactive" first: HTML's "the end" steps), it gets the token and the
+ * lookup. The page's own module (checkout.ts: the sandbox panel and the delivery log, tools for developers) is loaded
+ * only after the element has drawn its first checkout, or once the page has been idle a while: nothing of it comes
+ * between the shopper and the first QR.
  */
 import { sendOrderLookup } from '../../widget/api';
 import type { PixCheckout } from '../../widget/index';
@@ -34,22 +36,31 @@ function loadPageModuleAfter(element: HTMLElement): void {
   addEventListener('load', () => setTimeout(load, IDLE_MS), { once: true });
 }
 
-const element = document.querySelector<PixCheckout>('#payment-slot pix-checkout');
-const orderId = element?.getAttribute('order-id');
-if (element && orderId) {
-  // Taken first, so the token leaves the address before anything else runs or is requested.
-  const orderToken = takeOrderToken(orderId);
+/** Hands the page's element what this script started; the title tells the outcome. */
+function setUp(element: PixCheckout, orderToken: string | undefined, lookup: Promise<Response> | undefined): void {
   // The receipt's way back to the shop.
   element.setAttribute('continue-url', new URL('./', location.href).href);
   // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
-  if (orderToken) {
-    element.setAttribute('order-token', orderToken);
-    const lookup = sendOrderLookup('/api', orderId, orderToken);
-    // Handled by the element; this only keeps a failure from being reported twice if the element never runs.
-    lookup.catch(() => undefined);
-    element.orderLookup = lookup;
-  }
+  if (orderToken) element.setAttribute('order-token', orderToken);
+  if (lookup) element.orderLookup = lookup;
   // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
   element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
   loadPageModuleAfter(element);
+}
+
+const orderId = new URLSearchParams(location.search).get('order');
+if (orderId) {
+  // Taken first, so the token leaves the address before anything else runs or is requested.
+  const orderToken = takeOrderToken(orderId);
+  const lookup = orderToken ? sendOrderLookup('/api', orderId, orderToken) : undefined;
+  // Handled by the element; this only keeps a failure from being reported twice if the element never runs.
+  lookup?.catch(() => undefined);
+  document.addEventListener(
+    'readystatechange',
+    () => {
+      const element = document.querySelector<PixCheckout>('#payment-slot pix-checkout');
+      if (element?.getAttribute('order-id') === orderId) setUp(element, orderToken, lookup);
+    },
+    { once: true },
+  );
 }

@@ -2,7 +2,7 @@
  * The demo's files (demo/static-files.ts) and its checkout page (demo/checkout-page.ts): text compressed as the
  * browser accepts and identical once decompressed, an ETag and a 304, revalidated at each use, a changed file served
  * anew, nothing outside the folder; the checkout page written with its order: the summary and <pix-checkout> in the
- * page, the inline script right after the element, the stylesheets written in, the element's script by its hashed
+ * page, the inline script at the top of its head, the stylesheets written in, the element's script by its hashed
  * name with its integrity, and a policy that allows exactly those inline texts by their hashes.
  */
 import { Hono } from 'hono';
@@ -11,7 +11,7 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkoutPage, ORDER_MARK } from '../../demo/checkout-page';
+import { checkoutPage, INLINE_SCRIPT_MARK, ORDER_MARK } from '../../demo/checkout-page';
 import { demoPagePolicy } from '../../demo/page-policy';
 import { staticFiles } from '../../demo/static-files';
 import type { DemoOrder } from '../../demo/store';
@@ -22,6 +22,7 @@ const PAGE = `<!doctype html>
 <html>
   <head>
     <title>Pagamento</title>
+    ${INLINE_SCRIPT_MARK}
     <link rel="stylesheet" href="base.css" />
     <script type="module" src="/widget/pix-checkout.js"></script>
   </head>
@@ -150,7 +151,7 @@ describe('the checkout page', () => {
     return { response, html: brotliDecompressSync(await bytes(response)).toString() };
   };
 
-  it("holds the order's summary and its element, the inline script right after it, nothing to fetch but the element's script", async () => {
+  it("holds the order's summary and its element, the inline script first in its head, nothing to fetch but the element's script", async () => {
     const { response, html } = await page('/checkout.html?order=A-1');
     expect(response.status).toBe(200);
     expect(html).toContain('<code id="order-id">A-1</code>');
@@ -159,8 +160,13 @@ describe('the checkout page', () => {
     // The shop's words are text, never markup.
     expect(html).toContain('Café &lt;especial&gt; &amp; &quot;torrado&quot;');
     expect(html).toContain(
-      `<pix-checkout endpoint="/api" methods="pix openfinance" lang="pt-BR" order-id="A-1" merchant-name="Armazém Cerrado"></pix-checkout><script>${INLINE}</script>`,
+      '<pix-checkout endpoint="/api" methods="pix openfinance" lang="pt-BR" order-id="A-1" merchant-name="Armazém Cerrado"></pix-checkout>',
     );
+    // The inline script before anything the parser would spend time on: the first thing after the title.
+    const script = html.indexOf(`<script>${INLINE}</script>`);
+    expect(script).toBeGreaterThan(html.indexOf('</title>'));
+    expect(script).toBeLessThan(html.indexOf('<style>'));
+    expect([...html.matchAll(/<script>/g)]).toHaveLength(1);
     // No order token anywhere: it stays in the browser's fragment.
     expect(html).not.toContain('order-token');
     // The stylesheet is in the page; the element's script is named by its hash, with its integrity.
@@ -205,7 +211,7 @@ describe('the checkout page', () => {
     );
     utimesSync(join(root, 'widget', 'integrity.json'), new Date(), new Date(Date.now() + 5_000));
     const { response, html } = await page('/checkout.html?order=A-1');
-    expect(html).toContain('</pix-checkout><script>void 0;</script>');
+    expect(html).toContain('</title>\n    <script>void 0;</script>');
     expect(html).toContain('src="/widget/pix-checkout.fedcba9876543210.js" integrity="sha384-new"');
     expect(response.headers.get('content-security-policy')).toContain(sha256('void 0;'));
   });
