@@ -3,9 +3,11 @@
  * and on the demo's checkout page, on a desktop and on throttled phones (./lib/throttled-load.ts), each beside the
  * network's own floor for that page measured in the same browser under the same throttling (./lib/network-floor.ts:
  * the same bytes in the same round trips, nothing else). The demo runs in a process of its own, as `npm start` runs it.
- * Each row also says how many round trips and bytes came before the QR.
+ * Each row also says how many round trips and bytes came before the QR. The demo's pages are built first
+ * (scripts/build-demo.mjs), so a row never measures a stale page script. `BENCH_PHONE_PAGES` (`pay,demo` by default)
+ * picks the pages, for a short run on one of them.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +73,15 @@ const PAGES = {
 } as const;
 type PageName = keyof typeof PAGES;
 
+/** The pages `BENCH_PHONE_PAGES` names (`pay`, `demo`), all of them by default. */
+function chosenPages(): PageName[] {
+  const short: Record<string, PageName> = { pay: 'payment link', demo: 'demo checkout' };
+  const names = (process.env.BENCH_PHONE_PAGES ?? 'pay,demo').split(',').map((name) => name.trim());
+  const unknown = names.find((name) => !short[name]);
+  if (unknown !== undefined) throw new Error(`BENCH_PHONE_PAGES: pay, demo or both, comma-separated (not ${unknown})`);
+  return names.map((name) => short[name]!);
+}
+
 /** What a goal allows on each profile (issue 27, goal 4). */
 const GOAL_MS: Record<string, number> = { desktop: 250, 'slow 4G, 4× CPU': 1_000, '3G, 6× CPU': 1_600 };
 
@@ -84,16 +95,18 @@ export interface PhoneFigure {
 export async function phoneRows({ runs, log }: { runs: number; log: (line: string) => void }): Promise<PhoneFigure[]> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(installHint);
+  const pages = chosenPages();
+  log('bench: building the demo pages (node scripts/build-demo.mjs)');
+  execFileSync(process.execPath, [join(root, 'scripts/build-demo.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const demo = await startDemoProcess();
   const floor = await startNetworkFloor();
   const browser = await chromium.launch({ executablePath, args: chromiumArgs });
   const figures: PhoneFigure[] = [];
   try {
     // Warm-up: the server's paths and the browser, unthrottled.
-    for (const page of Object.keys(PAGES) as PageName[])
-      await throttledLoad(browser, PAGES[page](demo.url, await placeOrder(demo.url)), PROFILES[0]!);
+    for (const page of pages) await throttledLoad(browser, PAGES[page](demo.url, await placeOrder(demo.url)), PROFILES[0]!);
     for (const profile of PROFILES) {
-      for (const page of Object.keys(PAGES) as PageName[]) {
+      for (const page of pages) {
         const figure: PhoneFigure = { page, profile, project: [], floor: [] };
         // Interleaved, so a slow moment of the machine falls on both.
         for (let i = 0; i < runs; i++) {

@@ -111,13 +111,17 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   // The back office's page moved into the product: the console at /admin.
   app.on(['GET', 'HEAD'], '/backoffice.html', (c) => c.redirect('/admin', 301));
   // The demo pages' built scripts (shop, checkout, sandbox panel, sandbox portal) under dist/demo/assets, and the
-  // pages themselves, compressed (demo/static-files.ts); the checkout page with its inline script.
+  // pages themselves, compressed (demo/static-files.ts); the checkout page written with its order (demo/checkout-page.ts).
   const assets = here('../dist/demo');
   // Files answer GET and HEAD only: any other method falls through to the 404 envelope (an OPTIONS once got the
   // file's length and no body, and hung until the idle timeout).
   if (existsSync(assets)) app.on(['GET', 'HEAD'], '/assets/*', staticFiles({ root: assets }));
   else log.warn("dist/demo is missing: run `npm run build` to serve the demo pages' scripts.");
-  app.on(['GET', 'HEAD'], '/checkout.html', checkoutPage({ publicDir: here('public'), assetsDir: join(assets, 'assets') }));
+  app.on(
+    ['GET', 'HEAD'],
+    '/checkout.html',
+    checkoutPage({ publicDir: here('public'), assetsDir: join(assets, 'assets'), widgetDir: here('../dist/widget'), demo }),
+  );
   app.on(['GET', 'HEAD'], '/*', staticFiles({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
   listener.handle(app);

@@ -30,8 +30,16 @@ export function servedFile(bytes: Buffer, type: string): ServedFile {
   return { bytes, type, etag, compressed: new Map() };
 }
 
+export interface SendOptions {
+  /** More headers of the answer. */
+  headers?: Record<string, string>;
+  status?: 200 | 404;
+  /** Brotli's quality: 11 for a file served many times, lower for a page written per request (server/lib/compress). */
+  quality?: number;
+}
+
 /** Answers with `file` in the browser's preferred encoding, or 304 when the browser has it already. */
-export function sendFile(c: Context, file: ServedFile, headers: Record<string, string> = {}): Response {
+export function sendFile(c: Context, file: ServedFile, { headers = {}, status = 200, quality }: SendOptions = {}): Response {
   const text = TEXT.test(file.type);
   const encoding = text ? pickEncoding(c.req.header('accept-encoding'), ['br', 'gzip']) : 'identity';
   const etag = encoding === 'identity' ? file.etag : `${file.etag.slice(0, -1)}-${encoding}"`;
@@ -39,10 +47,10 @@ export function sendFile(c: Context, file: ServedFile, headers: Record<string, s
   if (notModified(c.req.header('if-none-match'), etag)) return c.body(null, 304, all);
   let body = file.bytes;
   if (encoding !== 'identity') {
-    body = file.compressed.get(encoding) ?? file.compressed.set(encoding, compress(file.bytes, encoding)).get(encoding)!;
+    body = file.compressed.get(encoding) ?? file.compressed.set(encoding, compress(file.bytes, encoding, quality)).get(encoding)!;
     all['content-encoding'] = encoding;
   }
-  return c.body(new Uint8Array(body), 200, { ...all, 'content-type': file.type });
+  return c.body(new Uint8Array(body), status, { ...all, 'content-type': file.type });
 }
 
 /** Reads files through a cache that follows each file's modification time and size. */

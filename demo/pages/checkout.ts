@@ -1,39 +1,14 @@
 /**
- * The checkout page (`checkout.html`): reads the order named in the address, shows its summary, adds
- * <pix-checkout> for it (with the order token the shop handed over in the fragment) and starts the sandbox panel
- * beside it. The token, the element's order lookup and the summary's request were already taken and sent by the
- * page's inline script (checkout-early.ts). The order's status is the shop's own, set on the server by the product's
- * signed webhooks alone: the page reads it again whenever the panel sees one about the order arrive.
+ * The checkout page's own module (`checkout.html`), loaded by the page's inline script once the element has drawn its
+ * first checkout or the page has been idle a while (checkout-inline.ts): the order's summary and <pix-checkout> are
+ * already in the page, written by the server (demo/checkout-order.ts). This brings what the shopper did not wait for:
+ * the sandbox panel beside the element (shown once its stylesheet applies), the log of the shop's own webhooks and
+ * the shop's icon. The order's status is the shop's own, set on the server by the product's signed webhooks alone:
+ * the page reads it again whenever the log sees one about the order arrive.
  */
-import { METHODS } from '../../core/methods';
-import { formatMoney, formatMoneyCents, requireCents } from '../../core/money';
-import { earlyCheckout, type EarlyCheckout } from './checkout-early';
-import { byId, h, messageOf, ORDER_STATUS_LABELS, readJson, RequestError, requestJson, type ShopOrder } from './common';
+import { byId, messageOf, ORDER_STATUS_LABELS, requestJson, type ShopOrder } from './common';
 import { startDeliveryLog } from './merchant-deliveries';
 import { startSandboxPanel } from './sandbox-panel';
-import type { PixCheckout } from '../../widget/index';
-
-function showProblem(text: string): void {
-  const status = byId('order-status');
-  status.classList.add('notice-error');
-  status.replaceChildren(text, ' ', h('a', { href: './' }, 'Voltar para a loja'));
-}
-
-function renderSummary(order: ShopOrder): void {
-  byId('order-id').textContent = order.orderId;
-  byId('order-amount').textContent = formatMoney(order.amount);
-  byId('order-lines').replaceChildren(
-    ...order.items.map((item) =>
-      h(
-        'li',
-        { class: 'order-line' },
-        h('span', { class: 'order-line-quantity' }, `${item.quantity}×`),
-        h('span', { class: 'order-line-name' }, item.name),
-        h('span', { class: 'order-line-total' }, formatMoneyCents(requireCents(item.unitPrice) * item.quantity)),
-      ),
-    ),
-  );
-}
 
 function renderStatus(order: Pick<ShopOrder, 'status'>): void {
   const status = byId('order-payment-status');
@@ -41,62 +16,60 @@ function renderStatus(order: Pick<ShopOrder, 'status'>): void {
   status.dataset.status = order.status;
 }
 
-function createElement(orderId: string, { orderToken, lookup }: EarlyCheckout): PixCheckout {
-  const element = document.createElement('pix-checkout');
-  element.setAttribute('endpoint', '/api');
-  element.setAttribute('methods', METHODS.join(' '));
-  element.setAttribute('lang', 'pt-BR');
-  element.setAttribute('order-id', orderId);
-  // Shown above the methods ("Pagamento para Armazém Cerrado"), and the receipt's way back to the shop.
-  element.setAttribute('merchant-name', 'Armazém Cerrado');
-  element.setAttribute('continue-url', new URL('./', location.href).href);
-  // Without it the element can still resume a checkout this tab made, but not start one: it says so itself.
-  if (orderToken) element.setAttribute('order-token', orderToken);
-  // The element's first question, already on its way (the page's inline script sent it): the element reads the
-  // answer as its own.
-  if (lookup) element.orderLookup = lookup;
-  // The shop reacts like a merchant would: the title tells the outcome, so it shows in the tab strip too.
-  element.addEventListener('pix-checkout-completed', () => (document.title = 'Pagamento confirmado · Armazém Cerrado'));
-  return element;
+/** Adds the stylesheet at `href`; resolves once it applies, or failed (the panel then shows unstyled, not never). */
+function addStylesheet(href: string): Promise<void> {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  const settled = new Promise<void>((resolve) => {
+    link.addEventListener('load', () => resolve());
+    link.addEventListener('error', () => resolve());
+  });
+  document.head.append(link);
+  return settled;
 }
 
+const readOrder = (orderId: string) => requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(orderId)}`);
+
 async function main(): Promise<void> {
-  const early = earlyCheckout();
-  const { orderId } = early;
-  if (!orderId || !early.order) {
-    showProblem('Nenhum pedido informado no endereço.');
-    return;
+  const icon = document.getElementById('page-icon');
+  if (icon instanceof HTMLLinkElement) {
+    icon.type = 'image/svg+xml';
+    icon.href = 'favicon.svg';
   }
-  // Connected at once, still hidden with the rest of the order: the element renders with the lookup's answer while
-  // the page waits for the order's summary, both asked at the same time. Nobody can choose a method before the
-  // summary shows, so the panel, started then, still hears the element's first checkout.
-  const element = createElement(orderId, early);
-  byId('payment-slot').replaceChildren(element);
+  // A page with no order (the address named none, or one the shop does not have) has no element and no panel to run.
+  const element = document.querySelector('#payment-slot pix-checkout');
+  const orderId = element?.getAttribute('order-id');
+  if (!element || !orderId) return;
+  const styled = addStylesheet('sandbox-panel.css');
+  // What the element says while the order is read, so the panel misses none of it.
+  const earlier: Event[] = [];
+  const keep = (event: Event) => earlier.push(event);
+  for (const name of ['pix-checkout-created', 'pix-checkout-status']) element.addEventListener(name, keep);
   let order: ShopOrder;
   try {
-    order = await readJson<ShopOrder>(early.order);
+    // Read now, not when the page was written: the order's checkouts as they are (the element may have made one).
+    [order] = await Promise.all([readOrder(orderId), styled]);
   } catch (error) {
-    element.remove();
-    const notFound = error instanceof RequestError && error.status === 404;
-    showProblem(notFound ? 'Pedido não encontrado.' : `Não foi possível carregar o pedido: ${messageOf(error)}.`);
+    byId('sandbox-panel').hidden = false;
+    byId('sb-result').textContent = `Não foi possível ler o pedido: ${messageOf(error)}`;
     return;
+  } finally {
+    for (const name of ['pix-checkout-created', 'pix-checkout-status']) element.removeEventListener(name, keep);
   }
-  renderSummary(order);
   renderStatus(order);
-  // The panel shows the order's live checkout itself, so it needs no event the element sent before this.
-  startSandboxPanel({ orderId: order.orderId, element, checkouts: order.checkouts });
+  byId('sandbox-panel').hidden = false;
+  startSandboxPanel({ orderId, element, checkouts: order.checkouts, earlier });
   startDeliveryLog({
-    orderId: order.orderId,
+    orderId,
     onOrderEvents: async () => {
       try {
-        renderStatus(await requestJson<ShopOrder>(`/demo/api/orders/${encodeURIComponent(order.orderId)}`));
+        renderStatus(await readOrder(orderId));
       } catch {
         // The next delivery about the order reads it again.
       }
     },
   });
-  byId('order-status').hidden = true;
-  byId('checkout-content').hidden = false;
 }
 
 void main();

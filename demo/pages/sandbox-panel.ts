@@ -27,10 +27,12 @@ const METHOD_NAMES: Record<Method, string> = { pix: 'PIX', openfinance: 'Open Fi
 
 export interface SandboxPanelOptions {
   orderId: string;
-  /** The order's <pix-checkout>, not yet shown: no checkout is chosen on it before the panel listens. */
-  element: HTMLElement;
+  /** The order's <pix-checkout>. */
+  element: Element;
   /** The order's checkouts as the order endpoint lists them, oldest first. */
   checkouts: OrderCheckout[];
+  /** What the element said since that list was asked for, oldest first: followed as if heard. */
+  earlier?: Event[];
 }
 
 /** What the demo server answers for a sandbox operation: the provider's own answer under `data`. */
@@ -38,7 +40,7 @@ interface SandboxAnswer {
   data?: { transactionState?: string; state?: string };
 }
 
-export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelOptions): void {
+export function startSandboxPanel({ orderId, element, checkouts, earlier = [] }: SandboxPanelOptions): void {
   let current: CheckoutInfo | undefined;
   /** The checkout last asked for: an older answer arriving late must not replace it. */
   let wanted: string | undefined;
@@ -106,6 +108,7 @@ export function startSandboxPanel({ orderId, element, checkouts }: SandboxPanelO
     }
   }
   for (const name of ['pix-checkout-created', 'pix-checkout-status']) element.addEventListener(name, follow);
+  for (const event of earlier) follow(event);
 
   async function run(method: Method, operation: string): Promise<void> {
     if (!current?.transactionId) return;

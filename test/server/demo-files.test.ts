@@ -1,8 +1,9 @@
 /**
  * The demo's files (demo/static-files.ts) and its checkout page (demo/checkout-page.ts): text compressed as the
  * browser accepts and identical once decompressed, an ETag and a 304, revalidated at each use, a changed file served
- * anew, nothing outside the folder; the checkout page with its inline script at the top of its head, before any
- * stylesheet, and a policy that allows that script by its hash and nothing else inline.
+ * anew, nothing outside the folder; the checkout page written with its order: the summary and <pix-checkout> in the
+ * page, the inline script at the top of its head, the stylesheets written in, the element's script by its hashed
+ * name with its integrity, and a policy that allows exactly those inline texts by their hashes.
  */
 import { Hono } from 'hono';
 import { createHash } from 'node:crypto';
@@ -10,9 +11,10 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkoutPage, INLINE_SCRIPT_MARK } from '../../demo/checkout-page';
+import { checkoutPage, INLINE_SCRIPT_MARK, ORDER_MARK } from '../../demo/checkout-page';
 import { demoPagePolicy } from '../../demo/page-policy';
 import { staticFiles } from '../../demo/static-files';
+import type { DemoOrder } from '../../demo/store';
 import { tempDir } from './helpers/server';
 
 const CSS = `body { color: #222; }\n${'.line { margin: 0; }\n'.repeat(40)}`;
@@ -22,12 +24,25 @@ const PAGE = `<!doctype html>
     <title>Pagamento</title>
     ${INLINE_SCRIPT_MARK}
     <link rel="stylesheet" href="base.css" />
-    <script type="module" src="/assets/checkout.js"></script>
+    <script type="module" src="/widget/pix-checkout.js"></script>
   </head>
-  <body></body>
+  <body>
+    <main>${ORDER_MARK}</main>
+  </body>
 </html>
 `;
 const INLINE = '(function(){fetch("/api/orders/A-1/checkout",{method:"POST"})})();';
+const WIDGET = { file: 'pix-checkout.0123456789abcdef.js', integrity: 'sha384-abc' };
+/** The shop's orders, as the page reads them. */
+const ORDERS: Record<string, DemoOrder> = {
+  'A-1': {
+    orderId: 'A-1',
+    amountCents: 7_980,
+    description: '2× Café',
+    items: [{ sku: 'cafe', name: 'Café <especial> & "torrado"', quantity: 2, unitPrice: '39.90' }],
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+};
 
 let root: string;
 let publicDir: string;
@@ -45,8 +60,11 @@ beforeEach(() => {
   writeFileSync(join(publicDir, 'favicon.ico'), Buffer.from([0, 0, 1, 0, 1, 0, 16, 16]));
   writeFileSync(join(publicDir, 'checkout.html'), PAGE);
   writeFileSync(join(assetsDir, 'checkout-inline.js'), `${INLINE}\n`);
+  mkdirSync(join(root, 'widget'));
+  writeFileSync(join(root, 'widget', 'integrity.json'), JSON.stringify(WIDGET));
+  const demo = { getOrder: (id: string) => ORDERS[id], orderStatus: () => 'awaiting_payment' as const };
   app = new Hono();
-  app.on(['GET', 'HEAD'], '/checkout.html', checkoutPage({ publicDir, assetsDir }));
+  app.on(['GET', 'HEAD'], '/checkout.html', checkoutPage({ publicDir, assetsDir, widgetDir: join(root, 'widget'), demo }));
   app.on(['GET', 'HEAD'], '/*', staticFiles({ root: publicDir }));
   app.notFound((c) => c.json({ error: 'not found' }, 404));
 });
@@ -128,34 +146,81 @@ describe("the demo's files", () => {
 
 describe('the checkout page', () => {
   const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+  const page = async (path: string) => {
+    const response = await get(path, { 'accept-encoding': 'br' });
+    return { response, html: brotliDecompressSync(await bytes(response)).toString() };
+  };
 
-  it('has its inline script at the top of its head, before any stylesheet, allowed by its hash and nothing else inline', async () => {
-    const response = await get('/checkout.html?order=A-1', { 'accept-encoding': 'br' });
+  it("holds the order's summary and its element, the inline script first in its head, nothing to fetch but the element's script", async () => {
+    const { response, html } = await page('/checkout.html?order=A-1');
     expect(response.status).toBe(200);
-    const html = brotliDecompressSync(await bytes(response)).toString();
-    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
-    expect(inline.map(([, text]) => text)).toEqual([INLINE]);
-    expect(inline[0]!.index).toBeLessThan(html.indexOf('<link rel="stylesheet"'));
-    expect(html).not.toContain(INLINE_SCRIPT_MARK);
+    expect(html).toContain('<code id="order-id">A-1</code>');
+    expect(html).toMatch(/<dd id="order-amount">R\$\s79,80<\/dd>/);
+    expect(html).toContain('data-status="awaiting_payment">Aguardando pagamento</span>');
+    // The shop's words are text, never markup.
+    expect(html).toContain('Café &lt;especial&gt; &amp; &quot;torrado&quot;');
+    expect(html).toContain(
+      '<pix-checkout endpoint="/api" methods="pix openfinance" lang="pt-BR" order-id="A-1" merchant-name="Armazém Cerrado"></pix-checkout>',
+    );
+    // The inline script before anything the parser would spend time on: the first thing after the title.
+    const script = html.indexOf(`<script>${INLINE}</script>`);
+    expect(script).toBeGreaterThan(html.indexOf('</title>'));
+    expect(script).toBeLessThan(html.indexOf('<style>'));
+    expect([...html.matchAll(/<script>/g)]).toHaveLength(1);
+    // No order token anywhere: it stays in the browser's fragment.
+    expect(html).not.toContain('order-token');
+    // The stylesheet is in the page; the element's script is named by its hash, with its integrity.
+    expect(html).toContain(`<style>${CSS.trim()}</style>`);
+    expect(html).not.toContain('<link rel="stylesheet"');
+    expect(html).toContain(
+      `<script type="module" src="/widget/${WIDGET.file}" integrity="${WIDGET.integrity}" crossorigin="anonymous"></script>`,
+    );
+    expect([...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map(([, src]) => src)).toEqual([`/widget/${WIDGET.file}`]);
+    expect(html).not.toContain(ORDER_MARK);
+  });
+
+  it('allows its inline script and style by their hashes and nothing else inline', async () => {
+    const { response } = await page('/checkout.html?order=A-1');
     const csp = response.headers.get('content-security-policy')!;
-    expect(csp).toBe(demoPagePolicy([sha256(INLINE)]));
+    expect(csp).toBe(demoPagePolicy([sha256(INLINE)], [sha256(CSS.trim())]));
     expect(csp).toContain(`script-src 'self' ${sha256(INLINE)};`);
+    expect(csp).toContain(`style-src 'self' ${sha256(CSS.trim())};`);
     expect(csp).not.toContain('unsafe');
   });
 
-  it('follows a new build of its script', async () => {
+  it('says what is wrong with an address that names no order the shop has, with no element', async () => {
+    for (const [path, status, text] of [
+      ['/checkout.html', 200, 'Nenhum pedido informado no endereço.'],
+      ['/checkout.html?order=A-404', 404, 'Pedido não encontrado.'],
+      ['/checkout.html?order=%3Cscript%3E', 404, 'Pedido não encontrado.'],
+    ] as const) {
+      const { response, html } = await page(path);
+      expect(response.status, path).toBe(status);
+      expect(html, path).toContain(`${text} <a href="./">Voltar para a loja</a>`);
+      expect(html, path).not.toContain('<pix-checkout');
+      expect(html, path).not.toContain('<script>');
+    }
+  });
+
+  it('follows a new build of its script and of the element', async () => {
     writeFileSync(join(assetsDir, 'checkout-inline.js'), 'void 0;');
     utimesSync(join(assetsDir, 'checkout-inline.js'), new Date(), new Date(Date.now() + 5_000));
-    const response = await get('/checkout.html');
-    expect(await response.text()).toContain('<script>void 0;</script>');
+    writeFileSync(
+      join(root, 'widget', 'integrity.json'),
+      JSON.stringify({ file: 'pix-checkout.fedcba9876543210.js', integrity: 'sha384-new' }),
+    );
+    utimesSync(join(root, 'widget', 'integrity.json'), new Date(), new Date(Date.now() + 5_000));
+    const { response, html } = await page('/checkout.html?order=A-1');
+    expect(html).toContain('</title>\n    <script>void 0;</script>');
+    expect(html).toContain('src="/widget/pix-checkout.fedcba9876543210.js" integrity="sha384-new"');
     expect(response.headers.get('content-security-policy')).toContain(sha256('void 0;'));
   });
 
-  it('goes out without an inline script, under the plain policy, when the script is not built', async () => {
+  it('goes out without an inline script, under a policy that allows none, when the script is not built', async () => {
     rmSync(join(assetsDir, 'checkout-inline.js'));
-    const response = await get('/checkout.html');
+    const { response, html } = await page('/checkout.html?order=A-1');
     expect(response.status).toBe(200);
-    expect(await response.text()).not.toContain('<script>');
-    expect(response.headers.get('content-security-policy')).toBe(demoPagePolicy());
+    expect(html).not.toContain('<script>');
+    expect(response.headers.get('content-security-policy')).toBe(demoPagePolicy([], [sha256(CSS.trim())]));
   });
 });
