@@ -67,6 +67,8 @@ async function captureFlow(browser, base, { name, viewport, phone = false }) {
   await page.waitForURL(/checkout\.html\?order=/);
   await page.locator('pix-checkout button[data-method="pix"]').click();
   await page.locator('pix-checkout svg').first().waitFor();
+  // The sandbox panel comes after the first QR (with its stylesheet): wait until it shows its transaction.
+  await page.locator('#sandbox-panel').waitFor({ state: 'visible' });
   await page.locator('#sb-transaction').filter({ hasNotText: '—' }).waitFor();
   // On the phone, what the shopper sees first (the amount, the countdown and the copy button), not the whole page.
   await shoot(page, `checkout-pix${name}`, { fullPage: !phone });
