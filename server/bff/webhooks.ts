@@ -8,9 +8,7 @@
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
-import { z } from 'zod';
-import { ProviderError } from '../provider';
-import { transactionState } from '../provider/schemas/pix';
+import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
 import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
@@ -58,7 +56,7 @@ const TRANSACTION_ID = /^[^\p{Cc}\p{Cs}]{1,128}$/u;
  * are not checked: a provider that formats an amount or a date differently one day still gets its payments heard of
  * at once, rather than refused with a 4xx it never retries (docs/spec-gaps.md, "The BFF: signed webhooks").
  */
-const webhookHint = z.looseObject({ id: z.string(), transactionState });
+const webhookHint = webhookEvent.pick({ id: true, transactionState: true });
 
 const SIGNATURE_REFUSALS = {
   missing: ['webhook_signature_missing', `The ${WEBHOOK_SIGNATURE_HEADER} header is missing.`],

@@ -49,6 +49,15 @@ export interface SqliteStoreOptions {
 const RESERVING = sqlList(RESERVING_STATES);
 const LIVE = sqlList(LIVE_STATES);
 
+/** One move's UPDATE, with `extra` assignments (an activation's transaction id and window) before the bookkeeping. */
+const moveSql = (extra: string) => `
+  UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
+    duplicate_of = @duplicateOf, ${extra}
+    last_checked_at = coalesce(max(coalesce(last_checked_at, ''), @checkedAt), last_checked_at),
+    last_webhook_at = coalesce(max(coalesce(last_webhook_at, ''), @webhookAt), last_webhook_at)
+  WHERE id = @id AND state = @from
+  RETURNING *`;
+
 export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsAfter }: SqliteStoreOptions): Store {
   const db = new Database(file, { timeout: busyTimeoutMs });
   db.pragma('journal_mode = WAL');
@@ -90,19 +99,10 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     // every index over a column an UPDATE names, changed or not: a move that sets no transaction id and no window
     // (every one but an activation, `moveActivating`) names neither, which spares each payment's commit the page of
     // the transaction ids' unique index.
-    move: db.prepare(`
-      UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
-        duplicate_of = @duplicateOf, last_checked_at = coalesce(max(coalesce(last_checked_at, ''), @checkedAt), last_checked_at),
-        last_webhook_at = coalesce(max(coalesce(last_webhook_at, ''), @webhookAt), last_webhook_at)
-      WHERE id = @id AND state = @from
-      RETURNING *`),
-    moveActivating: db.prepare(`
-      UPDATE checkouts SET state = @to, seq = seq + 1, updated_at = @at, details = json_patch(details, @details),
-        duplicate_of = @duplicateOf, transaction_id = coalesce(@transactionId, transaction_id),
-        expires_at = coalesce(@expiresAt, expires_at), last_checked_at = coalesce(max(coalesce(last_checked_at, ''), @checkedAt), last_checked_at),
-        last_webhook_at = coalesce(max(coalesce(last_webhook_at, ''), @webhookAt), last_webhook_at)
-      WHERE id = @id AND state = @from
-      RETURNING *`),
+    move: db.prepare(moveSql('')),
+    moveActivating: db.prepare(
+      moveSql('transaction_id = coalesce(@transactionId, transaction_id), expires_at = coalesce(@expiresAt, expires_at),'),
+    ),
     // The order's other checkout in its one-per-order place.
     placeHolder: db.prepare(`
       SELECT id, state FROM checkouts
