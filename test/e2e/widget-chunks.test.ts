@@ -135,7 +135,11 @@ describe('in the browser', () => {
       await route.fulfill({ response, body });
     });
     await switchLanguage(page, 'es');
-    await expect.poll(() => e2e.problems.problems.some((p) => /integrity/i.test(p)), { timeout: 10_000 }).toBe(true);
+    // Two reports come, in either order: Chromium's own refusal and the element's console error. Wait for the latter.
+    await expect.poll(() => e2e.problems.problems.some((p) => /<pix-checkout>:.*integrity/i.test(p)), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => e2e.problems.problems.some((p) => !/<pix-checkout>:/.test(p) && /integrity/i.test(p)), { timeout: 10_000 })
+      .toBe(true);
     const problems = e2e.problems.problems.splice(0);
     expect(
       problems.every((p) => /integrity/i.test(p)),
