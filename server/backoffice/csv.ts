@@ -183,11 +183,8 @@ export function csvStream<T>(
       chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bound));
       used = sent = 0;
     }
-    for (let i = 0; i < cells.length; i++) {
-      if (i > 0) used += chunk.write(separator, used, 'latin1');
-      used += chunk.write(cells[i]!, used, 'utf8');
-    }
-    used += chunk.write('\r\n', used, 'latin1');
+    // One write of the whole line: a write per cell and separator costs more than the line's string.
+    used += chunk.write(`${cells.join(separator)}\r\n`, used, 'utf8');
   };
   return new ReadableStream<Uint8Array>({
     start(controller) {

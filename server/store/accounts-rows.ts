@@ -1,7 +1,7 @@
 /**
  * Rows of the accounts' tables as records (./accounts), for both stores: SQLite gives dates and JSON as text, `pg`
- * gives timestamptz as Date, jsonb parsed and bigint as a string. Also the one rule both stores apply before a change
- * of a user: whether it would take away the last enabled owner.
+ * gives timestamptz as ISO text (pg-types.ts) or, in another session zone, a Date, jsonb parsed and bigint as a string.
+ * Also the one rule both stores apply before a change of a user: whether it would take away the last enabled owner.
  */
 import {
   AuditEntrySchema,

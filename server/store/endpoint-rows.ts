@@ -1,6 +1,7 @@
 /**
  * Rows of the endpoints and their delivery log as records (./endpoints), for both stores: SQLite gives dates and JSON
- * as text, `pg` gives timestamptz as Date, jsonb parsed and bigint as a string.
+ * as text, `pg` gives timestamptz as ISO text (pg-types.ts) or, in another session zone, a Date, jsonb parsed and
+ * bigint as a string.
  */
 import type { EventAttempt, EventDelivery, StoredWebhookEndpoint } from './endpoints';
 import type { JsonColumns, Row } from './rows';

@@ -13,6 +13,7 @@ import { endpointsPostgres } from './endpoints-postgres';
 import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
 import { sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
+import { storeTypes, UTC_SESSION } from './pg-types';
 import { reconcilePostgres } from './reconcile-postgres';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
@@ -39,7 +40,7 @@ export async function openPostgresStore({
   onError = (error) => console.error('postgres store:', error),
   onlineMigrationsAfter,
 }: PostgresStoreOptions): Promise<Store> {
-  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  const pool = new pg.Pool({ connectionString, max: maxConnections, options: UTC_SESSION, types: storeTypes });
   pool.on('error', onError);
   const pending = await migratePostgres(pool).catch(async (error) => {
     await pool.end();

@@ -1,11 +1,11 @@
 /**
- * Row ↔ record mapping shared by both stores. Rows arrive with snake_case columns; SQLite gives JSON as text and
- * dates as text, `pg` gives jsonb already parsed, timestamptz as Date and bigint as string. Everything is
- * normalised here, so both stores return exactly the same shapes.
+ * Row ↔ record mapping shared by both stores. Rows arrive with snake_case columns; SQLite gives JSON as text and dates
+ * as text, `pg` gives jsonb already parsed, timestamptz as ISO text (pg-types.ts) or, in another session zone, a Date
+ * and bigint as string. Everything is normalised here, so both stores return exactly the same shapes.
  *
- * Checkouts, their events and the merchant's events are not validated again on the way out: they are on the status
- * path (each change reads and returns several) and on the merchant's (a backlog reads thousands a second), every one
- * was validated by its schema on the way in, and the tables hold them under STRICT types, CHECKs and NOT NULLs
+ * Checkouts, their events and the merchant's events are not validated again on the way out: they are on the status path
+ * (each change reads and returns several) and on the merchant's (a backlog reads thousands a second), every one was
+ * validated by its schema on the way in, and the tables hold them under STRICT types, CHECKs and NOT NULLs
  * (tests/server/store check that what is read back equals its schema). The back office's rarer records still are.
  */
 import {
