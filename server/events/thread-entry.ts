@@ -36,7 +36,11 @@ async function open(): Promise<Store> {
       onError: (error) => logger.warn('postgres store:', error),
     });
   }
-  return openSqliteStore({ file: data.file! });
+  // Its writes give way to the request thread's (../store/write-turns.ts).
+  return openSqliteStore({
+    file: data.file!,
+    ...(data.writeTurns && { writeTurns: { buffer: data.writeTurns, role: 'background' as const } }),
+  });
 }
 
 /** The hub as the worker sees it: a wake-up from the request thread (the worker reads nothing of what changed). */

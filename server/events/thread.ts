@@ -14,12 +14,15 @@ import { Worker } from 'node:worker_threads';
 import type { Clock } from '../lib/clock';
 import { systemClock } from '../lib/clock';
 import type { StatusHub, Store } from '../store/types';
+import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
 import { createDeliveryWorker } from './delivery';
 import type { WebhookEndpoint } from './send';
 
 /** Where the thread finds the store, and what it delivers: passed once, in `workerData` (never logged). */
 export interface ThreadData {
   file?: string;
+  /** The request thread's write-turn counters of `file` (../store/write-turns.ts), shared, not copied. */
+  writeTurns?: SharedArrayBuffer;
   databaseUrl?: string;
   endpoints: WebhookEndpoint[];
   retryDelaysMs?: readonly number[];
@@ -66,7 +69,7 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
     if (thread) return thread.worker;
     const data: ThreadData = {
       endpoints: environment.map((endpoint) => ({ ...endpoint, secrets: [...endpoint.secrets] })),
-      ...(options.file && { file: options.file }),
+      ...(options.file && { file: options.file, writeTurns: writeTurnsOf(options.file) }),
       ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
       ...(options.retryDelaysMs && { retryDelaysMs: [...options.retryDelaysMs] }),
     };
@@ -84,6 +87,7 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
     worker.on('error', (error) => logger.warn('merchant webhooks: the delivery thread failed:', error));
     const mine = { worker, stopped };
     void stopped.then(() => {
+      if (data.writeTurns) releaseBackgroundTurn(data.writeTurns);
       for (const resolve of runs.values()) resolve(0);
       runs.clear();
       if (thread !== mine) return;

@@ -37,6 +37,7 @@ import {
   type Store,
   type TransitionChanges,
 } from './types';
+import { takeWriteTurns, writeTurnsOf, type WriteTurns } from './write-turns';
 
 export interface SqliteStoreOptions {
   file: string;
@@ -44,6 +45,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** The online half of the pending schema steps starts after this (tests hold it); a second after opening by default. */
   onlineMigrationsAfter?: Promise<void>;
+  /** Whose turn it is to write (./write-turns.ts): the request thread's, with this process's counters of `file`, by default. */
+  writeTurns?: WriteTurns;
 }
 
 const RESERVING = sqlList(RESERVING_STATES);
@@ -58,8 +61,9 @@ const moveSql = (extra: string) => `
   WHERE id = @id AND state = @from
   RETURNING *`;
 
-export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsAfter }: SqliteStoreOptions): Store {
+export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsAfter, writeTurns }: SqliteStoreOptions): Store {
   const db = new Database(file, { timeout: busyTimeoutMs });
+  if (!db.memory) takeWriteTurns(db, writeTurns ?? { buffer: writeTurnsOf(file), role: 'request' });
   db.pragma('journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit is atomic and survives a crash of the process, but the last commits
   // before a power loss or an OS crash may be rolled back (WAL is synced at checkpoints, not at every commit). That
