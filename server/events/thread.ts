@@ -8,11 +8,10 @@
  * in-thread otherwise, since a ManualClock cannot cross a thread and an in-memory SQLite database cannot be opened
  * twice (`deliveryWorkerFor`).
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Clock } from '../lib/clock';
 import { systemClock } from '../lib/clock';
+import { startTypeScriptWorker } from '../lib/ts-worker';
 import type { StatusHub, Store } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
 import { createDeliveryWorker } from './delivery';
@@ -39,22 +38,6 @@ export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   logger?: Pick<Console, 'warn'>;
 }
 
-/**
- * The thread runs TypeScript: it registers tsx itself before loading its entry, so it starts the same under `tsx`,
- * `node --import tsx` and vitest (Node 20 does not carry `--import` hooks into a worker's own entry module).
- */
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-import(workerData.tsx).then(({ register }) => { register(); return import(workerData.entry); });
-`;
-/** tsx's ESM API: `require.resolve` finds its CommonJS build, and the ESM one (which registers hooks) lies beside it. */
-const tsxApi = () =>
-  pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-
 export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
   const logger = options.logger ?? console;
   const environment = options.endpoints;
@@ -73,8 +56,8 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
       ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
       ...(options.retryDelaysMs && { retryDelaysMs: [...options.retryDelaysMs] }),
     };
-    const entry = new URL('./thread-entry.ts', import.meta.url).href;
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, tsx: tsxApi(), entry } });
+    // The thread runs TypeScript (../lib/ts-worker.ts).
+    const worker = startTypeScriptWorker(new URL('./thread-entry.ts', import.meta.url), data);
     const stopped = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: FromThread) => {
       if (message.op === 'warn') logger.warn(message.line);

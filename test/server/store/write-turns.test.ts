@@ -7,24 +7,14 @@
 import Database from 'better-sqlite3';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTypeScriptWorker } from '../../../server/lib/ts-worker';
 import { takeWriteTurns, writeTurnsOf } from '../../../server/store/write-turns';
 
-const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-import(workerData.tsx).then(({ register }) => { register(); return import(workerData.entry); });
-`;
-const tsx = pathToFileURL(
-  createRequire(import.meta.url)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs'),
-).href;
-const entry = new URL('./fixtures/turn-writer.ts', import.meta.url).href;
+const entry = new URL('./fixtures/turn-writer.ts', import.meta.url);
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 type FromWriter = { op: 'ready' | 'holding' | 'wrote' } | { op: 'failed'; message: string };
@@ -42,7 +32,7 @@ describe('write turns between the request thread and the delivery thread', () =>
     setup.pragma('journal_mode = WAL');
     setup.exec('CREATE TABLE rows (n INTEGER PRIMARY KEY, who TEXT NOT NULL)');
     setup.close();
-    worker = new Worker(BOOTSTRAP, { eval: true, workerData: { file, buffer: writeTurnsOf(file), tsx, entry } });
+    worker = startTypeScriptWorker(entry, { file, buffer: writeTurnsOf(file) });
     expect(await next()).toEqual({ op: 'ready' });
   });
   afterEach(async () => {
