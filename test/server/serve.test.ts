@@ -76,7 +76,8 @@ describe('npm run serve', () => {
         DATABASE_URL: '',
       });
       const deadline = Date.now() + 30_000;
-      while (!bff.output().includes('listening')) {
+      // The last of the start lines: the others may arrive in earlier chunks, this one marks the whole banner.
+      while (!/console\s+http:\/\/\S+\/admin\n/.test(bff.output())) {
         if (bff.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start:\n${bff.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
