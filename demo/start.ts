@@ -124,7 +124,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   );
   app.on(['GET', 'HEAD'], '/*', staticFiles({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
-  listener.handle(app);
+  listener.handle(app, product.nodeRoutes);
   if (!options.manualReconcile) product.checkout.reconciler.start();
   product.deliveries.start();
 

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { sendRawStreams } from './bff/stream';
+import type { NodeRoute } from './bff/webhook-node';
 import { BASE_SECURITY_HEADERS } from './bff/guards';
 import { defaultAllowedOrigins, type Config } from './config';
 import { errorBody } from './payments/errors';
@@ -83,6 +84,8 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
       status: SHOPPER_ERRORS.starting,
       headers: BASE_SECURITY_HEADERS,
     });
+  /** Routes answered before the app (`NodeRoute`), given with it. */
+  let nodeRoutes: readonly NodeRoute[] = [];
   const respond = getRequestListener(fetch as Parameters<typeof getRequestListener>[0], {
     hostname: config.host,
     errorHandler: requestErrorResponse(log),
@@ -92,7 +95,10 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
   const server = createServer(
     // Node checks both deadlines every `connectionsCheckingInterval` (30 s by default): often enough to keep them.
     { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))) },
-    (incoming, outgoing) => void respond(incoming, outgoing),
+    (incoming, outgoing) => {
+      for (const route of nodeRoutes) if (route(incoming, outgoing)) return;
+      void respond(incoming, outgoing);
+    },
   );
   server.on('clientError', answerClientError);
   server.listen(config.port, config.host);
@@ -109,7 +115,9 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
     /** Where browsers and the provider reach it. */
     publicBaseUrl,
     allowedOrigins: config.allowedOrigins ?? defaultAllowedOrigins(publicBaseUrl),
-    handle(app: Hono) {
+    /** Hands requests to `app`; each of `routes` first gets to take a request before it (server/bff/webhook-node.ts). */
+    handle(app: Hono, routes: readonly NodeRoute[] = []) {
+      nodeRoutes = routes;
       // An event stream is written straight to Node's response once the app's middlewares are done with its headers.
       handler = (request, env) => {
         const response = app.fetch(request, env);

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { noUserHint } from './accounts/users';
 import { backOfficeApi, isInvoiceUpload } from './backoffice';
-import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
+import { createCheckoutApp, JSON_BODY_MAX_BYTES, type CheckoutAppOptions } from './bff/app';
+import { nodeWebhookRoute } from './bff/webhook-node';
 import { deliveryWorkerFor } from './events/thread';
 import { errorBody } from './payments/errors';
 import { securityHeaders } from './bff/guards';
@@ -74,6 +75,9 @@ export interface ProductOptions {
  * set), so both APIs meet the same middleware and error envelope; `mount` adds `/healthz`, `/api` and `/widget` to a
  * root app.
  */
+/** Where `mount` puts the BFF's API. */
+const API_PREFIX = '/api';
+
 export function createProduct({ config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook }: ProductOptions) {
   // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
   const orderTokenSecret = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
@@ -112,6 +116,17 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       bodyTimeoutMs: config.limits.bodyTimeoutMs,
     },
   });
+  // The provider's webhook, the first step of every payment's status, answered before the app (bff/webhook-node.ts).
+  const nodeRoutes = [
+    nodeWebhookRoute({
+      receive: checkout.receiveWebhook,
+      path: `${API_PREFIX}/webhooks/provider`,
+      maxBytes: JSON_BODY_MAX_BYTES,
+      bodyTimeoutMs: config.limits.bodyTimeoutMs,
+      https: listener.publicBaseUrl.startsWith('https:'),
+      log,
+    }),
+  ];
   // The merchant's backend hears of every payment: the environment's endpoint and the stored ones (the back office's),
   // delivered beside the payment path.
   const endpoints = config.merchantWebhook ? [{ id: 'env', ...config.merchantWebhook }] : [];
@@ -139,7 +154,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
   function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
     app.use(requestLog(log));
     app.get('/healthz', (c) => c.json({ status: 'ok', provider: providerName }));
-    app.route('/api', checkout.app);
+    app.route(API_PREFIX, checkout.app);
     const built = here('../dist/widget');
     if (!existsSync(`${built}/integrity.json`)) log.warn('dist/widget is missing: run `npm run build` to serve the element.');
     // Mounted either way: a build made while the server runs is served from then on.
@@ -150,7 +165,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
     app.route('/', consoleApp({ dir: here('../dist/console'), warn: (line) => log.warn(line) }));
   }
 
-  return { checkout, mount, deliveries };
+  return { checkout, mount, deliveries, nodeRoutes };
 }
 
 /** The standalone BFF (`npm run serve`): a real provider and the merchant's order source, nothing else. */
@@ -183,7 +198,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   app.use(securityHeaders({ https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'remote' });
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), SHOPPER_ERRORS.not_found));
-  listener.handle(app);
+  listener.handle(app, product.nodeRoutes);
   if (!options.manualReconcile) product.checkout.reconciler.start();
   product.deliveries.start();
 

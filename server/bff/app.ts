@@ -19,7 +19,7 @@ import { rateLimit, refuseForeignOrigins, safeAddress, securityHeaders, streamLi
 import type { OrderResolver } from '../payments/orders';
 import { createReconciler } from '../payments/reconciler';
 import { createCheckoutService, type WebhookTarget } from '../payments/service';
-import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
+import { webhookReceiver, webhookRoutes, type WebhookRoutesOptions } from './webhooks';
 
 export interface CheckoutAppOptions {
   provider: ProviderClient;
@@ -83,7 +83,7 @@ export const DEFAULT_LIMITS: CheckoutLimits = {
 };
 
 /** The largest JSON body any route takes. */
-const JSON_BODY_MAX_BYTES = 64 * 1024;
+export const JSON_BODY_MAX_BYTES = 64 * 1024;
 
 /** No body, or one the deadline guard has read already (it is then Hono's cached text). */
 const bodyRead = (c: Context) =>
@@ -120,6 +120,15 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     onError: (error) => logger.warn('reconcile:', error instanceof Error ? error.message : error),
   });
 
+  const receiveWebhook = webhookReceiver({
+    service,
+    store: options.store,
+    clock,
+    webhook,
+    signingKey: options.webhookSigningKey,
+    onWebhook: options.onWebhook,
+    logger,
+  });
   const app = new Hono();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const jsonLimit = bodyLimit({
@@ -199,18 +208,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
       allowedOrigins: options.allowedOrigins,
     }),
   );
-  app.route(
-    '/webhooks',
-    webhookRoutes({
-      service,
-      store: options.store,
-      clock,
-      webhook,
-      signingKey: options.webhookSigningKey,
-      onWebhook: options.onWebhook,
-      logger,
-    }),
-  );
+  app.route('/webhooks', webhookRoutes(receiveWebhook));
 
   app.notFound((c) => sendError(c, notFound()));
   app.onError((error, c) => {
@@ -225,5 +223,5 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     return sendError(c, internalError());
   });
 
-  return { app, service, reconciler, webhook, streams };
+  return { app, service, reconciler, webhook, streams, receiveWebhook };
 }

@@ -42,6 +42,27 @@ const DOCUMENT_ONLY_HEADERS = [
 ];
 
 /**
+ * What `securityHeaders` puts on a JSON answer at `path`, for an answer written without the app (the provider's
+ * webhook, ./webhook-node.ts). A test holds the two equal.
+ */
+export function jsonAnswerHeaders(path: string, { https = false }: { https?: boolean } = {}): Record<string, string> {
+  return {
+    'content-security-policy': API_CSP,
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': resourcePolicy(path),
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    ...(https && { 'strict-transport-security': 'max-age=15552000' }),
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+}
+
+/**
  * hono/secure-headers with our choices, plus a CSP on pages and JSON, and `Cross-Origin-Resource-Policy` per route from
  * the table of `resource-policy.ts` (`same-origin` unless the route is one a storefront loads).
  */

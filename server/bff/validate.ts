@@ -69,6 +69,11 @@ export async function readJson(c: Context, { anyContentType = false, plainTextFr
     if (error instanceof ApiError) throw error;
     throw invalidJson('The request body could not be read.');
   }
+  return parseJsonText(text);
+}
+
+/** `text` as JSON under the same rules as `readJson`: a 400 `invalid_json` or `invalid_request` when it breaks one. */
+export function parseJsonText(text: string): unknown {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
     throw invalidJson(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   }

@@ -5,16 +5,17 @@
  * the transaction is re-read from the provider and only a forward move is applied. Anything already applied,
  * replayed or late still gets a 2xx so the provider stops retrying.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
 import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
-import { errorBody } from '../payments/errors';
+import { ApiError, errorBody, invalidJson } from '../payments/errors';
 import type { CheckoutService, WebhookTarget } from '../payments/service';
-import { readJson } from './validate';
+import { parseJsonText } from './validate';
 
 /** What became of one authenticated webhook, for an observer such as a log (the demo's sandbox panel keeps one). */
 export interface WebhookReceipt {
@@ -66,7 +67,25 @@ const SIGNATURE_REFUSALS = {
   replayed: ['webhook_replayed', 'This signed webhook was received already.'],
 } as const;
 
-export function webhookRoutes({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
+/** What the receiver needs of a webhook request, whichever server carries it (Hono's context, or Node's own request). */
+export interface WebhookCall {
+  header(name: string): string | undefined;
+  /** The whole body as text; rejects with an `ApiError` (a 408 or a 413) when the body reader refuses it. */
+  text(): Promise<string>;
+}
+
+/** The answer to one webhook: a status and its JSON body (`Done` with the outcome, or the error envelope). */
+export interface WebhookAnswer {
+  status: ContentfulStatusCode;
+  body: object;
+}
+
+/**
+ * The receiver itself, apart from any server: `webhookRoutes` mounts it in Hono, and `nodeWebhookRoute`
+ * (./webhook-node.ts) answers the plain case straight from Node's request, before the app. Both send its answer as
+ * it is. A refusal of the body reader or of the JSON rules is answered in the envelope; anything else is thrown.
+ */
+export function webhookReceiver({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
   const receivedAt = () => clock.now().toISOString();
   /**
    * After the answer (setImmediate: SQLite writes synchronously, so even an unawaited write would hold it up): the
@@ -86,90 +105,121 @@ export function webhookRoutes({ service, store, clock, webhook, signingKey, onWe
         .then(() => onWebhook(receipt))
         .catch((error: unknown) => logger.error('webhook observer:', error));
     });
-  const done = (outcome: string) => ({ statusCode: 'Done' as const, data: { outcome } });
+  const done = (outcome: string): WebhookAnswer => ({ status: 200, body: { statusCode: 'Done' as const, data: { outcome } } });
   /** A refusal for the provider, with its status from the contract (a 5xx makes the provider retry the delivery). */
-  const refusal = (c: Context, name: string, code: WebhookErrorCode, message: string) =>
-    c.json(errorBody(name, code, message), WEBHOOK_ERRORS[code]);
+  const refusal = (name: string, code: WebhookErrorCode, message: string): WebhookAnswer => ({
+    status: WEBHOOK_ERRORS[code],
+    body: errorBody(name, code, message),
+  });
+  const refused = (error: ApiError): WebhookAnswer => ({
+    status: error.status,
+    body: errorBody(error.name, error.code, error.message, error.details),
+  });
   const UNCONFIRMED = 'Could not confirm the transaction with the provider.';
 
-  return new Hono().post(
-    '/provider',
-    // Checked before the body is read, so an unauthenticated sender can't make us parse anything.
-    async (c, next) => {
-      if (!safeEqual(c.req.header(webhook.headerName), webhook.secret)) {
-        return refusal(c, 'AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.');
+  /** With a signing key: the signature over the body as received, then its nonce claimed once for all instances. */
+  async function signed(call: WebhookCall, text: string, then: () => Promise<WebhookAnswer>): Promise<WebhookAnswer> {
+    if (!signingKey) return then();
+    const now = clock.now();
+    const refuse = (reason: keyof typeof SIGNATURE_REFUSALS) => {
+      const [code, message] = SIGNATURE_REFUSALS[reason];
+      logger.error(`webhook refused: ${code}`);
+      return refusal('AuthenticationError', code, message);
+    };
+    const check = verifyWebhookSignature({
+      key: signingKey,
+      header: call.header(WEBHOOK_SIGNATURE_HEADER),
+      body: text,
+      nowSeconds: now.getTime() / 1000,
+    });
+    if (!check.ok) return refuse(check.reason);
+    // A nonce accepted within the window stays remembered for two windows: by then its TS is refused anyway.
+    const forgetBefore = new Date(now.getTime() - 2 * SIGNATURE_TOLERANCE_SECONDS * 1000).toISOString();
+    if (!(await store.claimWebhookNonce(check.nonce, now.toISOString(), forgetBefore))) return refuse('replayed');
+    const answer = await then();
+    // Not handled (the provider could not be re-read): the provider's retry of this very delivery must get through.
+    if (answer.status >= 500)
+      await store.releaseWebhookNonce(check.nonce).catch((error: unknown) => logger.error('webhook nonce release:', error));
+    return answer;
+  }
+
+  async function handle(payload: unknown): Promise<WebhookAnswer> {
+    const parsed = webhookHint.safeParse(payload);
+    if (!parsed.success || !TRANSACTION_ID.test(parsed.data.id)) {
+      tell({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });
+      return refusal('ApiError', 'invalid_webhook', 'The webhook payload does not match the expected event.');
+    }
+    const event = parsed.data;
+    const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
+    const checkout = await store.findCheckoutByTransaction(event.id);
+    if (!checkout) {
+      // One of our cash-outs or refunds: re-read and recorded (its events written); a failed re-read is retried.
+      const cashOut = await service.cashOutWebhook(event.id).then(
+        (found) => (found ? 'applied' : 'none'),
+        () => 'unconfirmed',
+      );
+      if (cashOut === 'unconfirmed') return refusal('ApiError', 'provider_unavailable', UNCONFIRMED);
+      if (cashOut === 'applied') {
+        tell({ ...entry, checkoutId: null, outcome: 'applied' });
+        return done('applied');
       }
-      await next();
-    },
-    // With a signing key: the signature over the body as received, then its nonce claimed once for all instances.
-    async (c, next) => {
-      if (!signingKey) return next();
-      const now = clock.now();
-      const refuse = (reason: keyof typeof SIGNATURE_REFUSALS) => {
-        const [code, message] = SIGNATURE_REFUSALS[reason];
-        logger.error(`webhook refused: ${code}`);
-        return refusal(c, 'AuthenticationError', code, message);
-      };
-      const check = verifyWebhookSignature({
-        key: signingKey,
-        header: c.req.header(WEBHOOK_SIGNATURE_HEADER),
-        body: await c.req.text(),
-        nowSeconds: now.getTime() / 1000,
+      // No checkout holds it. When the provider says it is ours (a create whose answer was lost, or came late),
+      // it is adopted, so its payment is never ignored; a transaction the provider does not know is nothing.
+      let unconfirmed = false;
+      const adopted = await service.adopt(event.id, 'webhook').catch((error: unknown) => {
+        if (!(error instanceof ProviderError && error.status === 404)) unconfirmed = true;
+        return undefined;
       });
-      if (!check.ok) return refuse(check.reason);
-      // A nonce accepted within the window stays remembered for two windows: by then its TS is refused anyway.
-      const forgetBefore = new Date(now.getTime() - 2 * SIGNATURE_TOLERANCE_SECONDS * 1000).toISOString();
-      if (!(await store.claimWebhookNonce(check.nonce, now.toISOString(), forgetBefore))) return refuse('replayed');
-      await next();
-      // Not handled (the provider could not be re-read): the provider's retry of this very delivery must get through.
-      if (c.res.status >= 500)
-        await store.releaseWebhookNonce(check.nonce).catch((error: unknown) => logger.error('webhook nonce release:', error));
-    },
-    async (c) => {
-      // The contract names no content type for webhooks; the secret header has proven the sender already.
-      const payload = await readJson(c, { anyContentType: true });
-      const parsed = webhookHint.safeParse(payload);
-      if (!parsed.success || !TRANSACTION_ID.test(parsed.data.id)) {
-        tell({ receivedAt: receivedAt(), transactionId: null, checkoutId: null, state: null, outcome: 'invalid', payload });
-        return refusal(c, 'ApiError', 'invalid_webhook', 'The webhook payload does not match the expected event.');
+      if (unconfirmed) return refusal('ApiError', 'provider_unavailable', UNCONFIRMED);
+      const outcome = adopted ? 'adopted' : 'ignored';
+      tell({ ...entry, checkoutId: adopted?.id ?? null, outcome });
+      return done(outcome);
+    }
+    // A failed re-read answers 503: the provider retries, and the reconciler catches it meanwhile. The webhook is
+    // marked seen by the transition's own write when the checkout moves (bookkeeping for the reconciler, never a
+    // write of its own before the streams get the change), and on its own otherwise.
+    const result = await service.refresh(checkout, 'webhook', { webhookAt: entry.receivedAt }).catch(() => undefined);
+    if (!result) {
+      await store.markWebhookSeen(checkout.id, entry.receivedAt).catch((error: unknown) => logger.error('webhook seen:', error));
+      return refusal('ApiError', 'provider_unavailable', UNCONFIRMED);
+    }
+    const outcome = result.changed ? 'applied' : 'ignored';
+    tell({ ...entry, checkoutId: checkout.id, outcome });
+    return done(outcome);
+  }
+
+  return async function receive(call: WebhookCall): Promise<WebhookAnswer> {
+    // Checked before the body is read, so an unauthenticated sender can't make us parse anything.
+    if (!safeEqual(call.header(webhook.headerName), webhook.secret)) {
+      return refusal('AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.');
+    }
+    let text: string;
+    try {
+      text = await call.text();
+    } catch (error) {
+      // A deadline or size refusal of the body reader keeps its own status.
+      return refused(error instanceof ApiError ? error : invalidJson('The request body could not be read.'));
+    }
+    return signed(call, text, () => {
+      let payload: unknown;
+      try {
+        // The contract names no content type for webhooks; the secret header has proven the sender already.
+        payload = parseJsonText(text);
+      } catch (error) {
+        if (error instanceof ApiError) return Promise.resolve(refused(error));
+        throw error;
       }
-      const event = parsed.data;
-      const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
-      const checkout = await store.findCheckoutByTransaction(event.id);
-      if (!checkout) {
-        // One of our cash-outs or refunds: re-read and recorded (its events written); a failed re-read is retried.
-        const cashOut = await service.cashOutWebhook(event.id).then(
-          (found) => (found ? 'applied' : 'none'),
-          () => 'unconfirmed',
-        );
-        if (cashOut === 'unconfirmed') return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
-        if (cashOut === 'applied') {
-          tell({ ...entry, checkoutId: null, outcome: 'applied' });
-          return c.json(done('applied'));
-        }
-        // No checkout holds it. When the provider says it is ours (a create whose answer was lost, or came late),
-        // it is adopted, so its payment is never ignored; a transaction the provider does not know is nothing.
-        let unconfirmed = false;
-        const adopted = await service.adopt(event.id, 'webhook').catch((error: unknown) => {
-          if (!(error instanceof ProviderError && error.status === 404)) unconfirmed = true;
-          return undefined;
-        });
-        if (unconfirmed) return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
-        const outcome = adopted ? 'adopted' : 'ignored';
-        tell({ ...entry, checkoutId: adopted?.id ?? null, outcome });
-        return c.json(done(outcome));
-      }
-      // A failed re-read answers 503: the provider retries, and the reconciler catches it meanwhile. The webhook is
-      // marked seen by the transition's own write when the checkout moves (bookkeeping for the reconciler, never a
-      // write of its own before the streams get the change), and on its own otherwise.
-      const result = await service.refresh(checkout, 'webhook', { webhookAt: entry.receivedAt }).catch(() => undefined);
-      if (!result) {
-        await store.markWebhookSeen(checkout.id, entry.receivedAt).catch((error: unknown) => logger.error('webhook seen:', error));
-        return refusal(c, 'ApiError', 'provider_unavailable', UNCONFIRMED);
-      }
-      const outcome = result.changed ? 'applied' : 'ignored';
-      tell({ ...entry, checkoutId: checkout.id, outcome });
-      return c.json(done(outcome));
-    },
-  );
+      return handle(payload);
+    });
+  };
+}
+
+export type WebhookReceive = ReturnType<typeof webhookReceiver>;
+
+/** The receiver as the app's `POST /webhooks/provider` route (mounted under `/api`). */
+export function webhookRoutes(receive: WebhookReceive) {
+  return new Hono().post('/provider', async (c) => {
+    const answer = await receive({ header: (name) => c.req.header(name), text: () => c.req.text() });
+    return c.json(answer.body, answer.status);
+  });
 }

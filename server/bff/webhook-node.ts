@@ -1,0 +1,79 @@
+/**
+ * The provider's webhook answered straight from Node's request, before the app: the status path's first step, which
+ * every payment takes. The Hono app would wrap the request and the answer in Web objects and run every middleware of
+ * the API for it (CORS, the storefronts' origin check, the body guards), none of which a provider's POST needs; here
+ * the receiver (./webhooks.ts, the same one the app mounts) gets the request and its body from Node, and its answer
+ * is written with the headers `securityHeaders` would add and the request log's line.
+ *
+ * Only the plain case is taken: `POST` at the route's exact address with a `Content-Length` within the JSON limit and
+ * no `Transfer-Encoding`. Anything else goes on to the app, which answers it as before (a 411, 413, 404 or 405 in its
+ * envelope). The body has the app's deadline: past it, a 408 `body_timeout`, and the connection is closed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readIncoming } from '../lib/node-body';
+import { bodyTimeout, errorBody, internalError } from '../payments/errors';
+import { jsonAnswerHeaders } from './guards';
+import type { WebhookAnswer, WebhookReceive } from './webhooks';
+
+/** A route Node answers before the app: true when it took the request. */
+export type NodeRoute = (incoming: IncomingMessage, outgoing: ServerResponse) => boolean;
+
+export interface NodeWebhookRouteOptions {
+  receive: WebhookReceive;
+  /** The route's address, as the app mounts it: `/api/webhooks/provider`. */
+  path: string;
+  /** The app's JSON body limit: a longer body goes to the app, which refuses it. */
+  maxBytes: number;
+  /** The app's body deadline (`BODY_TIMEOUT_MS`). */
+  bodyTimeoutMs: number;
+  /** Whether the public address is https (Strict-Transport-Security, as on every answer). */
+  https: boolean;
+  /** The request log's line (server/request-log.ts), and where an unexpected failure is told. */
+  log: Pick<Console, 'log' | 'error'>;
+}
+
+export function nodeWebhookRoute({ receive, path, maxBytes, bodyTimeoutMs, https, log }: NodeWebhookRouteOptions): NodeRoute {
+  const headers = { ...jsonAnswerHeaders(path, { https }), 'content-type': 'application/json' };
+  const header = (incoming: IncomingMessage, name: string) => {
+    const value = incoming.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const send = (outgoing: ServerResponse, { status, body }: WebhookAnswer, close: boolean) => {
+    const text = JSON.stringify(body);
+    outgoing.writeHead(status, {
+      ...headers,
+      'content-length': Buffer.byteLength(text),
+      // The rest of a late body may still be on its way: don't keep the connection for it.
+      ...(close && { connection: 'close' }),
+    });
+    outgoing.end(text);
+  };
+
+  return (incoming, outgoing) => {
+    if (incoming.method !== 'POST' || incoming.url !== path || incoming.headers['transfer-encoding'] !== undefined) return false;
+    const length = Number(incoming.headers['content-length']);
+    if (!(length > 0 && length <= maxBytes)) return false;
+    const started = performance.now();
+    let expired = false;
+    const text = readIncoming(incoming, {
+      ms: bodyTimeoutMs,
+      onTimeout: () => {
+        expired = true;
+        return bodyTimeout();
+      },
+    });
+    // Read (or not, when the sender is refused first) by the receiver; never an unhandled rejection.
+    text.catch(() => undefined);
+    void receive({ header: (name) => header(incoming, name), text: () => text })
+      .catch((error: unknown): WebhookAnswer => {
+        log.error('checkout api:', error);
+        const failure = internalError();
+        return { status: failure.status, body: errorBody(failure.name, failure.code, failure.message) };
+      })
+      .then((answer) => {
+        send(outgoing, answer, expired);
+        log.log(`POST ${path} ${answer.status} ${Math.round(performance.now() - started)}ms`);
+      });
+    return true;
+  };
+}
