@@ -6,9 +6,10 @@
  * replayed or late still gets a 2xx so the provider stops retrying.
  */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../lib/clock';
-import { safeEqual } from '../lib/secrets';
+import { secretMatcher } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
@@ -54,10 +55,10 @@ const TRANSACTION_ID = /^[^\p{Cc}\p{Cs}]{1,128}$/u;
 /**
  * What the BFF reads of a webhook: what makes it an event (the transaction's id and a state the contract names; the
  * state goes to the log). The payload is a hint, the re-read from the provider decides, so the event's other fields
- * are not checked: a provider that formats an amount or a date differently one day still gets its payments heard of
+ * are not checked (nor copied: the payload goes to the log as it came): a provider that formats an amount or a date differently one day still gets its payments heard of
  * at once, rather than refused with a 4xx it never retries (docs/spec-gaps.md, "The BFF: signed webhooks").
  */
-const webhookHint = webhookEvent.pick({ id: true, transactionState: true });
+const webhookHint = z.object({ id: webhookEvent.shape.id, transactionState: webhookEvent.shape.transactionState });
 
 const SIGNATURE_REFUSALS = {
   missing: ['webhook_signature_missing', `The ${WEBHOOK_SIGNATURE_HEADER} header is missing.`],
@@ -87,6 +88,7 @@ export interface WebhookAnswer {
  */
 export function webhookReceiver({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
   const receivedAt = () => clock.now().toISOString();
+  const fromProvider = secretMatcher(webhook.secret);
   /**
    * After the answer (setImmediate: SQLite writes synchronously, so even an unawaited write would hold it up): the
    * webhook is kept for the back-office's view of its checkout, and the observer is told. A failure of either loses
@@ -190,7 +192,7 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
 
   return async function receive(call: WebhookCall): Promise<WebhookAnswer> {
     // Checked before the body is read, so an unauthenticated sender can't make us parse anything.
-    if (!safeEqual(call.header(webhook.headerName), webhook.secret)) {
+    if (!fromProvider(call.header(webhook.headerName))) {
       return refusal('AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.');
     }
     let text: string;
