@@ -4,12 +4,12 @@
  * failure of the receiver answered in the envelope.
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { nodeWebhookRoute } from '../../../server/bff/webhook-node';
 import { ApiError, errorBody } from '../../../server/payments/errors';
 import type { WebhookCall, WebhookReceive } from '../../../server/bff/webhooks';
+import { listenOnLoopback } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const PATH = '/api/webhooks/provider';
@@ -66,19 +66,11 @@ async function serveRoute(receive: WebhookReceive, lines: string[], errors: unkn
     https: true,
     log: { log: (line: string) => lines.push(line), error: (...args: unknown[]) => errors.push(args) },
   });
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (!route(req, res)) res.writeHead(599).end('app');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(
+    createServer((req: IncomingMessage, res: ServerResponse) => {
+      if (!route(req, res)) res.writeHead(599).end('app');
+    }),
+  );
 }
 
 /** One request by hand, so a body can be chunked, partial or longer than announced. */

@@ -21,12 +21,16 @@ export async function startRecordingServer(handler: Handler) {
     requests.push(recorded);
     await handler(recorded, res);
   };
-  const server: Server = createServer((req, res) => void record(req, res));
+  const { port, close } = await listenOnLoopback(createServer((req, res) => void record(req, res)));
+  return { url: `http://127.0.0.1:${port}`, requests, close };
+}
+
+/** Starts `server` on 127.0.0.1 with an OS-chosen port; `close` drops its open connections and stops it. */
+export async function listenOnLoopback(server: Server) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
