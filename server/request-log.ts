@@ -14,6 +14,9 @@ export function loggedPath(url: string): string {
   return search ? `${pathname}?…` : pathname;
 }
 
+/** The request log's line: `GET /api/checkouts/co_1 200 4ms` (the path as `loggedPath` writes it). */
+export const requestLine = (method: string, path: string, status: number, ms: number) => `${method} ${path} ${status} ${Math.round(ms)}ms`;
+
 /** Logs each request once its answer is known (for an event stream: when it starts). */
 export function requestLog(log: LineLog, now: () => number = () => performance.now()): MiddlewareHandler {
   return async (c, next) => {
@@ -22,8 +25,7 @@ export function requestLog(log: LineLog, now: () => number = () => performance.n
       await next();
     } finally {
       // An error a handler threw has become the app's error answer by now; its status is the one sent.
-      const ms = Math.round(now() - started);
-      log.log(`${c.req.method} ${loggedPath(c.req.url)} ${c.res.status} ${ms}ms`);
+      log.log(requestLine(c.req.method, loggedPath(c.req.url), c.res.status, now() - started));
     }
   };
 }

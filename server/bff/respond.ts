@@ -3,9 +3,9 @@
  * error handler of the API (app.ts) and the guards answer through it; the payment lifecycle only throws.
  */
 import type { Context } from 'hono';
-import { errorBody, type ApiError } from '../payments/errors';
+import { envelopeOf, type ApiError } from '../payments/errors';
 
 /** The refusal as JSON: `{ statusCode: "Error", error: { name, message, code, details? } }` with the error's status. */
 export function sendError(c: Context, error: ApiError) {
-  return c.json(errorBody(error.name, error.code, error.message, error.details), error.status);
+  return c.json(envelopeOf(error), error.status);
 }

@@ -11,7 +11,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readIncoming } from '../lib/node-body';
-import { bodyTimeout, errorBody, internalError } from '../payments/errors';
+import { bodyTimeout, envelopeOf, internalError } from '../payments/errors';
+import { requestLine } from '../request-log';
 import { jsonAnswerHeaders } from './guards';
 import type { WebhookAnswer, WebhookReceive } from './webhooks';
 
@@ -68,11 +69,11 @@ export function nodeWebhookRoute({ receive, path, maxBytes, bodyTimeoutMs, https
       .catch((error: unknown): WebhookAnswer => {
         log.error('checkout api:', error);
         const failure = internalError();
-        return { status: failure.status, body: errorBody(failure.name, failure.code, failure.message) };
+        return { status: failure.status, body: envelopeOf(failure) };
       })
       .then((answer) => {
         send(outgoing, answer, expired);
-        log.log(`POST ${path} ${answer.status} ${Math.round(performance.now() - started)}ms`);
+        log.log(requestLine('POST', path, answer.status, performance.now() - started));
       });
     return true;
   };

@@ -14,7 +14,7 @@ import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
 import type { Store } from '../store/types';
 import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
-import { ApiError, errorBody, invalidJson } from '../payments/errors';
+import { ApiError, envelopeOf, errorBody, invalidJson } from '../payments/errors';
 import type { CheckoutService, WebhookTarget } from '../payments/service';
 import { parseJsonText } from './validate';
 
@@ -115,7 +115,7 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
   });
   const refused = (error: ApiError): WebhookAnswer => ({
     status: error.status,
-    body: errorBody(error.name, error.code, error.message, error.details),
+    body: envelopeOf(error),
   });
   const UNCONFIRMED = 'Could not confirm the transaction with the provider.';
 

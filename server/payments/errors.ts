@@ -27,6 +27,9 @@ export function errorBody(name: string, code: string, message: string, details?:
   return { statusCode: 'Error' as const, error: { name, message, code, ...(details === undefined ? {} : { details }) } };
 }
 
+/** An `ApiError` as its envelope (its status is `error.status`). */
+export const envelopeOf = (error: ApiError): ErrorEnvelope => errorBody(error.name, error.code, error.message, error.details);
+
 /** Turns a provider failure into what the browser may know: a status, a stable code and a plain message. */
 export function fromProviderError(error: unknown): ApiError {
   if (error instanceof ProviderNetworkError) {
