@@ -68,7 +68,11 @@ export function createReconciler(options: ReconcilerOptions) {
     });
     for (const checkout of stale) {
       try {
-        if ((await service.refresh(checkout, 'reconcile')).changed) moved++;
+        const read = await service.refresh(checkout, 'reconcile');
+        // A live checkout whose window has ended (the stale claim takes those `expireDue` had no room for) is expired
+        // on this read, not left under this claim's lease for another pass and another read.
+        const after = await service.expireIfDue(read.checkout, 'reconcile');
+        if (read.changed || after.state !== read.checkout.state) moved++;
       } catch (error) {
         onError(error);
       }

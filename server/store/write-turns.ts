@@ -20,6 +20,8 @@ export type WriteRole = 'request' | 'background';
 export interface WriteTurns {
   buffer: SharedArrayBuffer;
   role: WriteRole;
+  /** How long this side waits for its turn before leaving it to SQLite's busy handler. Default `TURN_WAIT_MS`. */
+  waitMs?: number;
 }
 
 /** 1 while the background thread is in a write transaction. */
@@ -47,13 +49,13 @@ export function releaseBackgroundTurn(buffer: SharedArrayBuffer): void {
 }
 
 /** Runs `write` when it is `role`'s turn. */
-function turnTaker({ buffer, role }: WriteTurns): <T>(write: () => T) => T {
+function turnTaker({ buffer, role, waitMs = TURN_WAIT_MS }: WriteTurns): <T>(write: () => T) => T {
   const cells = new Int32Array(buffer);
   if (role === 'request') {
     return (write) => {
       Atomics.add(cells, WANTED, 1);
       try {
-        Atomics.wait(cells, WRITING, 1, TURN_WAIT_MS);
+        Atomics.wait(cells, WRITING, 1, waitMs);
         return write();
       } finally {
         if (Atomics.sub(cells, WANTED, 1) === 1) Atomics.notify(cells, WANTED);
@@ -61,7 +63,7 @@ function turnTaker({ buffer, role }: WriteTurns): <T>(write: () => T) => T {
     };
   }
   return (write) => {
-    const until = performance.now() + TURN_WAIT_MS;
+    const until = performance.now() + waitMs;
     for (;;) {
       Atomics.store(cells, WRITING, 1);
       const wanted = Atomics.load(cells, WANTED);

@@ -143,6 +143,19 @@ for (const database of databases) {
       expect(new Set(expiredNow)).toEqual(new Set(['Expired']));
     });
 
+    it('expires, on their one read, the checkouts past their window that the stale claim took beyond the expiry batch', async () => {
+      const [store] = await database.open();
+      opened.push(store);
+      const transactions = await seedStale(store, 0, 0, 4);
+      const clock = new ManualClock(iso(T0 + 10 * MINUTE));
+      const { provider, reads } = countingProvider();
+      // A batch of 2: the expiry claim takes two, the stale claim the other two.
+      expect(await instance(store, provider, clock, 2).runOnce()).toBe(4);
+      expect(reads.sort()).toEqual([...transactions].sort());
+      const states = await Promise.all(transactions.map(async (tx) => (await store.findCheckoutByTransaction(tx))!.state));
+      expect(states).toEqual(['Expired', 'Expired', 'Expired', 'Expired']);
+    });
+
     it('settles each reservation a crash left behind once between them: one look-up of its order, then released', async () => {
       const [storeA, storeB] = await database.open();
       opened.push(storeA, storeB);
