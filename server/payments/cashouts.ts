@@ -10,7 +10,7 @@
  */
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, mulDiv, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
-import type { ProviderClient } from '../provider';
+import type { ProviderClient, TransactionRecord } from '../provider';
 import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from '../store/back-office';
 import type { Store } from '../store/types';
 import { checkoutNotPaid, idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, refundExceedsPaid } from './errors';
@@ -80,7 +80,7 @@ export function createCashOutDesk({
   /** The plan's fixed part and rate (micro-units), as the provider's last record read showed them. */
   let plan: { cost: bigint; rate: bigint } | undefined;
 
-  function learnPlan(record: Awaited<ReturnType<ProviderClient['transactions']['retrieve']>>) {
+  function learnPlan(record: TransactionRecord) {
     const charges = record.transaction.chargesObject;
     const cost = charges?.costValue ? parseDecimal(charges.costValue, MICRO_SCALE) : undefined;
     const rate = charges?.rate ? parseDecimal(charges.rate, MICRO_SCALE) : undefined;
@@ -231,7 +231,7 @@ export type CashOutDesk = ReturnType<typeof createCashOutDesk>;
 export async function refreshCashOut(
   { provider, store, clock }: { provider: ProviderClient; store: Store; clock: Clock },
   cashOut: CashOut,
-  onRecord?: (record: Awaited<ReturnType<ProviderClient['transactions']['retrieve']>>) => void,
+  onRecord?: (record: TransactionRecord) => void,
 ): Promise<CashOut> {
   if (!cashOut.transactionId || (isFinalCashOutState(cashOut.state) && cashOut.charges)) return cashOut;
   const record = await provider.transactions.retrieve(cashOut.transactionId);

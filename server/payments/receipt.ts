@@ -4,7 +4,7 @@
  * CPF, account or name: the record has them, the checkout does not keep them.
  */
 import { MICRO_SCALE, parseDecimal } from '../../core/money';
-import type { TransactionRecord } from '../provider';
+import type { TransactionStatus } from '../provider';
 
 export interface Receipt {
   /** The provider's `stateCompletedDate`, else when the BFF saw the payment. */
@@ -29,7 +29,7 @@ function instant(value: unknown): string | undefined {
 }
 
 /** The receipt fields of a completed transaction's record; `seenAt` stands in for a missing completion date. */
-export function receiptOf(record: TransactionRecord, seenAt: string): Receipt {
+export function receiptOf(record: TransactionStatus, seenAt: string): Receipt {
   const { transaction } = record;
   const receiptVoucher = text(transaction.receiptVoucher);
   const payerBank = text(transaction.payer?.bankName);

@@ -180,7 +180,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
       if (webhookAt) await store.markWebhookSeen(checkout.id, webhookAt);
       return { changed: false as const, checkout };
     }
-    const record = await provider.transactions.retrieve(checkout.transactionId);
+    const record = await provider.transactions.retrieve(checkout.transactionId, { view: 'status' });
     const { state, stateErrorCause } = record.transaction;
     const checkedAt = now();
     const changes = {

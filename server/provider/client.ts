@@ -14,6 +14,11 @@ export interface ProviderClientOptions extends RequesterOptions {
 
 export type ProviderClient = ReturnType<typeof createProviderClient>;
 
+/** Which check a transaction's record gets: the whole record (default), or its status fields (`transactionStatus`). */
+export interface RetrieveOptions {
+  view?: 'record' | 'status';
+}
+
 const enc = encodeURIComponent;
 
 /** How integrations often spell key types, and the provider's spelling of each (it takes upper case only). */
@@ -77,6 +82,19 @@ export function createProviderClient(options: ProviderClientOptions) {
       schema: s.sandboxResult,
     });
 
+  /** The record (transaction, payment, webhook) of a PIX or OpenFinance transaction; `view: 'status'` checks only its status fields. */
+  function retrieveTransaction(transactionId: string): Promise<s.TransactionRecord>;
+  function retrieveTransaction(transactionId: string, options: { view: 'status' }): Promise<s.TransactionStatus>;
+  function retrieveTransaction(transactionId: string, options?: RetrieveOptions): Promise<s.TransactionRecord | s.TransactionStatus>;
+  function retrieveTransaction(transactionId: string, { view = 'record' }: RetrieveOptions = {}) {
+    return call({
+      method: options.transactionRecordMethod ?? 'GET',
+      path: `/partners-int/accounts/transactions/pix/${enc(transactionId)}`,
+      schema: view === 'status' ? s.transactionStatus : s.transactionRecord,
+      safeToRetry: true,
+    });
+  }
+
   return {
     /** Token cache of this client; `logins` counts logins performed. */
     tokens: wire.tokens,
@@ -106,14 +124,7 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     transactions: {
-      /** The full record (transaction, payment, webhook) of a PIX or OpenFinance transaction. */
-      retrieve: (transactionId: string) =>
-        call({
-          method: options.transactionRecordMethod ?? 'GET',
-          path: `/partners-int/accounts/transactions/pix/${enc(transactionId)}`,
-          schema: s.transactionRecord,
-          safeToRetry: true,
-        }),
+      retrieve: retrieveTransaction,
       /** Transactions of one order id within a date range of at most one day. */
       list: async (query: s.ListTransactionsQuery) =>
         call({

@@ -90,6 +90,8 @@ export const MERCHANT_EVENT_DATA = {
 } as const;
 
 export type MerchantEventType = keyof typeof MERCHANT_EVENT_DATA;
+/** The `data` of an event of type `T`. */
+export type MerchantEventData<T extends MerchantEventType> = z.output<(typeof MERCHANT_EVENT_DATA)[T]>;
 export const MERCHANT_EVENT_TYPES = Object.keys(MERCHANT_EVENT_DATA) as MerchantEventType[];
 
 export const MerchantEventSchema = z.object({
@@ -120,23 +122,21 @@ export function merchantEventOf(checkout: Checkout, event: CheckoutEvent): NewMe
     state: event.state,
   };
   const text = (name: string) => (typeof checkout.details[name] === 'string' ? checkout.details[name] : undefined);
-  let type: MerchantEventType;
-  let data: Record<string, unknown>;
   if (event.state === COMPLETED) {
     const payerBank = text('payerBank');
-    const paidData = { ...base, paidAt: text('paidAt') ?? event.at, ...(payerBank && { payerBank }), late: event.data.late === true };
-    [type, data] = checkout.duplicateOf
-      ? ['checkout.duplicate_paid', { ...paidData, duplicateOf: checkout.duplicateOf }]
-      : ['checkout.completed', paidData];
-  } else if (event.state === 'Error' || event.state === 'Cancelled' || event.state === 'Reversed') {
-    [type, data] = ['checkout.failed', { ...base, failure: event.state }];
-  } else if (event.state === EXPIRED) {
-    const supersededBy = typeof event.data.supersededBy === 'string' ? event.data.supersededBy : undefined;
-    [type, data] = ['checkout.expired', { ...base, expiresAt: checkout.expiresAt, ...(supersededBy && { supersededBy }) }];
-  } else {
-    return undefined;
+    const paid = { ...base, paidAt: text('paidAt') ?? event.at, ...(payerBank ? { payerBank } : {}), late: event.data.late === true };
+    return checkout.duplicateOf
+      ? eventOf('checkout.duplicate_paid', event.at, { ...paid, duplicateOf: checkout.duplicateOf })
+      : eventOf('checkout.completed', event.at, paid);
   }
-  return newEvent(type, event.at, data);
+  if (event.state === 'Error' || event.state === 'Cancelled' || event.state === 'Reversed') {
+    return eventOf('checkout.failed', event.at, { ...base, failure: event.state });
+  }
+  if (event.state === EXPIRED) {
+    const supersededBy = typeof event.data.supersededBy === 'string' ? event.data.supersededBy : undefined;
+    return eventOf('checkout.expired', event.at, { ...base, expiresAt: checkout.expiresAt, ...(supersededBy ? { supersededBy } : {}) });
+  }
+  return undefined;
 }
 
 /**
@@ -162,16 +162,29 @@ export function merchantEventsOfCashOut(before: CashOut | undefined, after: Cash
   const data = after.refundOf ? { ...base, checkoutId: after.refundOf, checkoutOrderId } : base;
   const prefix = after.refundOf ? 'refund' : 'cashout';
   const events: NewMerchantEvent[] = [];
-  if (after.refundOf && !answered) events.push(newEvent('refund.created', after.updatedAt, data));
+  if (after.refundOf && !answered) events.push(checkedEvent('refund.created', after.updatedAt, data));
   if (ended) {
     const [type, failure] =
       after.state === COMPLETED ? [`${prefix}.completed` as const, undefined] : [`${prefix}.failed` as const, after.state];
-    events.push(newEvent(type, after.updatedAt, failure ? { ...data, failure } : data));
+    events.push(checkedEvent(type, after.updatedAt, failure ? { ...data, failure } : data));
   }
   return events;
 }
 
-/** A new event of `type`, its data checked against the type's schema (a mismatch throws, rolling the change back). */
-function newEvent(type: MerchantEventType, createdAt: string, data: Record<string, unknown>): NewMerchantEvent {
-  return { id: `evt_${randomBytes(16).toString('base64url')}`, type, createdAt, data: MERCHANT_EVENT_DATA[type].parse(data) };
+/**
+ * A new event of `type` with `data` as built. Its data's type is the type's schema's, so the compiler holds the
+ * checkout's builder above to it: it is not parsed again inside the transaction of every payment, where that parse
+ * cost a tenth of a millisecond of each status change (the bench's status row). The tests hold what each builder
+ * makes to its schema.
+ */
+function eventOf<T extends MerchantEventType>(type: T, createdAt: string, data: MerchantEventData<T>): NewMerchantEvent {
+  return { id: `evt_${randomBytes(16).toString('base64url')}`, type, createdAt, data };
+}
+
+/**
+ * A new event of `type`, its data checked against the type's schema (a mismatch throws, rolling the change back):
+ * for the cash-outs' builder, whose states and refunded order the compiler cannot hold to the schema.
+ */
+function checkedEvent(type: MerchantEventType, createdAt: string, data: Record<string, unknown>): NewMerchantEvent {
+  return eventOf(type, createdAt, MERCHANT_EVENT_DATA[type].parse(data));
 }

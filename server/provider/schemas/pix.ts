@@ -169,6 +169,27 @@ export const transactionRecord = z.looseObject({
 });
 export type TransactionRecord = z.infer<typeof transactionRecord>;
 
+/**
+ * The same answer as `transactionRecord`, read for a payment's status: the fields the status and its receipt rest on
+ * (`state`, `stateErrorCause`, `stateCompletedDate`, `receiptVoucher`, `charges`, the payer's `bankName`), each
+ * checked as strictly as there, and nothing else of the record kept. The status path reads nothing else, and a check
+ * (and copy) of the whole record's fifty fields it never reads cost a fifth of a millisecond of every payment, with
+ * the caches cold as they are between payments (the bench's status row).
+ */
+const recorded = transactionRecord.shape.transaction.shape;
+export const transactionStatus = z.object({
+  transaction: z.object({
+    id: recorded.id,
+    state: recorded.state,
+    stateErrorCause: recorded.stateErrorCause,
+    stateCompletedDate: recorded.stateCompletedDate,
+    receiptVoucher: recorded.receiptVoucher,
+    charges: recorded.charges,
+    payer: z.object({ bankName: participant.shape.bankName }).nullish(),
+  }),
+});
+export type TransactionStatus = z.infer<typeof transactionStatus>;
+
 /** The body the provider POSTs to `webhook.url` on each state change. */
 export const webhookEvent = z.looseObject({
   id: z.string(),

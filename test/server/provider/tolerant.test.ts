@@ -299,3 +299,54 @@ describe('cash-out key spellings of real integrations (against the emulator)', (
     expect(error!.validation).toContainEqual(expect.objectContaining({ path: '/payment/key/value', code: 'format' }));
   });
 });
+
+describe("a transaction's record read for its status (view: 'status')", () => {
+  const record = (transaction: Record<string, unknown>) => ({
+    transaction: {
+      id: 'tx-1',
+      date: '2026-01-15T12:00:00Z',
+      type: 'Credit',
+      state: 'Completed',
+      amount: '54.90',
+      stateCompletedDate: '2026-01-15T12:01:00Z',
+      charges: '0.599000',
+      payer: { bankName: 'Banco Exemplo', name: 'Ana', taxNumber: '***.456.789-**' },
+      ...transaction,
+    },
+    payment: { key: 'k' },
+    webhook: {},
+  });
+  const PATH = 'GET /partners-int/accounts/transactions/pix/tx-1';
+  const both = (transaction: Record<string, unknown>) => {
+    const { client } = recorded({ ...login, [PATH]: done(record(transaction)) });
+    return { status: client.transactions.retrieve('tx-1', { view: 'status' }), whole: client.transactions.retrieve('tx-1') };
+  };
+
+  it('checks the fields the status and its receipt rest on as strictly as the whole record does', async () => {
+    for (const broken of [
+      { state: 'Paid' },
+      { state: undefined },
+      { charges: '0,59' },
+      { stateCompletedDate: 17 },
+      { payer: { bankName: 3 } },
+    ]) {
+      const { status, whole } = both(broken);
+      expect((await failure(status))?.errorName, JSON.stringify(broken)).toBe('InvalidResponse');
+      expect((await failure(whole))?.errorName, JSON.stringify(broken)).toBe('InvalidResponse');
+    }
+  });
+
+  it('leaves the rest of the record out, unchecked, where the whole record refuses it', async () => {
+    const { status, whole } = both({ amount: 'a lot', type: 'Sideways', recipient: 'somebody' });
+    expect(await status).toEqual({
+      transaction: {
+        id: 'tx-1',
+        state: 'Completed',
+        stateCompletedDate: '2026-01-15T12:01:00Z',
+        charges: '0.599000',
+        payer: { bankName: 'Banco Exemplo' },
+      },
+    });
+    expect((await failure(whole))?.errorName).toBe('InvalidResponse');
+  });
+});
