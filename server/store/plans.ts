@@ -14,7 +14,7 @@ import {
 } from '../../core/checkout-machine';
 import { EXPIRED } from '../../core/states';
 import { merchantEventOf, type NewMerchantEvent } from './merchant-events';
-import { InstantSchema } from './types';
+import { instantOf } from './types';
 import type {
   Activation,
   Checkout,
@@ -133,8 +133,8 @@ export function* transitionSteps(
     at,
     details: changes.details ?? {},
     duplicateOf: plan.duplicateOf,
-    ...(changes.checkedAt && { checkedAt: InstantSchema.parse(changes.checkedAt) }),
-    ...(changes.webhookAt && { webhookAt: InstantSchema.parse(changes.webhookAt) }),
+    ...(changes.checkedAt && { checkedAt: instantOf(changes.checkedAt) }),
+    ...(changes.webhookAt && { webhookAt: instantOf(changes.webhookAt) }),
   });
   const appended = yield* append(moved, source, at, { ...data, ...plan.data });
   return { changed: true, checkout: moved, event: appended, ...(superseded && { superseded }) };

@@ -17,7 +17,16 @@ import { storeTypes, UTC_SESSION } from './pg-types';
 import { reconcilePostgres } from './reconcile-postgres';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
-import { ActivationSchema, CheckoutStateSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
+import {
+  ActivationSchema,
+  checkoutStateOf,
+  EventSourceSchema,
+  eventSourceOf,
+  InstantSchema,
+  instantOf,
+  NewCheckoutSchema,
+  type Store,
+} from './types';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -196,10 +205,10 @@ export async function openPostgresStore({
       return (await all('SELECT * FROM checkouts WHERE order_id = $1 ORDER BY created_at, id', [orderId])).map(checkoutFromRow);
     },
     async transition(id, fromInput, toInput, sourceInput, data, atInput, changes = {}) {
-      const from = fromInput.map((state) => CheckoutStateSchema.parse(state));
-      const to = CheckoutStateSchema.parse(toInput);
-      const source = EventSourceSchema.parse(sourceInput);
-      const at = InstantSchema.parse(atInput);
+      const from = fromInput.map(checkoutStateOf);
+      const to = checkoutStateOf(toInput);
+      const source = eventSourceOf(sourceInput);
+      const at = instantOf(atInput);
       const attempt = () =>
         inTransaction(pool, (client) => runAsync(transitionSteps(id, from, to, source, data, at, changes), stepsOn(client)));
       // Under READ COMMITTED a reservation committed between the look-up of the order's place and the update breaks
@@ -225,10 +234,10 @@ export async function openPostgresStore({
     },
     // GREATEST skips NULL and keeps the later date when a slow request finishes after a newer one.
     async markWebhookSeen(id, at) {
-      await pool.query('UPDATE checkouts SET last_webhook_at = GREATEST(last_webhook_at, $2) WHERE id = $1', [id, InstantSchema.parse(at)]);
+      await pool.query('UPDATE checkouts SET last_webhook_at = GREATEST(last_webhook_at, $2) WHERE id = $1', [id, instantOf(at)]);
     },
     async markChecked(id, at) {
-      await pool.query('UPDATE checkouts SET last_checked_at = GREATEST(last_checked_at, $2) WHERE id = $1', [id, InstantSchema.parse(at)]);
+      await pool.query('UPDATE checkouts SET last_checked_at = GREATEST(last_checked_at, $2) WHERE id = $1', [id, instantOf(at)]);
     },
     async claimWebhookNonce(nonce, at, forgetBefore) {
       await pool.query('DELETE FROM webhook_nonces WHERE seen_at < $1', [InstantSchema.parse(forgetBefore)]);

@@ -28,9 +28,11 @@ import { sqliteReader } from './sqlite-reader';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
-  CheckoutStateSchema,
+  checkoutStateOf,
   EventSourceSchema,
+  eventSourceOf,
   InstantSchema,
+  instantOf,
   NewCheckoutSchema,
   type CheckoutState,
   type EventSource,
@@ -229,9 +231,9 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
       return all(sql.byOrder, orderId).map(checkoutFromRow);
     },
     async transition(id, from, to, source, data, at, changes = {}) {
-      const states = from.map((state) => CheckoutStateSchema.parse(state));
-      const next = CheckoutStateSchema.parse(to);
-      return transition.immediate(id, states, next, EventSourceSchema.parse(source), data, InstantSchema.parse(at), changes);
+      const states = from.map(checkoutStateOf);
+      const next = checkoutStateOf(to);
+      return transition.immediate(id, states, next, eventSourceOf(source), data, instantOf(at), changes);
     },
     async merchantEventsAfter(afterSeq, limit, types) {
       const rows = all(sql.merchantEventsAfter, { after: afterSeq, limit, types: types?.length ? JSON.stringify(types) : null });
@@ -241,10 +243,10 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
       return all(sql.eventsAfter, checkoutId, afterSeq).map((row) => eventFromRow(row, 'text'));
     },
     async markWebhookSeen(id, at) {
-      sql.webhookSeen.run({ id, at: InstantSchema.parse(at) });
+      sql.webhookSeen.run({ id, at: instantOf(at) });
     },
     async markChecked(id, at) {
-      sql.checked.run({ id, at: InstantSchema.parse(at) });
+      sql.checked.run({ id, at: instantOf(at) });
     },
     async claimWebhookNonce(nonce, atInput, forgetBeforeInput) {
       const seenAt = InstantSchema.parse(atInput);

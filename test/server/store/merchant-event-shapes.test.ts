@@ -55,4 +55,29 @@ describe("a checkout's merchant event", () => {
       { numRuns: 500 },
     );
   });
+
+  it('has an id of its own, across the refills of the pool the ids are cut from', () => {
+    const paid = {
+      id: 'c',
+      orderId: 'o',
+      method: 'pix',
+      amountCents: 100,
+      currency: 'BRL',
+      transactionId: 't',
+      duplicateOf: null,
+      expiresAt: null,
+      details: {},
+    };
+    const event = {
+      checkoutId: 'c',
+      seq: 2,
+      state: 'Completed',
+      source: 'webhook',
+      at: '2026-01-01T00:00:00.000Z',
+      data: {},
+    } as CheckoutEvent;
+    const ids = Array.from({ length: 1_000 }, () => merchantEventOf({ ...paid, state: 'Completed' } as unknown as Checkout, event)!.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^evt_[A-Za-z0-9_-]{22}$/);
+  });
 });
