@@ -166,29 +166,39 @@ export async function startStubProvider(target: string) {
     res.writeHead(status).end();
   }
 
+  async function answer(req: IncomingMessage, res: ServerResponse, text: string) {
+    const path = req.url ?? '/';
+    if (path.startsWith('/trigger') && req.method === 'POST')
+      return trigger((new URL(path, 'http://stub').searchParams.get('c') ?? '').split(','), res);
+    if (path.startsWith('/relay') && req.method === 'POST')
+      return relay(req, res, text, new URL(path, 'http://stub').searchParams.get('to')!);
+    const { id, key } = routeOf(req.method ?? 'GET', path);
+    if (id && emulated.has(id)) return forward(req, res, text, key);
+    const transaction = id ? stubbed.get(id) : undefined;
+    const answer = recorded.get(transaction ? `${key} ${transaction.state}` : key);
+    if (!answer) return forward(req, res, text, key);
+    if (id) return replay(res, answer, id);
+    // A new transaction: a fresh id, and the webhook it asked for.
+    const fresh = answer.transactionId ? randomUUID() : undefined;
+    if (fresh) stubbed.set(fresh, { state: 'Registered', webhook: webhookOf(parse(text)) });
+    return replay(res, answer, fresh ?? '');
+  }
+
   const server = createServer((req, res) => {
+    const failed = (error: unknown) => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end(String(error));
+    };
+    // A request without a body (a read, a trigger) is answered at once, as the hops floor's provider answers them,
+    // rather than after its empty body's end: a turn of the event loop in the BFF alone's process, on the status path.
+    if (!req.headers['transfer-encoding'] && (req.headers['content-length'] ?? '0') === '0') {
+      req.resume();
+      void answer(req, res, '').catch(failed);
+      return;
+    }
     void bodyOf(req)
-      .then(async (text) => {
-        const path = req.url ?? '/';
-        if (path.startsWith('/trigger') && req.method === 'POST')
-          return trigger((new URL(path, 'http://stub').searchParams.get('c') ?? '').split(','), res);
-        if (path.startsWith('/relay') && req.method === 'POST')
-          return relay(req, res, text, new URL(path, 'http://stub').searchParams.get('to')!);
-        const { id, key } = routeOf(req.method ?? 'GET', path);
-        if (id && emulated.has(id)) return forward(req, res, text, key);
-        const transaction = id ? stubbed.get(id) : undefined;
-        const answer = recorded.get(transaction ? `${key} ${transaction.state}` : key);
-        if (!answer) return forward(req, res, text, key);
-        if (id) return replay(res, answer, id);
-        // A new transaction: a fresh id, and the webhook it asked for.
-        const fresh = answer.transactionId ? randomUUID() : undefined;
-        if (fresh) stubbed.set(fresh, { state: 'Registered', webhook: webhookOf(parse(text)) });
-        return replay(res, answer, fresh ?? '');
-      })
-      .catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(502);
-        res.end(String(error));
-      });
+      .then((text) => answer(req, res, text))
+      .catch(failed);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
