@@ -15,6 +15,11 @@ export const MAX_JSON_DEPTH = 32;
 
 /** Whether `text` nests objects or arrays deeper than `max`, without parsing (so without recursion). */
 function nestsDeeperThan(text: string, max: number): boolean {
+  // Deeper than `max` takes more than `max` opening brackets: most bodies have a handful, counted at native speed.
+  let opening = 0;
+  for (let i = text.indexOf('{'); i !== -1 && opening <= max; i = text.indexOf('{', i + 1)) opening++;
+  for (let i = text.indexOf('['); i !== -1 && opening <= max; i = text.indexOf('[', i + 1)) opening++;
+  if (opening <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isUnsafeText } from '../../../server/bff/guards';
-import { parseJsonText } from '../../../server/bff/validate';
+import { MAX_JSON_DEPTH, parseJsonText } from '../../../server/bff/validate';
 import { ApiError } from '../../../server/payments/errors';
 
 /** Whether any string in `value`, key or value, is one the rules refuse. */
@@ -59,5 +59,30 @@ describe('the JSON rules of a body', () => {
       expect(() => parseJsonText(text), text).toThrow(ApiError);
     }
     expect(parseJsonText('["\\ud83d\\ude00","\\\\u0000"]')).toEqual(['\u{1f600}', '\\u0000']);
+  });
+
+  it('refuse nesting deeper than MAX_JSON_DEPTH, and only that, however many brackets the strings hold', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 * MAX_JSON_DEPTH }),
+        fc.string({ unit: fc.constantFrom('[', '{', ']', '}', 'a'), maxLength: 80 }),
+        fc.boolean(),
+        (depth, inString, objects) => {
+          const inner = JSON.stringify(inString);
+          const text = objects
+            ? '{"a":'.repeat(depth - 1) + `{"a":${inner}}` + '}'.repeat(depth - 1)
+            : '['.repeat(depth) + inner + ']'.repeat(depth);
+          let refused = false;
+          try {
+            parseJsonText(text);
+          } catch (error) {
+            if (!(error instanceof ApiError)) throw error;
+            refused = true;
+          }
+          expect(refused).toBe(depth > MAX_JSON_DEPTH);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });
