@@ -32,6 +32,23 @@ export async function createTestDatabase(baseUrl: string): Promise<TestDatabase>
   return {
     url: url.toString(),
     query: (text, values) => withClient(url.toString(), (client) => client.query(text, values)),
-    drop: () => withClient(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => dropDatabase(baseUrl, name),
   };
+}
+
+/**
+ * Drops the database, ending its sessions. A session of another role cannot be ended by ours: an autovacuum worker
+ * busy on the database's fresh tables makes the drop fail with 42501 (insufficient privilege) until it is done, so
+ * the drop is tried again for a while.
+ */
+async function dropDatabase(baseUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withClient(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }
