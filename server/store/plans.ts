@@ -14,7 +14,7 @@ import {
 } from '../../core/checkout-machine';
 import { EXPIRED } from '../../core/states';
 import { merchantEventOf, type NewMerchantEvent } from './merchant-events';
-import { instantOf } from './types';
+import { instantOf } from './input-checks';
 import type {
   Activation,
   Checkout,

@@ -17,16 +17,8 @@ import { storeTypes, UTC_SESSION } from './pg-types';
 import { reconcilePostgres } from './reconcile-postgres';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
-import {
-  ActivationSchema,
-  checkoutStateOf,
-  EventSourceSchema,
-  eventSourceOf,
-  InstantSchema,
-  instantOf,
-  NewCheckoutSchema,
-  type Store,
-} from './types';
+import { ActivationSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
+import { checkoutStateOf, eventSourceOf, instantOf } from './input-checks';
 
 export interface PostgresStoreOptions {
   connectionString: string;

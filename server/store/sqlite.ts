@@ -28,17 +28,15 @@ import { sqliteReader } from './sqlite-reader';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
-  checkoutStateOf,
   EventSourceSchema,
-  eventSourceOf,
   InstantSchema,
-  instantOf,
   NewCheckoutSchema,
   type CheckoutState,
   type EventSource,
   type Store,
   type TransitionChanges,
 } from './types';
+import { checkoutStateOf, eventSourceOf, instantOf } from './input-checks';
 import { takeWriteTurns, writeTurnsOf, type WriteTurns } from './write-turns';
 
 export interface SqliteStoreOptions {

@@ -35,32 +35,6 @@ export type CheckoutState = z.infer<typeof CheckoutStateSchema>;
 export const EventSourceSchema = z.enum(['create', 'webhook', 'reconcile', 'read']);
 export type EventSource = z.infer<typeof EventSourceSchema>;
 
-/*
- * The same checks as the three schemas above, for the store's inputs on a payment's path (a transition, its
- * bookkeeping): a value in the form they return is returned as it is without going through zod, anything else is
- * parsed by the schema, so the result, or the error, is the schema's. Nearly every value there is the server's own
- * (a state constant, `toISOString()`), and three instants and nine states through zod cost some 50 µs of every status
- * change with the caches cold as they are between payments (the bench's status row).
- */
-const STORED = new Set<unknown>(STORED_STATES);
-const SOURCES = new Set<unknown>(EventSourceSchema.options);
-
-/** `InstantSchema.parse(value)`. */
-export function instantOf(value: string): string {
-  if (typeof value === 'string' && value.length === 24 && value.endsWith('Z')) {
-    const ms = Date.parse(value);
-    if (Number.isFinite(ms) && new Date(ms).toISOString() === value) return value;
-  }
-  return InstantSchema.parse(value);
-}
-
-/** `CheckoutStateSchema.parse(value)`. */
-export const checkoutStateOf = (value: string): CheckoutState =>
-  STORED.has(value) ? (value as CheckoutState) : CheckoutStateSchema.parse(value);
-
-/** `EventSourceSchema.parse(value)`. */
-export const eventSourceOf = (value: string): EventSource => (SOURCES.has(value) ? (value as EventSource) : EventSourceSchema.parse(value));
-
 const cents = z.int().positive();
 
 export const CheckoutSchema = z.object({

@@ -1,3 +1,4 @@
 export * from './common';
 export * from './pix';
+export * from './transactions';
 export * from './company';
