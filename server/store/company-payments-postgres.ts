@@ -17,6 +17,8 @@ const INSERT = `
   ON CONFLICT DO NOTHING
   RETURNING *`;
 const BY_KEY = 'SELECT * FROM company_payments WHERE idempotency_key = $1';
+/** SQLSTATE of a unique index violation: another key took the provider's request at the same moment. */
+const UNIQUE_VIOLATION = '23505';
 
 export function companyPaymentsPostgres(pool: pg.Pool): CompanyPaymentStore {
   const one = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows[0];
@@ -47,13 +49,19 @@ export function companyPaymentsPostgres(pool: pg.Pool): CompanyPaymentStore {
       return current ? { outcome: 'not_pending', payment: current } : { outcome: 'not_found' };
     },
     async activateCompanyPayment(key, requestId, at) {
-      const row = await one(
-        `UPDATE company_payments SET state = '${companyPaymentNext(CASH_OUT_SENDING, 'answer')}', request_id = $2, updated_at = $3
-         WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})
-         RETURNING *`,
-        [key, requestId, new Date(at).toISOString()],
-      );
-      return maybe(row);
+      try {
+        const row = await one(
+          `UPDATE company_payments SET state = '${companyPaymentNext(CASH_OUT_SENDING, 'answer')}', request_id = $2, updated_at = $3
+           WHERE idempotency_key = $1 AND state IN (${AWAITING_ANSWER})
+             AND NOT EXISTS (SELECT 1 FROM company_payments held WHERE held.request_id = $2)
+           RETURNING *`,
+          [key, requestId, new Date(at).toISOString()],
+        );
+        return maybe(row);
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) return undefined;
+        throw error;
+      }
     },
     async discardCompanyPayment(key) {
       // Sent without an approval: deleted. Approved: waits for a decision again. (One statement each, each guarded.)

@@ -27,6 +27,7 @@ export function companyPaymentsSqlite(db: Database.Database): CompanyPaymentStor
     activate: db.prepare(`
       UPDATE company_payments SET state = '${companyPaymentNext(CASH_OUT_SENDING, 'answer')}', request_id = @requestId, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_ANSWER})
+        AND NOT EXISTS (SELECT 1 FROM company_payments held WHERE held.request_id = @requestId)
       RETURNING *`),
     discard: db.prepare(`DELETE FROM company_payments WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER}) AND decided_at IS NULL`),
     reopen: db.prepare(`

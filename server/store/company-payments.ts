@@ -76,7 +76,10 @@ export interface CompanyPaymentStore {
   reserveCompanyPayment(draft: NewCompanyPayment): Promise<ReserveCompanyPaymentResult>;
   /** An owner's decision, atomically: `PendingApproval` → `Sending` or `Rejected`. Of two at once, exactly one is `decided`. */
   decideCompanyPayment(idempotencyKey: string, decision: CashOutDecision): Promise<DecideCompanyPaymentResult>;
-  /** `Sending` → `Requested` with the provider's request id; undefined when it is not `Sending` (settled meanwhile). */
+  /**
+   * `Sending` → `Requested` with the provider's request id; undefined when it is not `Sending` (settled meanwhile) or
+   * another key holds that request already (one provider request is never two payments).
+   */
   activateCompanyPayment(idempotencyKey: string, requestId: string, at: string): Promise<CompanyPayment | undefined>;
   /**
    * Frees a key whose provider call was refused or found to have made nothing: a `Sending` payment is deleted, or,

@@ -93,6 +93,18 @@ export function describeCompanyPaymentContract(name: string, setup: StoreSetup) 
       expect(await store.activateCompanyPayment(waiting.idempotencyKey, 'tr-3', at(3))).toBeUndefined();
     });
 
+    it('never gives one provider request to two payments, even when both take it at once', async () => {
+      const [a, b] = [taken(await store.reserveCompanyPayment(draft())), taken(await store.reserveCompanyPayment(draft()))];
+      const results = await Promise.all([
+        store.activateCompanyPayment(a.idempotencyKey, 'tr-shared', at(2)),
+        store.activateCompanyPayment(b.idempotencyKey, 'tr-shared', at(2)),
+      ]);
+      expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+      const loser = results[0] === undefined ? a : b;
+      expect(await store.getCompanyPayment(loser.idempotencyKey)).toMatchObject({ state: 'Sending', requestId: null });
+      expect(await store.activateCompanyPayment(loser.idempotencyKey, 'tr-shared', at(3))).toBeUndefined();
+    });
+
     it('frees a refused key sent without approval, puts an approved one back to waiting, and keeps a requested one', async () => {
       const plain = taken(await store.reserveCompanyPayment(draft()));
       await store.discardCompanyPayment(plain.idempotencyKey);
