@@ -5,8 +5,9 @@
 import type { PixKeyType, TransactionRecord } from '../server/provider/schemas';
 import type { CashOutView } from '../server/payments/cashouts';
 import type { AdminCheckoutView } from '../server/backoffice/checkouts';
+import type { CompanyPaymentView } from '../server/backoffice/company-payment-view';
 
-export type { AdminCheckoutView, CashOutView };
+export type { AdminCheckoutView, CashOutView, CompanyPaymentView };
 
 /** The list's filters, as the BFF takes them (`from`/`to` are instants; `state` a comma-separated list). */
 export interface CheckoutFilters {
@@ -108,10 +109,12 @@ export interface CheckoutRefunds {
 }
 
 /** A refund or cash-out waiting for (or given) an owner's decision; a refund with the payment it gives back. */
-export type ApprovalView = MovementView & {
+export type CashOutApprovalView = MovementView & {
   kind: 'refund' | 'cashout';
   checkout?: { id: string; orderId: string; amount: string } | null;
 };
+/** What waits for (or was given) an owner's decision: a refund, a cash-out, or a payment request to a company. */
+export type ApprovalView = CashOutApprovalView | CompanyPaymentView;
 
 export type AuditOutcome = 'ok' | 'pending_approval' | 'refused' | 'failed';
 

@@ -29,6 +29,7 @@ import type {
   AdminUser,
   ApprovalView,
   AuditFilters,
+  CompanyPaymentView,
   AuditPage,
   CheckoutRefunds,
   CsvFormat,
@@ -59,7 +60,14 @@ export class AdminApi extends AdminApiBase {
   accounts = (receiverId: string) =>
     this.call<{ items: ReceiverAccount[] }>('GET', `/receivers/${encodeURIComponent(receiverId)}/accounts`);
 
-  createPaymentRequest = (input: PaymentRequestInput) => this.call<PaymentRequest>('POST', '/payment-requests', input);
+  /**
+   * One payment request per `idempotencyKey`: the provider's request (201), or, above the approval threshold, the
+   * request kept for another owner's approval (202, `kind: 'payment_request'`, state `PendingApproval`).
+   */
+  createPaymentRequest = (input: PaymentRequestInput, idempotencyKey: string) =>
+    this.call<(PaymentRequest & { idempotencyKey: string }) | CompanyPaymentView>('POST', '/payment-requests', input, {
+      'idempotency-key': idempotencyKey,
+    });
 
   paymentRequests = (p: { status: ApprovalFilter; startDate: string; endDate: string; limit: PageSize; offset: number }) =>
     this.call<PaymentRequestPage>('GET', `/payment-requests${query(p)}`);
@@ -97,8 +105,13 @@ export class AdminApi extends AdminApiBase {
 
   approvals = (state: 'pending' | 'decided') => this.call<{ data: ApprovalView[] }>('GET', `/approvals${query({ state })}`);
 
-  decideApproval = (key: string, decision: 'approve' | 'reject') =>
-    this.call<ApprovalView>('POST', `/approvals/${encodeURIComponent(key)}/${decision}`, {});
+  /** Decides a movement waiting for approval; a payment request's key is its own (`/approvals/payment-requests/…`). */
+  decideApproval = (item: ApprovalView, decision: 'approve' | 'reject') =>
+    this.call<ApprovalView>(
+      'POST',
+      `/approvals/${item.kind === 'payment_request' ? 'payment-requests/' : ''}${encodeURIComponent(item.idempotencyKey)}/${decision}`,
+      {},
+    );
 
   audit = (filters: AuditFilters, after?: number, limit = 50) =>
     this.call<AuditPage>('GET', `/audit${query({ ...filters, after, limit })}`);

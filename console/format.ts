@@ -44,6 +44,7 @@ export const executionLabel = (state: string | null | undefined) =>
 
 const TONES: Record<string, 'good' | 'bad' | 'wait'> = {
   Sending: 'wait',
+  Requested: 'good',
   Expired: 'wait',
   Approved: 'good',
   Completed: 'good',
@@ -98,8 +99,12 @@ const REFUND: Record<string, string> = {
 };
 export const refundLabel = (state: string) => REFUND[state] ?? state;
 
-/** A movement's state in its own gender: a refund's, or a cash-out's. */
-export const movementLabel = (state: string, kind: 'refund' | 'cashout') => (kind === 'refund' ? refundLabel(state) : cashOutLabel(state));
+/** A payment request the BFF kept: ours until the provider has it (then the provider's approval flow is its state). */
+const COMPANY_PAYMENT: Record<string, string> = { ...MOVEMENT, Requested: 'Enviada ao provedor' };
+
+/** A movement's state in its own gender: a refund's, a cash-out's, or a payment request's ("a solicitação"). */
+export const movementLabel = (state: string, kind: 'refund' | 'cashout' | 'payment_request') =>
+  kind === 'refund' ? refundLabel(state) : kind === 'payment_request' ? (COMPANY_PAYMENT[state] ?? state) : cashOutLabel(state);
 
 /** The roles, as the console names them. */
 const ROLE_NAMES: Record<string, string> = { viewer: 'Leitura', operator: 'Operador', owner: 'Proprietário' };

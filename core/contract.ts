@@ -139,6 +139,12 @@ export const BACK_OFFICE_ERRORS = {
   approval_not_pending: 409,
   /** The maker of a movement cannot approve it. */
   approval_by_maker: 403,
+  /** The admin token (a script, no person) never approves a movement: a signed-in owner does. */
+  approval_by_token: 403,
+  /** A payment request for a receiver that is not approved, or an account that is not the receiver's. */
+  receiver_not_payable: 409,
+  /** The demo's portal approves only the payment requests the back office asked for (server/store/company-payments.ts). */
+  payment_request_not_ours: 409,
   /** The refunds of a checkout would add up to more than was paid. */
   refund_exceeds_paid: 409,
   /** Only a Completed checkout can be refunded. */

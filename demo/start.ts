@@ -107,7 +107,10 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   app.route('/demo/api', merchantWebhookRoutes({ demo, secrets: merchantWebhook.secrets, clock }));
   app.route('/demo/api', demoApi({ store, demo, orders, ordersToken, provider, clock }));
   // The sandbox portal's way to the emulator's admin routes: the console's session (operator, owner) or ADMIN_TOKEN.
-  app.route('/demo/api', sandboxAdminProxy({ adminToken: config.adminToken, store, clock, allowedOrigins, sandbox }));
+  app.route(
+    '/demo/api',
+    sandboxAdminProxy({ adminToken: config.adminToken, store, clock, allowedOrigins, sandbox, trustProxy: config.limits.trustProxy }),
+  );
   // The back office's page moved into the product: the console at /admin.
   app.on(['GET', 'HEAD'], '/backoffice.html', (c) => c.redirect('/admin', 301));
   // The demo pages' built scripts (shop, checkout, sandbox panel, sandbox portal) under dist/demo/assets, and the

@@ -150,7 +150,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
      * MERCHANT_WEBHOOK_SECRET (two secrets, space-separated, while one is rotated: both sign).
      */
     /**
-     * Cash-outs and refunds of more cents than this wait for an owner's approval (maker-checker); 0: every one does.
+     * Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval (maker-checker); 0:
+     * every one does.
      * APPROVAL_ABOVE, in reais ("1000.00"), read exactly; R$ 1000.00 when unset.
      */
     approvalAboveCents: e.APPROVAL_ABOVE ?? DEFAULT_APPROVAL_ABOVE_CENTS,

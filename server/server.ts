@@ -143,7 +143,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       trustProxy: config.limits.trustProxy,
       secureCookies: listener.publicBaseUrl.startsWith('https:'),
       allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
-      // Cash-outs and refunds above APPROVAL_ABOVE wait for an owner's approval.
+      // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
       paymentLinks: { orders, orderTokenSecret, publicBaseUrl: listener.publicBaseUrl },
     });

@@ -1,6 +1,6 @@
 /**
- * The owners' approvals: refunds and cash-outs above the approval threshold wait here for another owner (amount, kind,
- * recipient masked, who asked, when), who approves or rejects each after a confirmation. The maker of a movement
+ * The owners' approvals: refunds, cash-outs and payment requests to companies above the approval threshold wait here
+ * for another owner (amount, kind, whom it pays, who asked, when), who approves or rejects each after a confirmation. The maker of a movement
  * cannot decide it (the server answers 403 `approval_by_maker`): their own rows say another owner must. The movements
  * decided lately are listed below. `<bo-app>` calls `refresh()` when the live stream reports a cash-out's change.
  */
@@ -13,15 +13,35 @@ import { emit, notify } from '../events';
 import { formatDate } from '../format';
 import { Loading } from '../loading';
 import shared from '../shared.styles';
-import { approvalSubject, decidedHead, decidedRow, kindLabel, movementCells, pendingHead } from './approval-rows';
+import { approvalSubject, decidedHead, decidedRow, kindLabel, movementCells, payeeDocument, payeeName, pendingHead } from './approval-rows';
 
 /** Decided movements shown: the most recent. */
 const DECIDED_SHOWN = 20;
 
 const DECISIONS = {
-  approve: { title: 'Confirme a aprovação', confirm: 'Confirmar aprovação', refund: 'aprovado e enviado', cashout: 'aprovada e enviada' },
-  reject: { title: 'Confirme a rejeição', confirm: 'Confirmar rejeição', refund: 'rejeitado', cashout: 'rejeitada' },
+  approve: {
+    title: 'Confirme a aprovação',
+    confirm: 'Confirmar aprovação',
+    refund: 'aprovado e enviado',
+    cashout: 'aprovada e enviada',
+    payment_request: 'aprovado e enviado ao provedor',
+  },
+  reject: {
+    title: 'Confirme a rejeição',
+    confirm: 'Confirmar rejeição',
+    refund: 'rejeitado',
+    cashout: 'rejeitada',
+    payment_request: 'rejeitado',
+  },
 } as const;
+
+/** What the decision does, as the confirmation says it. */
+const consequence = (item: ApprovalView, decision: Decision) =>
+  decision === 'reject'
+    ? 'Ao rejeitar, nada é enviado.'
+    : item.kind === 'payment_request'
+      ? 'Ao aprovar, a solicitação é enviada ao provedor, que a paga depois da aprovação no portal dele.'
+      : 'Ao aprovar, o valor é enviado por PIX ao destinatário.';
 type Decision = keyof typeof DECISIONS;
 
 /**
@@ -119,10 +139,11 @@ export class BoApprovals extends LitElement {
     this.sending = true;
     this.error = '';
     try {
-      const view = await this.api.decideApproval(item.idempotencyKey, decision);
+      const view = await this.api.decideApproval(item, decision);
       this.asking = undefined;
       notify(this, `${approvalSubject(item)} ${DECISIONS[decision][item.kind]}.`, 'success');
-      if (decision === 'approve') {
+      // A payment request approved here is only asked of the provider: the balance moves once its portal pays it.
+      if (decision === 'approve' && view.kind !== 'payment_request') {
         emit(this, 'bo-balance-changed', null);
         if (view.kind === 'cashout') emit(this, 'bo-cashout-created', { cashOut: view });
       }
@@ -168,13 +189,17 @@ export class BoApprovals extends LitElement {
       <h3 id="ap-confirm-title" tabindex="-1">${words.title}</h3>
       <dl data-testid="approval-confirmation">
         <dt>${kindLabel(item.kind)}</dt>
-        <dd>${formatMoney(item.amount)} para ${item.recipient.name} · CPF ${item.recipient.cpf}</dd>
+        <dd>${formatMoney(item.amount)} para ${payeeName(item)}${payeeDocument(item) ? ` · ${payeeDocument(item)}` : ''}</dd>
+        ${
+          item.kind === 'payment_request'
+            ? html`<dt>Descrição</dt>
+                <dd>${item.description}${item.account.bankName ? ` · ${item.account.bankName}, agência ${item.account.agency}, conta ${item.account.number}` : ''}</dd>`
+            : nothing
+        }
         <dt>Pedido por</dt>
         <dd>${item.requestedBy ?? '—'} em ${formatDate(item.createdAt)}</dd>
       </dl>
-      <p class="muted">
-        ${decision === 'approve' ? 'Ao aprovar, o valor é enviado por PIX ao destinatário.' : 'Ao rejeitar, nada é enviado.'}
-      </p>
+      <p class="muted">${consequence(item, decision)}</p>
       ${this.error ? html`<p class="error" role="alert" data-testid="approval-error">${this.error}</p>` : nothing}
       <div class="actions">
         <button class=${decision === 'reject' ? 'danger' : ''} type="button" ?disabled=${this.sending} @click=${this.decide}>
@@ -225,7 +250,9 @@ export class BoApprovals extends LitElement {
       </div>
       ${
         owner
-          ? html`<p class="muted">Reembolsos e transferências acima do limite esperam a decisão de um proprietário que não os pediu.</p>
+          ? html`<p class="muted">
+                Reembolsos, transferências e pagamentos a empresas acima do limite esperam a decisão de um proprietário que não os pediu.
+              </p>
               ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing} ${this.renderLists()}`
           : html`<p class="muted">Apenas proprietários decidem as aprovações.</p>`
       }

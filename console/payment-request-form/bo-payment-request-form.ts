@@ -9,7 +9,9 @@ import shared from '../shared.styles';
 
 /**
  * Creates a payment request (company payment) for the chosen receiver account: an amount with at most two decimals
- * and a description. The request starts Pending and waits for the provider's approval.
+ * and a description, sent once under its own idempotency key (a double click or a retry makes one request). The
+ * request starts Pending and waits for the provider's approval; above the approval threshold the BFF keeps it for
+ * another owner's approval first (Aprovações), and the provider gets nothing before.
  *
  * @event bo-payment-request-created - The provider created the request. `detail: { request }`.
  * @event bo-notice - A status message for the page's live region.
@@ -32,6 +34,8 @@ export class BoPaymentRequestForm extends LitElement {
   @state() private descriptionError = '';
   @state() private error = '';
   @state() private busy = false;
+  /** The last request sent and its key: sent again unchanged (a retry after a failure), it keeps its key. */
+  private pending?: { sent: string; key: string };
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -59,15 +63,22 @@ export class BoPaymentRequestForm extends LitElement {
     this.busy = true;
     this.error = '';
     try {
-      const request = await this.api.createPaymentRequest({
-        amount,
-        description,
-        receiverId: this.receiver.id,
-        accountId: this.account.id,
-      });
+      const input = { amount, description, receiverId: this.receiver.id, accountId: this.account.id };
+      const sent = JSON.stringify(input);
+      if (this.pending?.sent !== sent) this.pending = { sent, key: crypto.randomUUID() };
+      const request = await this.api.createPaymentRequest(input, this.pending.key);
+      this.pending = undefined;
       form.reset();
-      notify(this, `Solicitação de pagamento de ${formatMoney(request.amount)} criada: aguardando aprovação.`, 'success');
-      emit(this, 'bo-payment-request-created', { request });
+      if ('kind' in request) {
+        notify(
+          this,
+          `Solicitação de pagamento de ${formatMoney(request.amount)} guardada: aguardando a aprovação de outro proprietário.`,
+          'success',
+        );
+      } else {
+        notify(this, `Solicitação de pagamento de ${formatMoney(request.amount)} criada: aguardando aprovação.`, 'success');
+        emit(this, 'bo-payment-request-created', { request });
+      }
     } catch (error) {
       this.error = (error as Error).message;
     } finally {

@@ -117,11 +117,12 @@ export function clockTime(iso: string): string {
   return timeFormat.format(new Date(iso));
 }
 
-/** A failed request, with the HTTP status (0 when there was no answer). */
+/** A failed request, with the HTTP status (0 when there was no answer) and the envelope's code, when it had one. */
 export class RequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -131,7 +132,7 @@ export class RequestError extends Error {
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 interface ErrorEnvelope {
-  error?: { message?: string };
+  error?: { message?: string; code?: string };
   message?: string;
 }
 
@@ -153,7 +154,7 @@ export async function readJson<T>(sent: Promise<Response>): Promise<T> {
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const envelope = (body ?? {}) as ErrorEnvelope;
-    throw new RequestError(envelope.error?.message ?? envelope.message ?? `HTTP ${response.status}`, response.status);
+    throw new RequestError(envelope.error?.message ?? envelope.message ?? `HTTP ${response.status}`, response.status, envelope.error?.code);
   }
   return body as T;
 }

@@ -23,6 +23,8 @@ let busy = false;
 function explain(error: unknown): string {
   if (error instanceof RequestError && error.status === 401) return 'A sessão do console expirou: entre de novo no console.';
   if (error instanceof RequestError && error.status === 403) return 'Seu papel no console não permite usar o portal.';
+  if (error instanceof RequestError && error.code === 'payment_request_not_ours')
+    return 'Esta solicitação não foi criada pelo console: o portal só aprova as que o console pediu (e aprovou, acima do limite).';
   return `O emulador recusou: ${messageOf(error)}`;
 }
 

@@ -5,7 +5,8 @@
  *
  * Roles, each with the rights of the one before: `viewer` reads and exports; `operator` also moves money (refunds,
  * cash-outs, payment requests, receivers); `owner` also manages users, webhook endpoints and approvals. The bearer
- * `ADMIN_TOKEN` is an owner, recorded as `api-token`.
+ * `ADMIN_TOKEN` is an owner, recorded as `api-token`, but never the second person of a movement: it approves none
+ * (server/payments/approvals.ts).
  */
 import type { Context } from 'hono';
 

@@ -5,8 +5,8 @@
  * own Origin), never by CORS, so a storefront page can never reach it. The sign-in (session.ts) is the one route open
  * without them. Each route's least role is checked here (actor.ts). This module assembles the resources, one module
  * each: the console's session, users and audit trail (session.ts, users.ts, audit.ts), the account (account.ts), the
- * payments received (checkouts.ts, checkouts-export.ts, refunds.ts), the approvals of cash-outs and refunds
- * (approvals.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
+ * payments received (checkouts.ts, checkouts-export.ts, refunds.ts), the approvals of cash-outs, refunds and payment
+ * requests (approvals.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
  * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), payment links (payment-links.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
  * payment requests and their invoices (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
  */
@@ -16,6 +16,7 @@ import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
 import { createApprovals } from '../payments/approvals';
 import { createCashOutDesk, DEFAULT_APPROVAL_ABOVE_CENTS } from '../payments/cashouts';
+import { createCompanyPaymentDesk } from '../payments/company-payments';
 import { createRefunds } from '../payments/refunds';
 import { adminForbidden } from '../accounts/errors';
 import { createSessions } from '../accounts/sessions';
@@ -54,7 +55,7 @@ export interface BackOfficeOptions {
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;
-  /** Cash-outs and refunds of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
+  /** Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
   approvalAboveCents?: number;
   /** How many proxies in front of the BFF add X-Forwarded-For (the BFF's `trustProxy`); the audit's address. */
   trustProxy?: number;
@@ -97,7 +98,15 @@ export function backOfficeApi({
     ...(tuning.cashOutStaleMs !== undefined ? { staleMs: tuning.cashOutStaleMs } : {}),
   });
   const refunds = createRefunds({ provider, store, desk });
-  const approvals = createApprovals({ store, desk, clock });
+  const companyPayments = createCompanyPaymentDesk({
+    provider,
+    store,
+    clock,
+    approvalAboveCents,
+    ...(tuning.cashOutWaitMs !== undefined ? { waitMs: tuning.cashOutWaitMs } : {}),
+    ...(tuning.cashOutStaleMs !== undefined ? { staleMs: tuning.cashOutStaleMs } : {}),
+  });
+  const approvals = createApprovals({ store, desk, companyPayments, clock });
   const streams = createAdminStreams({
     hub,
     desk,
@@ -147,7 +156,7 @@ export function backOfficeApi({
       .route('/', webhookEventRoutes({ store, clock, webhooks }))
       .route('/', webhookEndpointRoutes({ store, clock, webhooks }))
       .route('/', receiverRoutes({ provider }))
-      .route('/', paymentRequestRoutes({ provider, clock }))
+      .route('/', paymentRequestRoutes({ provider, store, desk: companyPayments, clock }))
       .route('/', invoiceRoutes({ provider }))
       .route('/', paymentLinkRoutes({ links: paymentLinks, clock }))
   );

@@ -1,44 +1,81 @@
 /**
- * The approval of cash-outs and refunds (maker-checker): a movement above the threshold is kept `PendingApproval`
- * by the cash-out desk (./cashouts.ts), and nothing reaches the provider until an owner other than its maker decides
- * it. The decision is one atomic change in the store, so of two owners deciding at once exactly one does; an
- * approval then sends the movement through the saga (the provider call under its own order id, so a crash after the
- * approval is settled by the usual look-up), a rejection ends it (a refund's amount is free again).
+ * The approval of movements (maker-checker): a cash-out or refund above the threshold is kept `PendingApproval` by the
+ * cash-out desk (./cashouts.ts), a payment request to a company by its desk (./company-payments.ts), and nothing
+ * reaches the provider until an owner other than its maker approves it. The admin token is no person, so it is never
+ * that second owner: it may reject what a user asked for, never approve it. The decision is one atomic change in the
+ * store, so of two owners deciding at once exactly one does; an approval then sends the movement through the saga
+ * (the provider call, a crash after the approval settled by the usual look-up), a rejection ends it (a refund's
+ * amount is free again).
  */
 import type { Clock } from '../lib/clock';
 import { CASH_OUT_PENDING_APPROVAL, type ApprovalListState, type CashOut } from '../store/back-office';
+import type { CompanyPayment } from '../store/company-payments';
 import type { Store } from '../store/types';
 import type { CashOutDesk } from './cashouts';
-import { approvalByMaker, approvalNotFound, approvalNotPending } from './errors';
+import type { CompanyPaymentDesk, DeskPayment } from './company-payments';
+import { approvalByMaker, approvalByToken, approvalNotFound, approvalNotPending } from './errors';
 
 /** A movement that needs (or needed) an owner's decision: waiting for one, or decided. */
-export const isApproval = (cashOut: CashOut) => cashOut.state === CASH_OUT_PENDING_APPROVAL || cashOut.decidedAt !== null;
+export const isApproval = (movement: CashOut | CompanyPayment) =>
+  movement.state === CASH_OUT_PENDING_APPROVAL || movement.decidedAt !== null;
 
 export interface Decision {
   approve: boolean;
   /** The deciding owner's name (the back office's actor). */
   by: string;
+  /** The decision comes from the admin token (a script), not from a signed-in owner. */
+  byToken: boolean;
 }
 
-export function createApprovals({ store, desk, clock }: { store: Store; desk: CashOutDesk; clock: Clock }) {
+/** Maker-checker: the maker never decides its own movement, and the admin token never approves one. */
+function assertChecker(requestedBy: string | null, { approve, by, byToken }: Decision) {
+  if (requestedBy === by) throw approvalByMaker();
+  if (approve && byToken) throw approvalByToken();
+}
+
+export interface ApprovalsOptions {
+  store: Store;
+  desk: CashOutDesk;
+  companyPayments: CompanyPaymentDesk;
+  clock: Clock;
+}
+
+export function createApprovals({ store, desk, companyPayments, clock }: ApprovalsOptions) {
   return {
-    /** Movements waiting for a decision (oldest first), or decided ones (most recently decided first). */
+    /** Cash-outs and refunds waiting for a decision (oldest first), or decided ones (most recently decided first). */
     list: (state: ApprovalListState, limit: number) => store.listApprovals(state, limit),
 
+    /** Payment requests waiting for a decision (oldest first), or decided ones (most recently decided first). */
+    listCompanyPayments: (state: ApprovalListState, limit: number) => store.listCompanyPaymentApprovals(state, limit),
+
     /**
-     * Decides the movement under `key`: 404 when none needs a decision there, 403 when `by` asked for it, 409 when
-     * it was decided already. Approved, it is sent at once and answered as the provider left it (a refusal of the
-     * provider's comes back as the merchant's refusal, and the movement waits for a decision again); rejected, it is
-     * answered `Rejected`.
+     * Decides the cash-out or refund under `key`: 404 when none needs a decision there, 403 when `by` asked for it
+     * (or it is the token approving), 409 when it was decided already. Approved, it is sent at once and answered as
+     * the provider left it (a refusal of the provider's comes back as the merchant's refusal, and the movement waits
+     * for a decision again); rejected, it is answered `Rejected`.
      */
-    async decide(key: string, { approve, by }: Decision): Promise<CashOut> {
+    async decide(key: string, decision: Decision): Promise<CashOut> {
       const current = await store.getCashOut(key);
       if (!current || !isApproval(current)) throw approvalNotFound();
-      if (current.requestedBy === by) throw approvalByMaker();
-      const result = await store.decideCashOut(key, { approve, by, at: clock.now().toISOString() });
+      assertChecker(current.requestedBy, decision);
+      const result = await store.decideCashOut(key, { approve: decision.approve, by: decision.by, at: clock.now().toISOString() });
       if (result.outcome === 'not_found') throw approvalNotFound();
       if (result.outcome === 'not_pending') throw approvalNotPending(result.cashOut.state);
-      return approve ? desk.proceed(result.cashOut) : result.cashOut;
+      return decision.approve ? desk.proceed(result.cashOut) : result.cashOut;
+    },
+
+    /**
+     * Decides the payment request under `key`, with the same rules; approved, it is asked of the provider at once
+     * (`Requested` with the provider's request, which the provider's approval flow then executes).
+     */
+    async decideCompanyPayment(key: string, decision: Decision): Promise<DeskPayment> {
+      const current = await store.getCompanyPayment(key);
+      if (!current || !isApproval(current)) throw approvalNotFound();
+      assertChecker(current.requestedBy, decision);
+      const result = await store.decideCompanyPayment(key, { approve: decision.approve, by: decision.by, at: clock.now().toISOString() });
+      if (result.outcome === 'not_found') throw approvalNotFound();
+      if (result.outcome === 'not_pending') throw approvalNotPending(result.payment.state);
+      return decision.approve ? companyPayments.proceed(result.payment) : result.payment;
     },
   };
 }

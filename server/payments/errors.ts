@@ -171,13 +171,23 @@ export const checkoutNotPaid = (state?: string) =>
 /** The refund would take the checkout's refunds past what was paid; `refundable` is what is left (a decimal string). */
 export const refundExceedsPaid = (refundable: string) =>
   new ApiError('refund_exceeds_paid', `At most ${refundable} of this payment can still be refunded.`, { refundable });
-export const approvalNotFound = () => new ApiError('approval_not_found', 'No cash-out or refund waits for a decision under this key.');
+export const approvalNotFound = () =>
+  new ApiError('approval_not_found', 'No cash-out, refund or payment request waits for a decision under this key.');
 /** Decided already (by another owner, or a moment ago); `state` is where it is now. */
 export const approvalNotPending = (state: string) =>
-  new ApiError('approval_not_pending', 'This cash-out or refund was already decided.', { state });
+  new ApiError('approval_not_pending', 'This cash-out, refund or payment request was already decided.', { state });
 /** Maker-checker: whoever asked for a movement cannot decide it. */
 export const approvalByMaker = () =>
-  new ApiError('approval_by_maker', 'Who asked for a cash-out or refund cannot approve or reject it: another owner must.');
+  new ApiError('approval_by_maker', 'Who asked for a cash-out, refund or payment request cannot approve or reject it: another owner must.');
+/** Maker-checker: the admin token is no person, so it is never the second one who approves a movement. */
+export const approvalByToken = () =>
+  new ApiError('approval_by_token', 'The admin token cannot approve a movement: a signed-in owner who did not ask for it must.');
+/** A payment request kept for approval must be payable: an approved receiver, and one of its accounts. */
+export const receiverNotPayable = (details: { receiverStatus: string | null } | { accountId: string }) =>
+  new ApiError('receiver_not_payable', 'Only an approved receiver can be paid, and only into one of its accounts.', details);
+/** The demo's portal approves only what the back office asked for, through its approvals. */
+export const paymentRequestNotOurs = () =>
+  new ApiError('payment_request_not_ours', 'This payment request was not asked for through the back office: it cannot be approved here.');
 export const noTransaction = () => new ApiError('no_transaction', 'This checkout has no provider transaction.');
 export const invalidFileName = () => new ApiError('invalid_file_name', 'X-File-Name must be percent-encoded (encodeURIComponent).');
 export const lengthRequired = () => new ApiError('length_required', 'Send the file with its Content-Length.');

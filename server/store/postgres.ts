@@ -8,6 +8,7 @@ import pg from 'pg';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { accountsPostgres } from './accounts-postgres';
 import { backOfficePostgres } from './back-office-postgres';
+import { companyPaymentsPostgres } from './company-payments-postgres';
 import { deliveriesPostgres } from './deliveries-postgres';
 import { endpointsPostgres } from './endpoints-postgres';
 import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
@@ -143,6 +144,7 @@ export async function openPostgresStore({
 
   return {
     ...backOfficePostgres(pool),
+    ...companyPaymentsPostgres(pool),
     ...deliveriesPostgres(pool),
     ...endpointsPostgres(pool),
     ...accountsPostgres(pool),

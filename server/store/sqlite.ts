@@ -8,6 +8,7 @@ import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
+import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesSqlite } from './deliveries-sqlite';
 import { endpointsSqlite } from './endpoints-sqlite';
 import { migrateSqlite } from './migrate-sqlite';
@@ -206,6 +207,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
 
   return {
     ...backOfficeSqlite(db, reader, online.built),
+    ...companyPaymentsSqlite(db),
     ...deliveriesSqlite(db),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),

@@ -14,6 +14,7 @@ import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
 import type { BackOfficeStore } from './back-office';
+import type { CompanyPaymentStore } from './company-payments';
 import type { DeliveryStore } from './deliveries';
 import type { DeliveryLogStore, EndpointStore } from './endpoints';
 import type { MerchantEvent } from './merchant-events';
@@ -151,7 +152,7 @@ export interface StaleClaim {
 }
 
 /** Persistence of checkouts and their events (and the back-office's cash-outs). Methods reject on database errors. */
-export interface Store extends BackOfficeStore, DeliveryStore, EndpointStore, DeliveryLogStore, AccountStore {
+export interface Store extends BackOfficeStore, CompanyPaymentStore, DeliveryStore, EndpointStore, DeliveryLogStore, AccountStore {
   /**
    * Atomically returns the order's checkout when one is `Creating`, `Created`, `Registered` or `Completed`, else
    * inserts `draft` as `Creating`. A partial unique index enforces this in the database, so two processes (or two

@@ -2,7 +2,8 @@
  * The merchant console (`/admin`) in Chromium against the real process (emulator + BFF), signed in as the demo's
  * users: a refused password, the session kept across a reload (no flash of the sign-in) and ended by "Sair" or by the
  * server (back to the sign-in, "Sua sessão expirou"); what each role sees; the spec's typical order of use for company
- * payments, the approval given at the demo's sandbox portal (the provider's stand-in, never the console); cancel;
+ * payments, the approval given at the demo's sandbox portal (the provider's stand-in, never the console); a payment
+ * request above APPROVAL_ABOVE kept for an owner, who approves it in Aprovações before the portal sees it; cancel;
  * cash-out.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -202,10 +203,11 @@ describe('the console', () => {
     await form.getByRole('button', { name: 'Criar solicitação' }).click();
     expect(await form.locator('#pr-amount-error').textContent()).toContain('até 2 casas decimais');
 
-    await createPaymentRequest(page, '1.234,56', 'Material de escritório — NF 123');
+    // Below APPROVAL_ABOVE (R$ 1.000,00): the provider has it at once.
+    await createPaymentRequest(page, '934,56', 'Material de escritório — NF 123');
     await expect.poll(() => requestStatus(page)).toBe('Pendente');
     const detail = page.getByRole('region', { name: 'Solicitação de pagamento', exact: true });
-    expect(await detail.textContent()).toContain('R$\u00a01.234,56');
+    expect(await detail.textContent()).toContain('R$\u00a0934,56');
     // The console approves nothing itself: that is the provider's portal.
     expect(await detail.getByRole('button', { name: /Aprovar/ }).count()).toBe(0);
 
@@ -228,7 +230,47 @@ describe('the console', () => {
     await recent.getByLabel('Situação').selectOption('Approved');
     await expect.poll(() => recent.getByRole('table').textContent()).toContain('Material de escritório — NF 123');
     // The executed payment (and its charge) left the account.
-    await expect.poll(() => page.getByTestId('balance').textContent()).toMatch(/^R\$\s98\.7\d\d,\d\d$/);
+    await expect.poll(() => page.getByTestId('balance').textContent()).toMatch(/^R\$\s99\.0\d\d,\d\d$/);
+  });
+
+  it('keeps a payment request above APPROVAL_ABOVE for an owner, who approves it before the portal sees it', async () => {
+    await signInAs(page, app, 'operator');
+    await chooseAccount(page, 'Papelaria Central', '56789-0', 'Banco do Brasil');
+    const form = page.locator('bo-payment-request-form');
+    await form.getByLabel('Valor (R$)').fill('2.500,00');
+    await form.getByLabel('Descrição').fill('Mobiliário — NF 9');
+    await form.getByRole('button', { name: 'Criar solicitação' }).click();
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('R$\u00a02.500,00 guardada: aguardando a aprovação de outro proprietário');
+
+    const ownerContext = await newWatchedContext(browser, problems);
+    try {
+      const owner = await ownerContext.newPage();
+      await openBackoffice(owner, app);
+      await signInAs(owner, app, 'owner');
+      // Not at the provider yet: the portal has nothing to approve.
+      const portal = await openPortal(ownerContext, app);
+      expect(await portal.getByRole('button', { name: 'Aprovar solicitação Mobiliário — NF 9' }).count()).toBe(0);
+
+      await owner.getByRole('navigation', { name: 'Seções do console' }).getByRole('link', { name: 'Aprovações', exact: true }).click();
+      const approvals = owner.getByRole('region', { name: 'Aprovações', exact: true });
+      const row = approvals.getByTestId('approvals-pending').locator('tr', { hasText: 'Mobiliário — NF 9' });
+      await expect.poll(() => row.count()).toBe(1);
+      expect(await row.textContent()).toContain('CNPJ');
+      await row.getByRole('button', { name: 'Aprovar: Pagamento a empresa de R$\u00a02.500,00 para Papelaria Central' }).click();
+      const confirmation = approvals.getByTestId('approval-confirmation');
+      expect(await confirmation.textContent()).toContain('Mobiliário — NF 9');
+      await approvals.getByRole('button', { name: 'Confirmar aprovação' }).click();
+      const decided = approvals.getByTestId('approvals-decided').locator('tr', { hasText: 'Mobiliário — NF 9' });
+      await expect.poll(() => decided.textContent()).toContain('Enviada ao provedor');
+      await expectNoAxeViolations(owner, 'payment request approved');
+
+      // Now at the provider, Pending: its portal approves it.
+      await approveInPortal(portal, 'Mobiliário — NF 9');
+    } finally {
+      await ownerContext.close();
+    }
   });
 
   it('deletes a document and cancels a Pending request', async () => {

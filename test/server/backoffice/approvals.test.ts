@@ -1,7 +1,8 @@
 /**
  * The approval of cash-outs and refunds (maker-checker) through the back office on the demo process (emulator + BFF),
  * APPROVAL_ABOVE at R$ 50.00: a movement above it is kept `PendingApproval` (202) and nothing reaches the provider;
- * its maker cannot decide it (the bearer token included, 403); another owner approves it (it then reaches the
+ * its maker cannot decide it (the bearer token included, 403), nor can the bearer token approve what a user asked for
+ * (403: it is no second person); another owner approves it (it then reaches the
  * provider under its own order id and completes) or rejects it (`Rejected`, a refund's amount free again); of two
  * decisions at once exactly one wins (409 for the other); a refusal of the provider's at the approval leaves it
  * waiting again; only owners decide; the audit trail tells each step. And APPROVAL_ABOVE=0: every movement waits.
@@ -92,6 +93,23 @@ describe('a cash-out above the threshold', () => {
     expect(await pendingKeys()).toEqual(expect.arrayContaining([key, byAna.body.idempotencyKey]));
   });
 
+  it('is never approved by the admin token, which is no second person (403 approval_by_token); the token may reject it', async () => {
+    const byAna = (await ana('POST', '/cashouts', cashOut('62.00'), newKey())).body;
+    expect(await t.admin('POST', `/approvals/${byAna.idempotencyKey}/approve`)).toMatchObject({
+      status: 403,
+      body: { error: { code: 'approval_by_token' } },
+    });
+    expect(await t.atProvider(byAna.orderId)).toEqual([]);
+    expect(await pendingKeys()).toContain(byAna.idempotencyKey);
+    const refused = (await t.auditOf('approval.approve')).find((l) => l.target === byAna.idempotencyKey);
+    expect(refused).toMatchObject({ actor: 'api-token', outcome: 'refused', details: { code: 'approval_by_token' } });
+    expect(await t.admin('POST', `/approvals/${byAna.idempotencyKey}/reject`)).toMatchObject({
+      status: 200,
+      body: { state: 'Rejected', decidedBy: 'api-token' },
+    });
+    expect(await t.atProvider(byAna.orderId)).toEqual([]);
+  });
+
   it('reaches the provider once another owner approves it, and completes there', async () => {
     const made = (await ana('POST', '/cashouts', cashOut('75.00'), newKey())).body;
     const approved = await bia('POST', `/approvals/${made.idempotencyKey}/approve`);
@@ -110,11 +128,11 @@ describe('a cash-out above the threshold', () => {
     expect(atProvider.map((item) => [item.transaction.id, item.transaction.type])).toEqual([[approved.body.transactionId, 'Debit']]);
     await t.completeAtProvider(made.idempotencyKey, approved.body.transactionId);
     // Decided once: approving or rejecting again is 409, and the provider still has the one transaction.
-    expect(await t.admin('POST', `/approvals/${made.idempotencyKey}/approve`)).toMatchObject({
+    expect(await bia('POST', `/approvals/${made.idempotencyKey}/approve`)).toMatchObject({
       status: 409,
       body: { error: { code: 'approval_not_pending', details: { state: 'Completed' } } },
     });
-    expect((await bia('POST', `/approvals/${made.idempotencyKey}/reject`)).status).toBe(409);
+    expect((await t.admin('POST', `/approvals/${made.idempotencyKey}/reject`)).status).toBe(409);
     expect(await t.atProvider(made.orderId)).toHaveLength(1);
     const decided = (await t.admin('GET', '/approvals?state=decided')).body.data;
     expect(decided.find((a: { idempotencyKey: string }) => a.idempotencyKey === made.idempotencyKey)).toMatchObject({

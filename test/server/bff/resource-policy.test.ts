@@ -70,6 +70,8 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   'GET /api/admin/approvals': SAME,
   'POST /api/admin/approvals/:key/approve': SAME,
   'POST /api/admin/approvals/:key/reject': SAME,
+  'POST /api/admin/approvals/payment-requests/:key/approve': SAME,
+  'POST /api/admin/approvals/payment-requests/:key/reject': SAME,
   'GET /api/admin/receivers': SAME,
   'GET /api/admin/receivers/:id': SAME,
   'GET /api/admin/receivers/:id/accounts': SAME,

@@ -941,6 +941,16 @@ export const BFF_ROUTES: Target[] = [
       idsMustExist: true,
     }),
   ),
+  // The world's one pending payment request: the token's approval is refused (403), its first rejection wins.
+  ...['approve', 'reject'].map((decision) =>
+    route({
+      method: 'POST',
+      path: `/api/admin/approvals/payment-requests/:key/${decision}`,
+      auth: 'admin',
+      ids: (w) => ({ key: w.known.pendingPaymentKeys }),
+      idsMustExist: true,
+    }),
+  ),
   route({
     method: 'GET',
     path: '/api/admin/receivers',

@@ -53,6 +53,8 @@ export interface Known {
   userIds: string[];
   /** The idempotency key of the refund that waits for an owner's approval (asked for by `consoleUser`). */
   pendingApprovalKeys: string[];
+  /** A payment request waiting for an owner's decision. */
+  pendingPaymentKeys: string[];
   /** The console's built files under /admin/assets (none when dist/console is not built). */
   consoleAssets: string[];
 }
@@ -185,8 +187,9 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     data: { items: { id: string }[] };
   };
 
-  // The demo's console users (added at its first start): the operator asks for a refund above the threshold, which
-  // waits for an owner (the bearer token is one, and not its maker, so it may decide it).
+  // The demo's console users (added at its first start): the operator asks for a refund and a payment request above
+  // the threshold, which wait for an owner (the bearer token is one, and not their maker: it may reject them, and its
+  // approval is refused, since it is no second person).
   const users = parseDemoUsers(readFileSync(server.demoUsers!.file, 'utf8'));
   const operator = users.find((u) => u.role === 'operator')!;
   const viewer = users.find((u) => u.role === 'viewer')!;
@@ -205,6 +208,15 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     body: JSON.stringify({ amount: PENDING_REFUND }),
   }).then(json)) as { state: string };
   if (pending.state !== 'PendingApproval') throw new Error(`fuzz set-up: the refund is ${pending.state}, not waiting for approval`);
+  const pendingPaymentKey = 'fuzz-pending-payment';
+  const pendingPayment = (await fetch(`${url}/api/admin/payment-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, origin, 'idempotency-key': pendingPaymentKey },
+    body: JSON.stringify({ amount: PENDING_REFUND, description: 'Fuzz pending', receiverId: SEED_RECEIVER, accountId: SEED_ACCOUNT }),
+  }).then(json)) as { state: string };
+  if (pendingPayment.state !== 'PendingApproval') {
+    throw new Error(`fuzz set-up: the payment request is ${pendingPayment.state}, not waiting for approval`);
+  }
   const manifest = existsSync(CONSOLE_MANIFEST) ? (JSON.parse(readFileSync(CONSOLE_MANIFEST, 'utf8')) as { assets: object }) : undefined;
 
   const known: Known = {
@@ -224,6 +236,7 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     consoleUser: { email: operator.email, password: operator.password },
     userIds: [(await server.store.findUserByEmail(viewer.email))!.id],
     pendingApprovalKeys: [pendingKey],
+    pendingPaymentKeys: [pendingPaymentKey],
     consoleAssets: manifest ? Object.keys(manifest.assets) : [],
   };
 
@@ -250,10 +263,10 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
 
 const EMULATOR_TABLES = ['transactions', 'receivers', 'receiver_accounts', 'payment_requests', 'approval_steps', 'documents'];
 /**
- * The BFF's tables a refusal must leave alone: payments, cash-outs and refunds, the console's users and sessions. Not
+ * The BFF's tables a refusal must leave alone: payments, cash-outs and refunds, payment requests, the console's users and sessions. Not
  * the audit trail, which records refusals by design, nor the delivery worker's tables, which move by themselves.
  */
-const STORE_TABLES = ['checkouts', 'checkout_events', 'cashouts', 'admin_users', 'admin_sessions'];
+const STORE_TABLES = ['checkouts', 'checkout_events', 'cashouts', 'company_payments', 'admin_users', 'admin_sessions'];
 
 /** Rows as text; blobs as their length and hash, so a snapshot stays small and exact. */
 function rowsText(table: string, rows: unknown[]): string {

@@ -87,9 +87,12 @@ describe(`${PROXY}/*`, () => {
       expect(reply.text).not.toContain(adminKey());
       expect(reply.text).not.toContain(server.config.webhookSecret);
     }
-    const unknown = await server.json('POST', `${PROXY}/transaction-requests/nope/approve`, {}, bearer());
+    const unknown = await server.json('POST', `${PROXY}/receivers/nope/approve`, {}, bearer());
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.name).toBe('NotFoundError');
+    // A payment request the back office did not ask for is not the portal's to approve (it moves money).
+    const foreign = await server.json('POST', `${PROXY}/transaction-requests/nope/approve`, {}, bearer());
+    expect(foreign).toMatchObject({ status: 409, body: { error: { code: 'payment_request_not_ours' } } });
     const invalid = await server.json('POST', `${PROXY}/receivers`, { companyFantasyName: 'X', companyCNPJ: '1' }, bearer());
     expect(invalid.status).toBe(400);
   });
@@ -179,9 +182,9 @@ describe(`${PROXY}/* with the console's session`, () => {
     expect(bare.body.error.code).toBe('cross_site_write');
     const foreign = await server.json('POST', `${PROXY}/transaction-requests/x/approve`, {}, { cookie, origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
-    // The same write from the page's own origin reaches the emulator (which knows no such request).
+    // The same write from the page's own origin gets through (to the refusal of a request the back office did not ask for).
     const own = await server.json('POST', `${PROXY}/transaction-requests/x/approve`, {}, { cookie, origin: origin() });
-    expect(own.status).toBe(404);
+    expect(own).toMatchObject({ status: 409, body: { error: { code: 'payment_request_not_ours' } } });
   });
 
   it('refuses a session that ended, and a cookie that is no session, with 401 admin_unauthorized', async () => {

@@ -5,6 +5,7 @@ import { openPostgresStore } from '../../../server/store/postgres';
 import type { StatusHub } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
 import { describeBackOfficeContract } from './back-office-contract';
+import { describeCompanyPaymentContract } from './company-payments-contract';
 import { describeStoreContract, draftFor } from './store-contract';
 
 if (!TEST_DATABASE_URL) {
@@ -45,6 +46,12 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL (TEST_DATABASE_URL)', () => {
   describeBackOfficeContract('PostgreSQL', async () => {
     const store = await openPostgresStore({ connectionString: db.url });
     await db.query('DELETE FROM cashouts; DELETE FROM checkout_events; DELETE FROM checkouts');
+    return { store, teardown: () => store.close() };
+  });
+
+  describeCompanyPaymentContract('PostgreSQL', async () => {
+    const store = await openPostgresStore({ connectionString: db.url });
+    await db.query('DELETE FROM company_payments');
     return { store, teardown: () => store.close() };
   });
 

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../server/store/migrations';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import { describeBackOfficeContract } from './back-office-contract';
+import { describeCompanyPaymentContract } from './company-payments-contract';
 import { at, describeStoreContract, draftFor } from './store-contract';
 
 const dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
@@ -21,6 +22,11 @@ describeStoreContract('SQLite', async () => {
 });
 
 describeBackOfficeContract('SQLite', async () => {
+  const store = openSqliteStore({ file: freshFile() });
+  return { store, teardown: () => store.close() };
+});
+
+describeCompanyPaymentContract('SQLite', async () => {
   const store = openSqliteStore({ file: freshFile() });
   return { store, teardown: () => store.close() };
 });
