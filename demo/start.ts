@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_HEADER } from '../server/bff/app';
 import { bodyDeadline } from '../server/bff/body-guards';
+import { errorAnswers } from '../server/bff/respond';
 import { errorBody } from '../server/payments/errors';
 import { securityHeaders } from '../server/bff/guards';
 import { defaultAllowedOrigins, keptSecret, type Config } from '../server/config';
@@ -124,6 +125,9 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   );
   app.on(['GET', 'HEAD'], '/*', staticFiles({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
+  // The demo's routes answer in the BFF's envelope too: a refusal thrown by any of them (the body deadline's 408 among
+  // them) as itself, anything else as a 500 envelope, never Hono's plain-text 500.
+  app.onError(errorAnswers(log, 'demo'));
   listener.handle(app, product.nodeRoutes);
   if (!options.manualReconcile) product.checkout.reconciler.start();
   product.deliveries.start();

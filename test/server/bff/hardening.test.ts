@@ -486,6 +486,26 @@ describe('slow clients', () => {
     expect(Date.now() - started).toBeLessThan(1_400);
   });
 
+  it('answers 408 body_timeout in the envelope on every demo route that reads a body, the merchant receiver too', async () => {
+    const auth = `Authorization: Bearer ${ADMIN_TOKEN}\r\n`;
+    const routes = [
+      ['/demo/api/merchant-webhooks', '{"id":'],
+      ['/demo/api/orders', '{"items":'],
+      ['/demo/api/sandbox-admin/cashouts', '{"amount":'],
+    ] as const;
+    for (const [path, part] of routes) {
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+      const answer = await rawRequest(server.url, head + part, { waitMs: 4_000, untilClose: true });
+      expect({ path, status: answer.status, type: answer.headers['content-type'] }).toEqual({
+        path,
+        status: 408,
+        type: expect.stringMatching(/^application\/json/),
+      });
+      expect(JSON.parse(answer.body)).toEqual(envelope('body_timeout'));
+      expect(answer.closed).toBe(true);
+    }
+  });
+
   it('keeps an event stream open well past REQUEST_TIMEOUT_MS', async () => {
     const checkout = await newCheckout(server);
     const sse = await openSse(`${server.url}/api/checkouts/${checkout.id}/events`);
