@@ -98,9 +98,10 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   app.use(securityHeaders({ pageCsp: demoPagePolicy(), https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'sandbox' });
   // Anyone who reaches a demo can drive its sandbox; a page on another site must not, through a visitor's browser:
-  // writes are taken from the demo's own pages only (and from scripts, which send no Origin).
+  // requests must name the demo's own host, and writes are taken from its own pages only (and from scripts, which
+  // send no Origin). Its own: the public address and the listening one (the BFF calls the emulator there).
   const allowedOrigins = defaultAllowedOrigins(listener.publicBaseUrl);
-  const ownWrites = sameOriginWrites(allowedOrigins);
+  const ownWrites = sameOriginWrites([...new Set([...allowedOrigins, ...defaultAllowedOrigins(listener.url)])]);
   app.use('/sandbox/*', ownWrites);
   app.route('/sandbox', sandbox.app);
   // The demo API's bodies get the BFF's deadline (BODY_TIMEOUT_MS, then 408 body_timeout in its envelope).
