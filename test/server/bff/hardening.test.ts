@@ -293,6 +293,21 @@ describe('bad input gets a 4xx envelope, never a 5xx', () => {
       expect(res.body).toEqual(envelope(res.status === 404 ? expect.any(String) : 'invalid_request'));
     }
   });
+
+  it('answers a CONNECT (which Node keeps from the app) with a 405 envelope and closes, and stays healthy', async () => {
+    for (const target of ['127.0.0.1:443', 'shop.example:443', '/api/checkouts']) {
+      const answer = await rawRequest(server.url, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`, { untilClose: true });
+      expect({ target, status: answer.status, type: answer.headers['content-type'] }).toEqual({
+        target,
+        status: 405,
+        type: 'application/json',
+      });
+      expect(JSON.parse(answer.body)).toEqual(envelope('method_not_allowed'));
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.closed).toBe(true);
+    }
+    expect((await server.json('GET', '/healthz')).status).toBe(200);
+  });
 });
 
 describe('state-changing routes take JSON only', () => {
