@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canMove, decide, decideAdoption, needsPlace, type MachineEvent, type ProviderCheckoutState } from './checkout-machine';
+import { canMove, decide, decideAdoption, needsPlace, paidLate, type MachineEvent, type ProviderCheckoutState } from './checkout-machine';
 import { FINAL_CHECKOUT_STATES, isFinal, STORED_STATES, type StoredState } from './states';
 
 const PROVIDER: ProviderCheckoutState[] = ['Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed'];
@@ -11,19 +11,22 @@ const EVENTS: MachineEvent[] = [
 
 /**
  * Every (state, event) pair, written out by hand rather than derived from the module's table. Columns follow EVENTS:
- * activate→Created…Reversed, provider→Created…Reversed, expire. `m` moves, `L` moves and is marked late, `.` is refused.
+ * activate→Created…Reversed, provider→Created…Reversed, expire. `m` moves, `.` is refused (none is late: no payment time).
  */
 const EXPECTED: Record<StoredState, string> = {
   // Columns: activate (6), provider (6), expire.
   Creating: 'mmmmmm ...... .',
   Created: '...... .mmmmm m',
   Registered: '...... ..mmmm m',
-  Expired: '...... ..LLLL .',
+  Expired: '...... ..mmmm .',
   Completed: '...... ...... .',
   Error: '...... ...... .',
   Cancelled: '...... ...... .',
   Reversed: '...... ...... .',
 };
+
+const WINDOW_END = '2026-01-15T12:30:00.000Z';
+const AFTER_WINDOW = '2026-01-15T12:31:00.000Z';
 
 const label = (event: MachineEvent) => (event.type === 'expire' ? 'expire' : `${event.type}→${event.state}`);
 
@@ -38,7 +41,7 @@ describe('checkout machine: every state against every event', () => {
   });
 
   it.each(cases)('%s on %s', (state, _label, event, expected) => {
-    const plan = decide({ id: 'co_1', state, duplicateOf: null }, event);
+    const plan = decide({ id: 'co_1', state, duplicateOf: null, expiresAt: WINDOW_END }, event);
     if (expected === '.') {
       expect(plan).toEqual({ move: false });
       return;
@@ -49,15 +52,40 @@ describe('checkout machine: every state against every event', () => {
       from: state,
       to,
       duplicateOf: null,
-      data: expected === 'L' ? { late: true } : {},
+      data: {},
       others: [],
     });
   });
 });
 
+describe('checkout machine: a late payment', () => {
+  const payment = (paidAt: string): MachineEvent => ({ type: 'provider', state: 'Completed', paidAt });
+  const inState = (state: StoredState, expiresAt: string | null = WINDOW_END) => ({ id: 'co_1', state, duplicateOf: null, expiresAt });
+
+  it('is one paid after its window, whatever the state the news finds it in', () => {
+    for (const state of ['Created', 'Registered', 'Expired'] as const) {
+      expect(decide(inState(state), payment(AFTER_WINDOW)), state).toMatchObject({ move: true, data: { late: true } });
+      expect(decide(inState(state), payment(WINDOW_END)), state).toMatchObject({ move: true, data: {} });
+    }
+  });
+
+  it('is not one paid within its window and heard of after it expired (superseded, or its webhook late), nor one without a window', () => {
+    expect(decide(inState('Expired'), payment('2026-01-15T12:10:00.000Z'))).toMatchObject({ move: true, data: {} });
+    expect(decide(inState('Expired', null), payment(AFTER_WINDOW))).toMatchObject({ move: true, data: {} });
+    expect(decide(inState('Expired'), { type: 'provider', state: 'Error' })).toMatchObject({ move: true, data: {} });
+  });
+
+  it('is told by paidLate, the rule the back office uses too', () => {
+    expect(paidLate(AFTER_WINDOW, WINDOW_END)).toBe(true);
+    expect(paidLate(WINDOW_END, WINDOW_END)).toBe(false);
+    expect(paidLate(undefined, WINDOW_END)).toBe(false);
+    expect(paidLate(AFTER_WINDOW, null)).toBe(false);
+  });
+});
+
 describe('checkout machine: the order’s one-per-order place', () => {
-  const expired = { id: 'co_old', state: 'Expired' as const, duplicateOf: null };
-  const paid: MachineEvent = { type: 'provider', state: 'Completed' };
+  const expired = { id: 'co_old', state: 'Expired' as const, duplicateOf: null, expiresAt: WINDOW_END };
+  const paid: MachineEvent = { type: 'provider', state: 'Completed', paidAt: AFTER_WINDOW };
 
   it('asks for the place holder only for an allowed move into a reserving state', () => {
     expect(needsPlace(expired, paid)).toBe(true);
@@ -89,7 +117,7 @@ describe('checkout machine: the order’s one-per-order place', () => {
   });
 
   it('a duplicate paid while the holder still waits takes the order (a code whose create reached the provider late)', () => {
-    const late = { id: 'co_late', state: 'Created' as const, duplicateOf: 'co_shown' };
+    const late = { id: 'co_late', state: 'Created' as const, duplicateOf: 'co_shown', expiresAt: '2026-01-15T13:00:00.000Z' };
     expect(decide(late, paid, { id: 'co_shown', state: 'Registered' })).toEqual({
       move: true,
       from: 'Created',
@@ -101,7 +129,7 @@ describe('checkout machine: the order’s one-per-order place', () => {
   });
 
   it('a checkout already a duplicate stays the duplicate of what it was, and says nothing new', () => {
-    const duplicate = { id: 'co_dup', state: 'Created' as const, duplicateOf: 'co_first' };
+    const duplicate = { id: 'co_dup', state: 'Created' as const, duplicateOf: 'co_first', expiresAt: WINDOW_END };
     expect(decide(duplicate, { type: 'provider', state: 'Registered' }, { id: 'co_other', state: 'Completed' })).toEqual({
       move: true,
       from: 'Created',
@@ -113,7 +141,7 @@ describe('checkout machine: the order’s one-per-order place', () => {
   });
 
   it('ignores a holder that is the checkout itself', () => {
-    const live = { id: 'co_1', state: 'Created' as const, duplicateOf: null };
+    const live = { id: 'co_1', state: 'Created' as const, duplicateOf: null, expiresAt: '2026-01-15T13:00:00.000Z' };
     expect(decide(live, paid, { id: 'co_1', state: 'Created' })).toMatchObject({ duplicateOf: null, data: {}, others: [] });
   });
 

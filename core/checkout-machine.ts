@@ -19,8 +19,11 @@ export type { ProviderCheckoutState } from './states';
 export type MachineEvent =
   /** The provider answered our create: the reservation becomes a checkout in the provider's state. */
   | { type: 'activate'; state: ProviderCheckoutState }
-  /** The provider's word on the transaction, re-read from it (after a webhook hint, by the reconciler, on a read). */
-  | { type: 'provider'; state: ProviderCheckoutState }
+  /**
+   * The provider's word on the transaction, re-read from it (after a webhook hint, by the reconciler, on a read);
+   * `paidAt`, for a payment, when the provider says it was paid.
+   */
+  | { type: 'provider'; state: ProviderCheckoutState; paidAt?: string }
   /** The payment window ended with no payment. */
   | { type: 'expire' };
 export type MachineEventType = MachineEvent['type'];
@@ -29,8 +32,6 @@ export interface Transition {
   from: StoredState;
   on: MachineEventType;
   to: readonly StoredState[];
-  /** The move comes after the payment window: its event says `late: true`. */
-  late?: true;
 }
 
 const PROVIDER_FINALS = ['Completed', 'Error', 'Cancelled', 'Reversed'] as const;
@@ -38,7 +39,7 @@ const PROVIDER_FINALS = ['Completed', 'Error', 'Cancelled', 'Reversed'] as const
 /**
  * Every allowed move; anything not listed is refused and changes nothing. Final states (Completed, Error, Cancelled,
  * Reversed) are left by nothing. `Expired` frees the order but is not final: money that moved always wins, so the
- * provider's final word on an expired code still applies, marked late.
+ * provider's final word on an expired code still applies.
  */
 export const TRANSITIONS: readonly Transition[] = [
   { from: CREATING, on: 'activate', to: ['Created', 'Registered', ...PROVIDER_FINALS] },
@@ -46,7 +47,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { from: 'Registered', on: 'provider', to: PROVIDER_FINALS },
   { from: 'Created', on: 'expire', to: [EXPIRED] },
   { from: 'Registered', on: 'expire', to: [EXPIRED] },
-  { from: EXPIRED, on: 'provider', to: PROVIDER_FINALS, late: true },
+  { from: EXPIRED, on: 'provider', to: PROVIDER_FINALS },
 ];
 
 /** The state an event asks for. */
@@ -69,7 +70,20 @@ export interface MachineCheckout {
   id: string;
   state: StoredState;
   duplicateOf: string | null;
+  /** The end of its payment window; null for one stored before windows existed. */
+  expiresAt: string | null;
 }
+
+/**
+ * Paid after its window: the one meaning of `late`, for the checkout's event and the merchant's (`decide` marks it)
+ * and for the back office (its view, and its list's filter, the same comparison in SQL: `PAID_LATE` of
+ * server/store/migrations-indexes.ts). Whether the checkout was `Expired` when the news came does not matter: a code
+ * expired early because another one of its order was paid (superseded), or a payment made in time and heard of after
+ * the expiry, is not late. Both instants are in `toISOString()` form, so their text orders as their times; a
+ * checkout without a window is never late.
+ */
+export const paidLate = (paidAt: string | undefined, expiresAt: string | null): boolean =>
+  paidAt !== undefined && expiresAt !== null && paidAt > expiresAt;
 
 /** Another checkout of the order in its one-per-order place (reserving state, not a duplicate). */
 export interface PlaceHolder {
@@ -127,7 +141,7 @@ export function decide(checkout: MachineCheckout, event: MachineEvent, holder?: 
   const transition = transitionFor(checkout.state, event);
   if (!transition) return { move: false };
   const to = targetOf(event);
-  const data: MoveMarks = transition.late ? { late: true } : {};
+  const data: MoveMarks = to === COMPLETED && event.type === 'provider' && paidLate(event.paidAt, checkout.expiresAt) ? { late: true } : {};
   const base = { move: true as const, from: checkout.state, to, data, duplicateOf: checkout.duplicateOf, others: [] as SideMove[] };
   const other = event.type !== 'activate' && holdsPlace(to) && holder && holder.id !== checkout.id ? holder : undefined;
   if (!other) return base;

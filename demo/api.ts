@@ -10,7 +10,6 @@ import { z } from 'zod';
 import { isMethod, type Method } from '../core/methods';
 import { formatCents } from '../core/money';
 import { EXPIRED } from '../core/states';
-import { sendError } from '../server/bff/respond';
 import { ApiError, errorBody, invalidRequest } from '../server/payments/errors';
 import { signOrderToken } from '../server/bff/order-token';
 import type { OrderResolver } from '../server/payments/orders';
@@ -84,11 +83,6 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock }: D
   };
   return (
     new Hono()
-      // Mounted outside the BFF, so its error handler does not apply here: without this an unknown order is a 500.
-      .onError((error, c) => {
-        if (error instanceof ApiError) return sendError(c, error);
-        throw error;
-      })
       .get('/products', (c) => c.json({ items: PRODUCTS.map(({ priceCents, ...p }) => ({ ...p, price: formatCents(priceCents) })) }))
       .post('/orders', async (c) => {
         const { items } = await parseJson(c, orderBody);

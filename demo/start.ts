@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_HEADER } from '../server/bff/app';
 import { bodyDeadline } from '../server/bff/body-guards';
+import { errorAnswers } from '../server/bff/respond';
 import { errorBody } from '../server/payments/errors';
 import { securityHeaders } from '../server/bff/guards';
 import { defaultAllowedOrigins, keptSecret, type Config } from '../server/config';
@@ -97,9 +98,10 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   app.use(securityHeaders({ pageCsp: demoPagePolicy(), https: listener.publicBaseUrl.startsWith('https:') }));
   product.mount(app, { provider: 'sandbox' });
   // Anyone who reaches a demo can drive its sandbox; a page on another site must not, through a visitor's browser:
-  // writes are taken from the demo's own pages only (and from scripts, which send no Origin).
+  // requests must name the demo's own host, and writes are taken from its own pages only (and from scripts, which
+  // send no Origin). Its own: the public address and the listening one (the BFF calls the emulator there).
   const allowedOrigins = defaultAllowedOrigins(listener.publicBaseUrl);
-  const ownWrites = sameOriginWrites(allowedOrigins);
+  const ownWrites = sameOriginWrites([...new Set([...allowedOrigins, ...defaultAllowedOrigins(listener.url)])]);
   app.use('/sandbox/*', ownWrites);
   app.route('/sandbox', sandbox.app);
   // The demo API's bodies get the BFF's deadline (BODY_TIMEOUT_MS, then 408 body_timeout in its envelope).
@@ -127,6 +129,9 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   );
   app.on(['GET', 'HEAD'], '/*', staticFiles({ root: here('public') }));
   app.notFound((c) => c.json(errorBody('NotFound', 'not_found', 'No such route.'), 404));
+  // The demo's routes answer in the BFF's envelope too: a refusal thrown by any of them (the body deadline's 408 among
+  // them) as itself, anything else as a 500 envelope, never Hono's plain-text 500.
+  app.onError(errorAnswers(log, 'demo'));
   listener.handle(app, product.nodeRoutes);
   if (!options.manualReconcile) product.checkout.reconciler.start();
   product.deliveries.start();

@@ -4,15 +4,15 @@
  */
 import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { SHOPPER_ERRORS } from '../core/contract';
+import { SHOPPER_ERRORS, type ErrorEnvelope } from '../core/contract';
 import { sendRawStreams } from './bff/stream';
 import type { NodeRoute } from './bff/webhook-node';
 import { BASE_SECURITY_HEADERS } from './bff/guards';
 import { defaultAllowedOrigins, type Config } from './config';
-import { errorBody } from './payments/errors';
+import { envelopeOf, errorBody, methodNotAllowed } from './payments/errors';
 
 export type Logger = Pick<Console, 'log' | 'warn' | 'error'>;
 
@@ -37,6 +37,19 @@ const CLIENT_ERRORS: Record<string, [reason: string, code: keyof typeof SHOPPER_
   HPE_HEADER_OVERFLOW: ['Request Header Fields Too Large', 'headers_too_large', 'The request headers are too large.'],
 };
 
+/** Writes a whole answer with the envelope `body` straight on `socket`, as Node would, then closes it. */
+function endWithEnvelope(socket: Duplex, status: number, reason: string, body: ErrorEnvelope) {
+  const text = JSON.stringify(body);
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    connection: 'close',
+    ...BASE_SECURITY_HEADERS,
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${text}`, () => socket.destroy());
+}
+
 /**
  * Node's answer to what its HTTP parser refuses (bad request line or header, headers or whole request too slow),
  * written on the socket as Node would, but as the envelope in JSON.
@@ -48,16 +61,19 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
     return;
   }
   const [reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? ['Bad Request', 'bad_request', 'Malformed request.'];
-  const status = SHOPPER_ERRORS[code];
-  const body = JSON.stringify(errorBody('BadRequest', code, message));
-  const headers = {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(body)),
-    connection: 'close',
-    ...BASE_SECURITY_HEADERS,
-  };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${head.join('')}\r\n${body}`, () => socket.destroy());
+  endWithEnvelope(socket, SHOPPER_ERRORS[code], reason, errorBody('BadRequest', code, message));
+}
+
+/**
+ * A `CONNECT`: Node hands it to the server's `connect` event, never to the app, and with no listener drops the
+ * connection without a word. This server opens no tunnel: 405 in the envelope, and the connection closes.
+ */
+function answerConnect(_request: IncomingMessage, socket: Duplex) {
+  // The socket is no longer the HTTP server's: a client that resets it must not raise an unhandled 'error'.
+  socket.on('error', () => socket.destroy());
+  const refusal = methodNotAllowed();
+  if (socket.writable) endWithEnvelope(socket, refusal.status, 'Method Not Allowed', envelopeOf(refusal));
+  else socket.destroy();
 }
 
 /** Why the port could not be bound, in one line that says what to do (`npm start` and `npm run serve` print it). */
@@ -101,6 +117,7 @@ export async function listen(config: Config, log: Pick<Logger, 'error'> = consol
     },
   );
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

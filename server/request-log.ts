@@ -1,7 +1,8 @@
 /**
  * One line per request (`GET /api/checkouts/co_1 200 4ms`) and per webhook the BFF handled, through the `log` the
  * server was started with (tests pass a quiet one). Only the method and the path are written: a query string may
- * carry what a log must not keep, so it shows as `?…`.
+ * carry what a log must not keep, so it shows as `?…`. A client that left before its body was in is a 499 line and
+ * nothing more (`clientLeft` of server/lib/node-body.ts): no error was ours.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { WebhookReceipt } from './bff/webhooks';

@@ -146,6 +146,7 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
       paymentLinks: { orders, orderTokenSecret, publicBaseUrl: listener.publicBaseUrl },
+      ...(tuning?.heartbeatMs ? { tuning: { heartbeatMs: tuning.heartbeatMs } } : {}),
     });
     checkout.app.route('/admin', backOffice);
   }

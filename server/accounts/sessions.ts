@@ -28,11 +28,27 @@ export interface StartedSession {
 export interface LiveSession {
   user: StoredUser;
   expiresAt: string;
+  /** The stored form of its token (`tokenHash`): what names the session to what it opened (a live stream). */
+  hash: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function createSessions({ store, clock }: { store: SessionStore; clock: Clock }) {
+  /** The session of `hash` with its user while it is open (ended ones are deleted), and the time it was last seen. */
+  async function open(hash: string) {
+    const found = await store.findSession(hash);
+    if (!found) return undefined;
+    const { session, user } = found;
+    const now = clock.now().getTime();
+    const lastSeen = Date.parse(session.lastSeenAt);
+    if (now >= Date.parse(session.expiresAt) || now - lastSeen >= SESSION_IDLE_MS) {
+      await store.endSession(hash);
+      return undefined;
+    }
+    return user.disabledAt === null ? { user, expiresAt: session.expiresAt, now, lastSeen } : undefined;
+  }
+
   return {
     /** Starts a session for `user` (noting its sign-in), after clearing the sessions that ended. */
     async start(user: StoredUser): Promise<StartedSession> {
@@ -51,18 +67,18 @@ export function createSessions({ store, clock }: { store: SessionStore; clock: C
     async resolve(token: string | undefined): Promise<LiveSession | undefined> {
       if (!token || !TOKEN_FORMAT.test(token)) return undefined;
       const hash = tokenHash(token);
-      const found = await store.findSession(hash);
-      if (!found) return undefined;
-      const { session, user } = found;
-      const now = clock.now().getTime();
-      const lastSeen = Date.parse(session.lastSeenAt);
-      if (now >= Date.parse(session.expiresAt) || now - lastSeen >= SESSION_IDLE_MS) {
-        await store.endSession(hash);
-        return undefined;
-      }
-      if (user.disabledAt !== null) return undefined;
-      if (now - lastSeen >= TOUCH_EVERY_MS) await store.touchSession(hash, iso(now));
-      return { user, expiresAt: session.expiresAt };
+      const live = await open(hash);
+      if (!live) return undefined;
+      if (live.now - live.lastSeen >= TOUCH_EVERY_MS) await store.touchSession(hash, iso(live.now));
+      return { user: live.user, expiresAt: live.expiresAt, hash };
+    },
+
+    /**
+     * Whether the session of `hash` would still open a request, without noting a use: what keeps a live stream
+     * going, which must not keep an idle session alive.
+     */
+    async stillOpen(hash: string): Promise<boolean> {
+      return (await open(hash)) !== undefined;
     },
 
     /** Ends the session of `token`, if there is one. */

@@ -1,7 +1,8 @@
 /**
  * Signing in to the console: the e-mail and password checked, a session started. A wrong e-mail, a wrong password and
  * a disabled user get the same refusal, after the same work (an unknown e-mail is checked against a dummy hash), so
- * neither the answer nor its time tells which. Failures are braked per address and per e-mail (./sign-in-limiter),
+ * neither the answer nor its time tells which. Attempts are braked per address and per e-mail (./sign-in-limiter),
+ * counted before the password is checked, so a burst sent at once checks no more passwords than the brake allows,
  * and every attempt is recorded in the audit trail as `session.sign_in`, as the e-mail tried, never the password.
  */
 import type { Clock } from '../lib/clock';
@@ -18,6 +19,8 @@ export interface SignInOptions {
   clock: Clock;
   sessions: Sessions;
   limits?: Partial<SignInLimits>;
+  /** Checks a password against a stored hash: `verifyPassword` of ./passwords (tests count the checks through it). */
+  verify?: (password: string, stored: string) => Promise<boolean>;
   log?: { error(...args: unknown[]): void };
 }
 
@@ -27,7 +30,7 @@ export type SignInResult =
 /** What the audit trail shows as who tried: the e-mail tried, lower-cased and cut to a sane length, or `anonymous`. */
 const triedAs = (email: string) => email.trim().toLowerCase().slice(0, 254) || 'anonymous';
 
-export function createSignIn({ store, clock, sessions, limits, log }: SignInOptions) {
+export function createSignIn({ store, clock, sessions, limits, log, verify = verifyPassword }: SignInOptions) {
   const limiter: SignInLimiter = createSignInLimiter(clock, limits);
   prepareDummyHash();
 
@@ -36,7 +39,7 @@ export function createSignIn({ store, clock, sessions, limits, log }: SignInOpti
     const valid = EmailSchema.safeParse(email);
     const user = valid.success ? await store.findUserByEmail(valid.data) : undefined;
     if (!user) return verifyNothing(password).then(() => undefined);
-    const matches = await verifyPassword(password, user.passwordHash);
+    const matches = await verify(password, user.passwordHash);
     return matches && user.disabledAt === null ? user : undefined;
   }
 
@@ -45,19 +48,18 @@ export function createSignIn({ store, clock, sessions, limits, log }: SignInOpti
     async signIn({ email, password, address }: { email: string; password: string; address: string }): Promise<SignInResult> {
       const actor = triedAs(email);
       const audit: AuditRecorder = auditRecorder({ store, clock, who: { actor, role: null, ip: address }, ...(log ? { log } : {}) });
-      const { retryAfterMs, report } = limiter.check(address, actor);
-      if (retryAfterMs > 0) {
-        if (report)
+      const attempt = limiter.begin(address, actor);
+      if (!('succeeded' in attempt)) {
+        if (attempt.report)
           await audit({ action: 'session.sign_in', target: actor, outcome: 'refused', details: { code: 'sign_in_rate_limited' } });
-        return { ok: false, error: signInRateLimited(), retryAfterSeconds: Math.ceil(retryAfterMs / 1000) };
+        return { ok: false, error: signInRateLimited(), retryAfterSeconds: Math.ceil(attempt.retryAfterMs / 1000) };
       }
       const user = await checked(email, password);
       if (!user) {
-        limiter.fail(address, actor);
         await audit({ action: 'session.sign_in', target: actor, outcome: 'refused', details: { code: 'invalid_credentials' } });
         return { ok: false, error: invalidCredentials() };
       }
-      limiter.succeed(actor);
+      attempt.succeeded();
       const session = await sessions.start(user);
       await auditRecorder({ store, clock, who: { actor: user.email, role: user.role, ip: address }, ...(log ? { log } : {}) })({
         action: 'session.sign_in',

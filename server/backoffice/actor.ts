@@ -28,6 +28,8 @@ export interface Actor {
   ip: string;
   /** When a user's session ends at the latest (12 h after sign-in); absent for the token. */
   sessionExpiresAt?: string;
+  /** The user's session (its token's stored hash), so what it opens ends with it; absent for the token. */
+  session?: string;
 }
 
 /** One line of the audit trail, as a route records it; who, when and from where are added by the recorder. */

@@ -64,7 +64,7 @@ async function actorOf(c: Context, { adminToken, sessions, allowedOrigins }: Aut
   }
   if (!SAFE_METHODS.includes(c.req.method) && !originAllowed(c.req.header('origin'), allowedOrigins)) throw crossSiteWrite();
   const { user } = live;
-  return { kind: 'user', id: user.id, name: user.email, role: user.role, ip, sessionExpiresAt: live.expiresAt };
+  return { kind: 'user', id: user.id, name: user.email, role: user.role, ip, sessionExpiresAt: live.expiresAt, session: live.hash };
 }
 
 /** The middleware: sets `actor` and `audit` on the context, or refuses the request. */

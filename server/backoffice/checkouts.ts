@@ -6,6 +6,7 @@
  * does.
  */
 import { Hono } from 'hono';
+import { paidLate } from '../../core/checkout-machine';
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../provider';
@@ -27,8 +28,8 @@ const text = (details: Record<string, unknown>, name: string) => {
   return typeof value === 'string' ? value : null;
 };
 
-/** Paid after its payment window ended (however the BFF heard of it). */
-export const isLate = (c: Checkout) => c.state === COMPLETED && (text(c.details, 'paidAt') ?? '') > expiresAtOf(c);
+/** Paid after its payment window ended (however the BFF heard of it): `paidLate` of core/checkout-machine.ts. */
+export const isLate = (c: Checkout) => c.state === COMPLETED && paidLate(text(c.details, 'paidAt') ?? undefined, c.expiresAt);
 
 /**
  * The provider's fee on a paid checkout (its charges, kept by payments/receipt.ts) and what the merchant nets, amount

@@ -141,12 +141,12 @@ export function backOfficeApi({
         }
         await next();
       })
-      .route('/', sessionRoutes({ sessions, secureCookies }))
-      .route('/', userRoutes({ store, clock }))
+      .route('/', sessionRoutes({ sessions, streams, secureCookies }))
+      .route('/', userRoutes({ store, clock, streams }))
       .route('/', auditRoutes({ store, clock }))
       .route('/', accountRoutes({ provider, clock }))
       .route('/', cashOutRoutes({ desk }))
-      .route('/', eventRoutes({ streams }))
+      .route('/', eventRoutes({ streams, sessions }))
       // The export before the detail: `/checkouts/export.csv` would otherwise read as the checkout `export.csv`.
       .route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }))
       .route('/', checkoutRoutes({ provider, store, clock }))

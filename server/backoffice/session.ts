@@ -2,7 +2,8 @@
  * The console's session, `/session`: sign in with an e-mail and a password (`POST`, the one back-office route open
  * without credentials: `index.ts` mounts it before the authentication middleware), see who is signed in (`GET`), sign
  * out (`DELETE`). The session token travels only in the `pix_admin` cookie (HttpOnly, SameSite=Strict, Path=/, 12
- * hours, Secure on https); the answers never carry it. Sign-ins and sign-outs are recorded in the audit trail.
+ * hours, Secure on https); the answers never carry it. Sign-ins and sign-outs are recorded in the audit trail. A
+ * sign-out ends the session's live streams with it.
  */
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -15,6 +16,7 @@ import type { Sessions } from '../accounts/sessions';
 import type { SignIn } from '../accounts/sign-in';
 import type { AdminEnv } from './actor';
 import { clearSessionCookie, originAllowed, SESSION_COOKIE, setSessionCookie } from './auth';
+import type { AdminStreams } from './stream';
 
 const signInBody = z.object({ email: z.string().max(320), password: z.string().max(MAX_PASSWORD_LENGTH) });
 
@@ -42,7 +44,7 @@ export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins
 }
 
 /** `GET /session` and `DELETE /session`, behind the authentication middleware. */
-export function sessionRoutes({ sessions, secureCookies }: { sessions: Sessions; secureCookies: boolean }) {
+export function sessionRoutes({ sessions, streams, secureCookies }: { sessions: Sessions; streams: AdminStreams; secureCookies: boolean }) {
   return new Hono<AdminEnv>()
     .get('/session', (c) => {
       const { kind, name, role, sessionExpiresAt } = c.get('actor');
@@ -52,6 +54,7 @@ export function sessionRoutes({ sessions, secureCookies }: { sessions: Sessions;
       const actor = c.get('actor');
       if (actor.kind === 'user') {
         await sessions.end(getCookie(c, SESSION_COOKIE));
+        if (actor.session) streams.end({ session: actor.session });
         clearSessionCookie(c, secureCookies);
         await c.get('audit')({ action: 'session.sign_out', target: actor.name, outcome: 'ok' });
       }

@@ -3,7 +3,10 @@
  * or a cash-out changed, so they reload what they show without a reload of the page. The status hub carries every
  * change (from any instance with PostgreSQL); while a stream is open, cash-outs still moving are re-read at the
  * provider every few seconds, since their webhooks concern no checkout. The event says only what changed, never
- * data: the page reads it through the authenticated API.
+ * data: the page reads it through the authenticated API. A stream is its holder's: each user holds a share of the
+ * streams (so one viewer cannot take them all from the owner), and a stream ends with what opened it: at once when
+ * its session signs out or its user is disabled here (`end`), and at its next heartbeat when its holder is no longer
+ * allowed (a session ended on another instance, idle or past its 12 hours; a user disabled by `npm run admin`).
  */
 import { tooManyAdminStreams } from '../payments/errors';
 import type { CashOutDesk } from '../payments/cashouts';
@@ -19,7 +22,27 @@ export interface AdminStreamOptions {
   coalesceMs?: number;
   /** Open back-office streams allowed at once (a few tabs of a few merchants' staff). */
   maxStreams?: number;
+  /** Open streams one user (or the bearer token) may hold at once, within `maxStreams`: a few tabs. */
+  maxPerUser?: number;
   logger?: Pick<Console, 'warn'>;
+}
+
+/** Who holds a stream. */
+export interface StreamHolder {
+  /** The user's id, or `api-token` for the bearer token: each holds at most `maxPerUser` streams. */
+  userId: string;
+  /** The hash of the session token that opened it (sessions.ts); none for the bearer token. */
+  session?: string;
+  /** Whether the holder may still read, asked at each heartbeat: the stream ends on false. */
+  allowed?: () => Promise<boolean>;
+}
+
+export interface AdminStreams {
+  /** A new stream for `holder`, or 429 `too_many_streams` when it holds its share or all are open. */
+  stream(holder: StreamHolder): ReadableStream<Uint8Array>;
+  /** Ends at once the open streams of a session (its sign-out) or of a user (disabled). */
+  end(which: { session: string } | { userId: string }): void;
+  close(): void;
 }
 
 const encoder = new TextEncoder();
@@ -31,9 +54,12 @@ export function createAdminStreams({
   followMs = 2_000,
   coalesceMs = 200,
   maxStreams = 32,
+  maxPerUser = 4,
   logger = console,
-}: AdminStreamOptions) {
-  let open = 0;
+}: AdminStreamOptions): AdminStreams {
+  /** Each open stream's holder, and how to end it. */
+  const open = new Map<() => void, StreamHolder>();
+  const heldBy = (userId: string) => [...open.values()].filter((holder) => holder.userId === userId).length;
   let follower: ReturnType<typeof setInterval> | undefined;
   let following = false;
 
@@ -55,28 +81,31 @@ export function createAdminStreams({
   };
 
   return {
-    openCount: () => open,
-    /** A new stream, or 429 when too many are open. */
-    stream(): ReadableStream<Uint8Array> {
-      if (open >= maxStreams) throw tooManyAdminStreams();
-      open++;
-      startFollowing();
+    stream(holder) {
+      if (open.size >= maxStreams || heldBy(holder.userId) >= maxPerUser) throw tooManyAdminStreams();
       let released = false;
       let unsubscribe: (() => void) | undefined;
       let heartbeat: ReturnType<typeof setInterval> | undefined;
       let flush: ReturnType<typeof setTimeout> | undefined;
       const pending = new Map<string, { topic: 'checkout' | 'cashout'; id: string }>();
+      let ending: () => void = () => undefined;
       const release = () => {
         if (released) return;
         released = true;
-        open--;
-        if (open === 0) stopFollowing();
+        open.delete(ending);
+        if (open.size === 0) stopFollowing();
         unsubscribe?.();
         clearInterval(heartbeat);
         clearTimeout(flush);
       };
       return new ReadableStream<Uint8Array>({
         start(controller) {
+          ending = () => {
+            release();
+            controller.close();
+          };
+          open.set(ending, holder);
+          startFollowing();
           const write = (text: string) => {
             if (released) return;
             try {
@@ -97,10 +126,23 @@ export function createAdminStreams({
               pending.clear();
             }, coalesceMs);
           });
-          heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+          heartbeat = setInterval(() => {
+            write(': heartbeat\n\n');
+            holder.allowed?.().then(
+              (allowed) => {
+                if (!allowed && !released) ending();
+              },
+              (error: unknown) => logger.warn('back-office stream holder check:', (error as Error).message),
+            );
+          }, heartbeatMs);
         },
         cancel: release,
       });
+    },
+    end(which) {
+      for (const [ending, holder] of open) {
+        if ('session' in which ? holder.session === which.session : holder.userId === which.userId) ending();
+      }
     },
     close() {
       stopFollowing();

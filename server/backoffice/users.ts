@@ -1,8 +1,8 @@
 /**
  * The console's users, `/users` (owners only: `roleFor` in ./actor.ts): list them, add one (`{ email, role,
- * password }`), change one (`PATCH /users/:id` `{ role?, disabled? }`). Disabling a user ends its sessions at once; a
- * change that would leave no enabled owner is refused (`last_owner`). Every change, and every refused one, is recorded
- * in the audit trail. The logic is server/accounts/users.ts's, shared with `npm run admin`.
+ * password }`), change one (`PATCH /users/:id` `{ role?, disabled? }`). Disabling a user ends its sessions and its
+ * live streams at once; a change that would leave no enabled owner is refused (`last_owner`). Every change, and every
+ * refused one, is recorded in the audit trail. The logic is server/accounts/users.ts's, shared with `npm run admin`.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import { parseJson } from '../bff/validate';
 import { userNotFound } from '../accounts/errors';
 import { addUser, changeUser, listUsers, PasswordSchema } from '../accounts/users';
 import type { AdminEnv } from './actor';
+import type { AdminStreams } from './stream';
 
 /** What a user id looks like (`usr_` and base64url); anything else is a 404 without a query. */
 const USER_ID = /^usr_[A-Za-z0-9_-]{1,64}$/;
@@ -23,7 +24,7 @@ const changeBody = z
   .strict()
   .refine((body) => body.role !== undefined || body.disabled !== undefined, 'Send role, disabled or both');
 
-export function userRoutes({ store, clock }: { store: AccountStore; clock: Clock }) {
+export function userRoutes({ store, clock, streams }: { store: AccountStore; clock: Clock; streams: AdminStreams }) {
   return new Hono<AdminEnv>()
     .get('/users', async (c) => c.json({ data: await listUsers(store) }))
     .post('/users', async (c) => {
@@ -35,6 +36,8 @@ export function userRoutes({ store, clock }: { store: AccountStore; clock: Clock
       if (!USER_ID.test(id)) throw userNotFound();
       const body = await parseJson(c, changeBody);
       const change = { ...(body.role ? { role: body.role } : {}), ...(body.disabled !== undefined ? { disabled: body.disabled } : {}) };
-      return c.json(await changeUser({ store, clock }, id, change, c.get('audit')));
+      const changed = await changeUser({ store, clock }, id, change, c.get('audit'));
+      if (changed.disabled) streams.end({ userId: id });
+      return c.json(changed);
     });
 }

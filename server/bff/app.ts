@@ -5,15 +5,14 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { HTTPException } from 'hono/http-exception';
 import { systemClock, type Clock } from '../lib/clock';
 import { createRateLimiter, createStreamLimiter } from '../lib/limits';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
 import { checkoutRoutes } from './checkouts';
 import { orderRoutes } from './orders-routes';
-import { ApiError, errorBody, internalError, notFound, payloadTooLarge } from '../payments/errors';
-import { sendError } from './respond';
+import { notFound, payloadTooLarge } from '../payments/errors';
+import { errorAnswers, sendError } from './respond';
 import { bodyDeadline, jsonOnly } from './body-guards';
 import { rateLimit, refuseForeignOrigins, safeAddress, securityHeaders, streamLimit } from './guards';
 import type { OrderResolver } from '../payments/orders';
@@ -211,17 +210,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   app.route('/webhooks', webhookRoutes(receiveWebhook));
 
   app.notFound((c) => sendError(c, notFound()));
-  app.onError((error, c) => {
-    if (error instanceof ApiError) {
-      if (error.status >= 500 && error.cause !== undefined) logger.warn(`checkout api: ${error.code}:`, error.cause);
-      return sendError(c, error);
-    }
-    if (error instanceof HTTPException) {
-      return c.json(errorBody('ApiError', 'bad_request', error.message || 'Bad request.'), error.status);
-    }
-    logger.error('checkout api:', error);
-    return sendError(c, internalError());
-  });
+  app.onError(errorAnswers(logger, 'checkout api'));
 
   return { app, service, reconciler, webhook, streams, receiveWebhook };
 }

@@ -57,6 +57,16 @@ export interface CheckoutRoutesOptions {
   clock: Clock;
 }
 
+/**
+ * Whether the bank page may send the payer back to `returnUrl`: an address on one of the storefront `origins`, with no
+ * user name or password (`https://user:pass@shop.example/` has the shop's origin, but no redirect should carry
+ * credentials, and the provider refuses them).
+ */
+const returnUrlAllowed = (returnUrl: string, origins: readonly string[]) => {
+  const url = new URL(returnUrl);
+  return url.username === '' && url.password === '' && origins.includes(url.origin);
+};
+
 /** Refuses a request without a valid token for its order, before the order source is asked or anything reserved. */
 export function requireOrderToken(
   options: Pick<CheckoutRoutesOptions, 'orderTokenSecret' | 'clock'>,
@@ -93,9 +103,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
       if (adapter.payerCpf === 'required' && !cpf) {
         throw payerRequired(adapter.label);
       }
-      if (body.returnUrl && !options.returnOrigins.includes(new URL(body.returnUrl).origin)) {
-        throw returnUrlNotAllowed();
-      }
+      if (body.returnUrl && !returnUrlAllowed(body.returnUrl, options.returnOrigins)) throw returnUrlNotAllowed();
       const { created, checkout } = await service.create({
         orderId: body.orderId,
         method: body.method,

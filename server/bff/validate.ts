@@ -6,6 +6,7 @@
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';
+import { clientLeft } from '../lib/node-body';
 import { ApiError, invalidJson, invalidRequest, unsupportedMediaType } from '../payments/errors';
 import { isJsonType, plainTextAllowed } from './body-guards';
 import { isUnsafeText } from './guards';
@@ -77,8 +78,8 @@ export async function readJson(c: Context, { anyContentType = false, plainTextFr
   try {
     text = await c.req.text();
   } catch (error) {
-    // A deadline or size refusal of the body reader keeps its own status.
-    if (error instanceof ApiError) throw error;
+    // A deadline or size refusal of the body reader keeps its own status, and a client that left is nobody's 400.
+    if (error instanceof ApiError || clientLeft(c, error)) throw error;
     throw invalidJson('The request body could not be read.');
   }
   return parseJsonText(text);

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Clock } from '../lib/clock';
+import { CLIENT_LEFT_STATUS, ClientLeftError } from '../lib/node-body';
 import { secretMatcher } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
@@ -199,6 +200,8 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
     try {
       text = await call.text();
     } catch (error) {
+      // A sender that left mid-body reads no answer: only the request log's line, 499, tells of it.
+      if (error instanceof ClientLeftError) return { status: CLIENT_LEFT_STATUS as ContentfulStatusCode, body: {} };
       // A deadline or size refusal of the body reader keeps its own status.
       return refused(error instanceof ApiError ? error : invalidJson('The request body could not be read.'));
     }

@@ -40,6 +40,30 @@ export function readableIncoming(c: Context, maxBytes: number): IncomingMessage 
 
 const utf8 = new TextDecoder();
 
+/** What a request whose client left mid-body is logged with (nginx's "client closed request"); nobody reads the answer. */
+export const CLIENT_LEFT_STATUS = 499;
+
+/** The read of a body whose client closed the connection before it was all in. */
+export class ClientLeftError extends Error {
+  constructor() {
+    super('The client closed the connection before its request body was in.');
+    this.name = 'ClientLeftError';
+  }
+}
+
+/**
+ * Whether `error` is what a body read met because the client left before its body was in: our reader's
+ * `ClientLeftError`, or any failure of a read (a Web stream's) while Node's request was given up unfinished.
+ */
+export function clientLeft(c: Context, error: unknown): boolean {
+  if (error instanceof ClientLeftError) return true;
+  const incoming = nodeIncoming(c);
+  return incoming !== undefined && !incoming.complete && incoming.readableAborted;
+}
+
+/** The answer to a request whose client left: nothing to say, only the status the request log shows. */
+export const clientLeftAnswer = (c: Context) => c.body(null, CLIENT_LEFT_STATUS as Parameters<typeof c.body>[1]);
+
 export interface BodyDeadline {
   ms: number;
   /** The error the read rejects with when the body is not all in within `ms`. */
@@ -64,7 +88,7 @@ export function readIncoming(incoming: IncomingMessage, deadline?: BodyDeadline)
       done();
       reject(error);
     };
-    const onAborted = () => onError(new Error('The request was aborted.'));
+    const onAborted = () => onError(new ClientLeftError());
     const timer =
       deadline &&
       setTimeout(() => {

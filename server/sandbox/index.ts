@@ -10,6 +10,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { systemClock, type Clock } from '../lib/clock';
 import { sendVia } from '../lib/http-client';
 import {
+  clientLeft,
+  clientLeftAnswer,
   hasBody,
   nodeIncoming,
   preloadText,
@@ -226,6 +228,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   app.onError((error, c) => {
     if (error instanceof EmulatorError) return c.json(error.envelope(), error.status);
+    // A client that left mid-body (the BFF giving up an upload, say): nothing went wrong here, nobody reads an answer.
+    if (clientLeft(c, error)) return clientLeftAnswer(c);
     // Hono's own refusals (for example a malformed form body) keep their 4xx status in our envelope.
     if (error instanceof HTTPException && error.status < 500)
       return c.json(namedError(error.status, 'InvalidRequestError', 'The request could not be read').envelope(), error.status);

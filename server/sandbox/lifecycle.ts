@@ -49,7 +49,13 @@ export function createLifecycle(options: LifecycleOptions) {
   const apply = (tx: StoredTransaction, to: TransactionState, settlement?: Settlement) =>
     transition(tx, to, clock.now(), { addresses: options.addresses, chargesOf: options.chargesOf, settlement });
 
-  /** A sandbox operation: the webhook must be delivered before the change is saved, or nothing changes. */
+  /**
+   * A sandbox operation: the change is saved, then its webhook delivered; the operation succeeds only when that
+   * delivery does. A failed one does not undo the change: the receiver may have read the new state and acted on it
+   * before failing to answer (the BFF re-reads and commits a payment, then may answer late), and a record put back
+   * would then disagree with what it committed. The change stands, its webhook is retried in the background, and the
+   * answer is 424 saying so.
+   */
   const simulate = ({ id, to, kinds, settle }: Simulation) =>
     locked(id, async () => {
       const tx = store.get(id);
@@ -59,21 +65,22 @@ export function createLifecycle(options: LifecycleOptions) {
         throw operationError('TransactionStateInvalid', `Transaction ${id} is already ${state} and cannot change`, { state });
       const next = apply(tx, to, settle?.(tx));
       // Saved before delivering: a receiver that re-reads the transaction while handling the webhook (as a
-      // careful integrator does) must see the new state. A failed delivery puts the previous record back.
+      // careful integrator does) must see the new state.
       next.record.webhook.deliveryStatus = 'Pending';
       store.save(next);
       const delivery = await webhooks.send(next);
+      next.record.webhook.deliveryTime = clock.now().toISOString();
       if (!delivery.ok) {
-        store.save(tx);
+        store.save(next);
+        webhooks.retry(id);
         throw new EmulatorError(424, {
           name: 'OperationError',
-          message: `The webhook could not be delivered, so the transaction was not changed: ${delivery.reason}`,
+          message: `The transaction is now ${to}, but its webhook could not be delivered (${delivery.reason}); it is retried.`,
           code: 'OperationError',
-          details: { reason: 'WebhookDeliveryFailed', externalReason: delivery.reason },
+          details: { reason: 'WebhookDeliveryFailed', externalReason: delivery.reason, transactionState: to },
         });
       }
       next.record.webhook.deliveryStatus = 'Success';
-      next.record.webhook.deliveryTime = clock.now().toISOString();
       store.save(next);
       webhooks.settle(id);
       return next;

@@ -1,7 +1,8 @@
 /**
  * Webhook delivery: one compact JSON POST of the current state's event to `webhook.url`, with the integrator's
  * custom header. Simulations deliver synchronously and succeed only if that works; state changes nobody waits for
- * (cash-out registration, the bank page) are delivered in the background and retried with backoff and jitter.
+ * (cash-out registration, the bank page) are delivered in the background and retried with backoff and jitter, and so
+ * is a simulation's event whose own delivery failed.
  */
 import type { Clock } from '../lib/clock';
 import type { HttpSend } from '../lib/http-client';
@@ -19,6 +20,8 @@ export interface WebhookDispatcher {
    * Resolves after the first attempt.
    */
   deliverInBackground(id: string): Promise<void>;
+  /** Retries, as after a failed first attempt of `deliverInBackground`, the current state whose delivery just failed. */
+  retry(id: string): void;
   /** Stops retrying for a transaction whose newer state was delivered. */
   settle(id: string): void;
   close(): void;
@@ -100,6 +103,14 @@ export function createWebhookDispatcher(options: WebhookOptions): WebhookDispatc
   return {
     send,
     settle,
+    retry(id) {
+      const delay = options.delaysMs[0];
+      if (delay !== undefined) return schedule(id, 1, jitter(delay));
+      const tx = store.get(id);
+      if (!tx) return;
+      tx.record.webhook.deliveryStatus = 'Failed';
+      store.save(tx);
+    },
     deliverInBackground(id) {
       settle(id);
       return attempt(id, 0);

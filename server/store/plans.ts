@@ -99,9 +99,11 @@ function* append(checkout: Checkout, source: EventSource, at: string, data: Reco
   return event;
 }
 
-/** The machine's event for a move the caller asks for by its target state. */
-const eventFor = (to: CheckoutState): MachineEvent =>
-  to === EXPIRED ? { type: 'expire' } : { type: 'provider', state: to as ProviderCheckoutState };
+/** The machine's event for a move the caller asks for by its target state, with the receipt's `paidAt` of a payment. */
+const eventFor = (to: CheckoutState, details: Record<string, unknown> = {}): MachineEvent =>
+  to === EXPIRED
+    ? { type: 'expire' }
+    : { type: 'provider', state: to as ProviderCheckoutState, ...(typeof details.paidAt === 'string' && { paidAt: details.paidAt }) };
 
 /** See `Store.transition`. */
 export function* transitionSteps(
@@ -116,7 +118,7 @@ export function* transitionSteps(
   const current = yield* read(id);
   if (!current) throw new Error(`checkout ${id} does not exist`);
   if (!from.includes(current.state)) return { changed: false, checkout: current };
-  const event = eventFor(to);
+  const event = eventFor(to, changes.details);
   const holder = needsPlace(current, event) ? yield* holderOf(id) : undefined;
   const plan = decide(current, event, holder);
   if (!plan.move) return { changed: false, checkout: current };

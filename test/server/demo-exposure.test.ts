@@ -5,6 +5,7 @@
  * the emulator must arrive within BODY_TIMEOUT_MS, as for the BFF, not within the whole request's minute.
  */
 import Database from 'better-sqlite3';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -133,6 +134,47 @@ describe('writes from another site', () => {
       (await server.json('GET', '/demo/api/products', undefined, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }))
         .status,
     ).toBe(200);
+  });
+});
+
+/** A call to the demo's own socket with the `Host` header a browser would send for a page at `host`. */
+function asHost(host: string, method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; code: string | undefined }>((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { method, headers: { ...headers, host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, code: (JSON.parse(body) as { error?: { code?: string } }).error?.code }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a page on another name pointed at the demo (DNS rebinding)', () => {
+  it('is refused on the demo API and the emulator, reads too, though its Origin and Sec-Fetch-Site vouch for it', async () => {
+    const checkout = await pixCheckout();
+    const { port } = new URL(server.url);
+    const rebound = `rebound.example:${port}`;
+    // What a browser sends from a page at http://rebound.example:<port>, whose name now resolves to the demo.
+    const vouched = { origin: `http://${rebound}`, 'sec-fetch-site': 'same-origin' };
+    const cancel = `/demo/api/sandbox/pix/cancel/${encodeURIComponent(checkout.transactionId)}`;
+    for (const [method, path] of [
+      ['POST', cancel],
+      ['GET', '/demo/api/webhooks'],
+      ['GET', `/sandbox/v1/system/e-receipt/${encodeURIComponent(checkout.transactionId)}/receipt.pdf`],
+    ] as const) {
+      expect({ method, path, ...(await asHost(rebound, method, path, vouched)) }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'host_not_allowed',
+      });
+    }
+    expect(await stateOf(checkout.id)).toBe('Registered');
+    // The demo's own names pass, on any port (a container's mapped one).
+    expect((await asHost('localhost:8080', 'GET', '/demo/api/products')).status).toBe(200);
+    expect((await asHost(`127.0.0.1:${port}`, 'POST', cancel, { origin: server.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
   });
 });
 

@@ -81,6 +81,16 @@ describe.each(DATABASES)('the console sign-in and roles (%s)', (_name, database)
       expect((await client.signIn(email)).status).toBe(200);
     });
 
+    it('checks at most 5 of 200 wrong passwords for one e-mail sent at once, then brakes the right one', async () => {
+      const { email } = await client.user('viewer');
+      const burst = Array.from({ length: 200 }, (_, i) => client.signIn(email, `not the password ${i}`));
+      const statuses = (await Promise.all(burst)).map((response) => response.status);
+      expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+      expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+      expect((await client.signIn(email)).status).toBe(429);
+      clock.advance(15 * MINUTE);
+    });
+
     it('brakes an address after 10 failures, whatever e-mail it tries next', async () => {
       const { email } = await client.user('viewer');
       const address = freshAddress();

@@ -85,6 +85,26 @@ describe('POST /api/checkouts', () => {
     expect(res.body.error.code).toBe('return_url_not_allowed');
   });
 
+  it('refuses a return address with a user name or password, even on a storefront origin, and makes nothing', async () => {
+    const { orderId, orderToken } = await server.order();
+    const { host, protocol } = new URL(server.url);
+    for (const userInfo of ['user:pass@', 'user@', ':pass@']) {
+      const res = await server.json('POST', '/api/checkouts', {
+        orderId,
+        orderToken,
+        method: 'openfinance',
+        payer: { cpf: VALID_CPF },
+        returnUrl: `${protocol}//${userInfo}${host}/checkout.html`,
+      });
+      expect({ userInfo, status: res.status, code: res.body.error?.code }).toEqual({
+        userInfo,
+        status: 400,
+        code: 'return_url_not_allowed',
+      });
+    }
+    expect(await server.store.findCheckoutsByOrder(orderId)).toEqual([]);
+  });
+
   it('answers an unknown order with 404', async () => {
     const res = await server.json('POST', '/api/checkouts', {
       orderId: 'A-NOPE',

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
 import { openSse, type SseConnection } from '../helpers/sse';
@@ -293,6 +293,21 @@ describe('bad input gets a 4xx envelope, never a 5xx', () => {
       expect(res.body).toEqual(envelope(res.status === 404 ? expect.any(String) : 'invalid_request'));
     }
   });
+
+  it('answers a CONNECT (which Node keeps from the app) with a 405 envelope and closes, and stays healthy', async () => {
+    for (const target of ['127.0.0.1:443', 'shop.example:443', '/api/checkouts']) {
+      const answer = await rawRequest(server.url, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`, { untilClose: true });
+      expect({ target, status: answer.status, type: answer.headers['content-type'] }).toEqual({
+        target,
+        status: 405,
+        type: 'application/json',
+      });
+      expect(JSON.parse(answer.body)).toEqual(envelope('method_not_allowed'));
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.closed).toBe(true);
+    }
+    expect((await server.json('GET', '/healthz')).status).toBe(200);
+  });
 });
 
 describe('state-changing routes take JSON only', () => {
@@ -486,6 +501,26 @@ describe('slow clients', () => {
     expect(Date.now() - started).toBeLessThan(1_400);
   });
 
+  it('answers 408 body_timeout in the envelope on every demo route that reads a body, the merchant receiver too', async () => {
+    const auth = `Authorization: Bearer ${ADMIN_TOKEN}\r\n`;
+    const routes = [
+      ['/demo/api/merchant-webhooks', '{"id":'],
+      ['/demo/api/orders', '{"items":'],
+      ['/demo/api/sandbox-admin/cashouts', '{"amount":'],
+    ] as const;
+    for (const [path, part] of routes) {
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
+      const answer = await rawRequest(server.url, head + part, { waitMs: 4_000, untilClose: true });
+      expect({ path, status: answer.status, type: answer.headers['content-type'] }).toEqual({
+        path,
+        status: 408,
+        type: expect.stringMatching(/^application\/json/),
+      });
+      expect(JSON.parse(answer.body)).toEqual(envelope('body_timeout'));
+      expect(answer.closed).toBe(true);
+    }
+  });
+
   it('keeps an event stream open well past REQUEST_TIMEOUT_MS', async () => {
     const checkout = await newCheckout(server);
     const sse = await openSse(`${server.url}/api/checkouts/${checkout.id}/events`);
@@ -499,6 +534,58 @@ describe('slow clients', () => {
     await sse.readFor(300);
     expect(sse.comments.length).toBeGreaterThan(before);
     sse.close();
+  });
+});
+
+describe('a client that leaves mid-body', () => {
+  const lines: string[] = [];
+  const problems: unknown[][] = [];
+  let server: TestServer;
+  beforeAll(async () => {
+    const log = {
+      log: (line: string) => lines.push(line),
+      warn: (...args: unknown[]) => problems.push(args),
+      error: (...args: unknown[]) => problems.push(args),
+    };
+    server = await startTestServer({ env: { ADMIN_TOKEN }, start: { log } });
+  });
+  afterAll(() => server?.close());
+
+  /** Sends the head of a POST and part of its body, then closes the connection. */
+  async function leaveMidBody(path: string, headers = '') {
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`,
+    );
+    // Its head is in (the route is reading the body) before the client goes.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+  }
+
+  it('is logged as one quiet 499 line on the API, the webhook, the demo and the emulator: no stack, no 500', async () => {
+    // The emulator tells what it did not expect on the console, not through the server's log.
+    const consoleErrors = vi.spyOn(console, 'error');
+    const routes: [string, string][] = [
+      ['/api/checkouts', ''],
+      ['/api/webhooks/provider', `${WEBHOOK_HEADER}: ${server.config.webhookSecret}\r\n`],
+      ['/demo/api/orders', ''],
+      ['/demo/api/merchant-webhooks', ''],
+      ['/demo/api/sandbox-admin/cashouts', `Authorization: Bearer ${ADMIN_TOKEN}\r\n`],
+      ['/sandbox/v1/partners-int/login', ''],
+    ];
+    for (const [path, headers] of routes) {
+      await leaveMidBody(path, headers);
+      const line = async () => lines.find((l) => l.startsWith(`POST ${path} `));
+      await vi.waitFor(async () => expect(await line()).toBeDefined(), { timeout: 3_000 });
+      expect(await line()).toMatch(new RegExp(`^POST ${path} 499 \\d+ms$`));
+    }
+    expect(problems).toEqual([]);
+    expect(consoleErrors).not.toHaveBeenCalled();
+    consoleErrors.mockRestore();
+    expect((await server.json('GET', '/healthz')).status).toBe(200);
   });
 });
 

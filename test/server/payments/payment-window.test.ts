@@ -377,9 +377,12 @@ describe('when the webhooks never arrive', () => {
   let emulator: TestServer;
   let bff: Awaited<ReturnType<typeof startTestBff>>;
   let bffClock: ManualClock;
+  let emulatorClock: ManualClock;
   let blackHole: Awaited<ReturnType<typeof startRecordingServer>>;
   beforeAll(async () => {
-    emulator = await startTestServer();
+    // The provider's clock, moved with the BFF's where a test needs the payment's own time after the window.
+    emulatorClock = new ManualClock(new Date());
+    emulator = await startTestServer({ start: { clock: emulatorClock } });
     bffClock = new ManualClock(new Date());
     // The provider's webhooks go to an address that takes them and tells nobody: the reconciler alone learns of payments.
     blackHole = await startRecordingServer((_, res) => sendJson(res, 200, { ok: true }));
@@ -423,6 +426,8 @@ describe('when the webhooks never arrive', () => {
     await bff.checkout.reconciler.runOnce();
     expect((await bff.store.getCheckout(checkout.id))!.state).toBe('Expired');
 
+    // Paid after the window: the provider's completion date is past its end.
+    emulatorClock.set(bffClock.now());
     await emulator.provider.sandbox.pix.complete(checkout.transactionId, payer);
     bffClock.advance(2 * MINUTE);
     await bff.checkout.reconciler.runOnce();

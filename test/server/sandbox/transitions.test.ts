@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isFinalTransactionState } from '../../../core/states';
 import { sandboxResult, transactionRecord, webhookEvent } from '../../../server/provider/schemas';
-import { cashIn, cashOut, client, DEAD_URL, initiation, makeSandbox, startReceiver, VALID_CPF, type Api } from './helpers';
+import { cashIn, cashOut, client, DEAD_URL, eventually, initiation, makeSandbox, startReceiver, VALID_CPF, type Api } from './helpers';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -306,29 +305,44 @@ describe('webhook delivery failure', () => {
     ['an HTTP 500 answer', () => receiver.answer(500), () => receiver.url],
     ['a 302 redirect', () => receiver.answer(302), () => receiver.url],
     ['nobody listening', () => undefined, () => DEAD_URL],
-  ])('with %s answers 424 WebhookDeliveryFailed and leaves the transaction unchanged', async (_name, arrange, url) => {
-    await fresh();
+  ])('with %s answers 424 WebhookDeliveryFailed, keeps the change and retries its webhook', async (_name, arrange, url) => {
+    made = makeSandbox({ webhookRetry: { delaysMs: [50] } });
+    api = await client(made.sandbox);
+    receiver.received.length = 0;
+    receiver.answer(200);
     const reply = await api('POST', '/accounts/pix/cashin', { ...cashIn(url()) });
     const id = reply.body.data.transaction.id;
     arrange();
-    const before = await record(id);
     const failed = await simulate('complete', id);
     expect(failed.status).toBe(424);
-    expect(failed.body.error).toMatchObject({ name: 'OperationError', details: { reason: 'WebhookDeliveryFailed' } });
-    expect(await record(id)).toEqual(before);
-    expect(isFinalTransactionState(before.transaction.state)).toBe(false);
+    expect(failed.body.error).toMatchObject({
+      name: 'OperationError',
+      details: { reason: 'WebhookDeliveryFailed', transactionState: 'Completed' },
+    });
+    expect((await record(id)).transaction.state).toBe('Completed');
+    expect((await simulate('complete', id)).status).toBe(409);
     receiver.answer(200);
-    if (url() === receiver.url) expect((await simulate('complete', id)).status).toBe(200);
+    const delivered = url() === receiver.url ? 'Success' : 'Failed';
+    await eventually(() => made.sandbox.store.get(id)!.record.webhook.deliveryStatus === delivered);
+    if (delivered === 'Success')
+      expect(webhookEvent.parse(receiver.received.at(-1)!.body)).toMatchObject({ id, transactionState: 'Completed' });
   });
 
-  it('times out a receiver slower than the delivery timeout', async () => {
+  it('keeps a completion the receiver read and committed before its answer came too late', async () => {
     made = makeSandbox({ webhookTimeoutMs: 200 });
     api = await client(made.sandbox);
+    receiver.received.length = 0;
     receiver.answer(200, 1_000);
     const id = await newCashIn();
-    const reply = await simulate('error', id);
+    const completing = simulate('complete', id);
+    // What the BFF does with the webhook: re-reads the transaction, sees it Completed, and commits the payment.
+    await eventually(() => receiver.received.length === 1);
+    expect((await record(id)).transaction.state).toBe('Completed');
+    const reply = await completing;
     expect(reply.status).toBe(424);
     expect(reply.body.error.details.externalReason).toMatch(/in time/);
+    // The provider's record still says what the receiver committed, not Registered again.
+    expect((await record(id)).transaction.state).toBe('Completed');
     receiver.answer(200);
   });
 });

@@ -42,8 +42,8 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
     });
 
     /** A reserved and activated checkout in `state`, reached through the public API. */
-    async function checkoutIn(state: CheckoutState, orderId = `order-${randomUUID()}`, createdAt = at(0)) {
-      const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt }));
+    async function checkoutIn(state: CheckoutState, orderId = `order-${randomUUID()}`, createdAt = at(0), expiresAt?: string) {
+      const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt, ...(expiresAt && { expiresAt }) }));
       const activated = await store.activateCheckout(checkout.id, { state: 'Created', transactionId: `tx-${checkout.id}` }, createdAt);
       if (state === 'Created') return activated.checkout;
       return (await store.transition(checkout.id, ['Created'], state, 'webhook', {}, createdAt)).checkout;
@@ -349,7 +349,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       });
 
       it('tell of a late payment taking the order: the newer code expired, the old one paid late', async () => {
-        const old = await checkoutIn('Registered', 'M-3');
+        const old = await checkoutIn('Registered', 'M-3', at(0), at(30));
         await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
         const { checkout: fresh } = await store.reserveCheckout(draftFor('M-3', { id: `${old.id}-2` }));
         await store.activateCheckout(fresh.id, { state: 'Registered', transactionId: `tx-${fresh.id}` }, at(32));
