@@ -206,7 +206,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
 
   return {
     ...backOfficeSqlite(db, reader, online.built),
-    ...deliveriesSqlite(db),
+    ...deliveriesSqlite(db, online.built),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
     ...reconcileSqlite(db),
