@@ -176,6 +176,7 @@ export async function drainBacklog(options: BacklogOptions) {
     store: server.store,
     hub: server.hub,
     endpoints: server.deliveries.environment,
+    addresses: server.deliveries.addresses,
     clock: systemClock,
     logger: { warn: () => undefined },
   });

@@ -49,6 +49,8 @@ export const MESSAGES: Record<string, string> = {
   orders_timeout: 'A loja demorou a confirmar o pedido. Tente de novo em instantes.',
   webhook_endpoint_disabled: 'Este endpoint está desativado: reative-o antes de reenviar.',
   webhook_endpoints_limit: 'Limite de endpoints atingido: remova ou reaproveite um endpoint existente.',
+  webhook_endpoint_url_not_allowed:
+    'Este endereço não pode receber webhooks: use um endereço https na internet pública (nada de localhost, rede interna ou IPs reservados).',
 };
 
 export function errorFrom(status: number, body: unknown, retryAfter?: string | null): AdminApiError {

@@ -168,6 +168,7 @@ export const BACK_OFFICE_ERRORS = {
   webhook_endpoint_from_environment: 409,
   webhook_endpoint_disabled: 409,
   webhook_endpoints_limit: 409,
+  webhook_endpoint_url_not_allowed: 400,
   webhook_event_not_found: 404,
 } as const satisfies Record<string, ErrorStatus>;
 

@@ -89,6 +89,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     log,
     tuning,
     onWebhook: (receipt) => demo.logWebhook(receipt),
+    // On the emulator a receiver may be on this machine (the shop's own is): http and https to loopback too.
+    endpointAddresses: options.endpointAddresses ?? { loopback: true },
   });
   // The console's users of the demo: added at the first start, their passwords in DATA_DIR/demo-users.txt.
   const demoUsers = await ensureDemoUsers({ store, clock, dataDir: config.dataDir, consoleUrl: `${listener.publicBaseUrl}/admin` });

@@ -12,6 +12,7 @@ import { noUserHint } from './accounts/users';
 import { backOfficeApi, isInvoiceUpload } from './backoffice';
 import { createCheckoutApp, JSON_BODY_MAX_BYTES, type CheckoutAppOptions } from './bff/app';
 import { nodeWebhookRoute } from './bff/webhook-node';
+import { PUBLIC_ENDPOINTS, type EndpointAddressPolicy } from './events/endpoint-address';
 import { deliveryWorkerFor } from './events/thread';
 import { errorBody } from './payments/errors';
 import { securityHeaders } from './bff/guards';
@@ -55,6 +56,12 @@ export interface StartOptions {
   /** Don't start the reconciliation loop (tests drive it with `runOnce`). */
   manualReconcile?: boolean;
   log?: Logger;
+  /**
+   * Where the merchant's stored webhook endpoints may point. Unless told: https to public addresses with a real
+   * provider (`npm run serve`), and the loopback address too on the emulator (the demo); tests of the standalone BFF
+   * with a receiver on the loopback address say so here.
+   */
+  endpointAddresses?: EndpointAddressPolicy;
 }
 
 export interface ProductOptions {
@@ -68,6 +75,8 @@ export interface ProductOptions {
   log: Logger;
   tuning?: Tuning | undefined;
   onWebhook?: CheckoutAppOptions['onWebhook'];
+  /** Where the merchant's stored webhook endpoints may point (../events/endpoint-address.ts). */
+  endpointAddresses: EndpointAddressPolicy;
 }
 
 /**
@@ -78,7 +87,8 @@ export interface ProductOptions {
 /** Where `mount` puts the BFF's API. */
 const API_PREFIX = '/api';
 
-export function createProduct({ config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook }: ProductOptions) {
+export function createProduct(options: ProductOptions) {
+  const { config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook, endpointAddresses } = options;
   // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
   const orderTokenSecret = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
   const checkout = createCheckoutApp({
@@ -134,7 +144,10 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
   // In a thread of its own with its own store connection when the store is on disk or in PostgreSQL (the file is
   // the one `openStore` opens): a backlog then drains without holding up the shoppers' status.
   const where = config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: join(config.dataDir, 'checkout.sqlite') };
-  const deliveries = deliveryWorkerFor({ store, hub, endpoints, clock, logger: log, ...where, ...(retryDelaysMs && { retryDelaysMs }) });
+  const deliveries = deliveryWorkerFor({
+    ...{ store, hub, endpoints, clock, logger: log, addresses: endpointAddresses, ...where },
+    ...(retryDelaysMs && { retryDelaysMs }),
+  });
   if (config.adminToken) {
     const { adminToken } = config;
     const backOffice = backOfficeApi({
@@ -190,7 +203,10 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     ...provider,
     ...(options.tuning?.providerTimeoutMs ? { timeoutMs: options.tuning.providerTimeoutMs } : {}),
   });
-  const product = createProduct({ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning });
+  const product = createProduct({
+    ...{ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning },
+    endpointAddresses: options.endpointAddresses ?? PUBLIC_ENDPOINTS,
+  });
   // A first start with no console user says how to add one.
   const hint = await noUserHint(store).catch(() => undefined);
   if (hint) log.log(hint);

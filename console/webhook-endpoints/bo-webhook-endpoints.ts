@@ -27,6 +27,12 @@ const stateOf = (e: WebhookEndpointView) =>
       ? { label: 'Desativado após falhas', tone: 'bad' }
       : { label: 'Desativado por você', tone: 'neutral' };
 const failingSince = (e: WebhookEndpointView) => e.failingSince ?? (e.disabled?.reason === 'failing' ? e.disabled.since : null);
+/** Why a test event was not delivered, when no status came: the BFF's few words (server/events/send.ts) in Portuguese. */
+const REASONS: Record<string, string> = {
+  timeout: 'sem resposta no prazo',
+  'no answer': 'sem resposta',
+  'address not allowed': 'endereço não permitido',
+};
 
 @customElement('bo-webhook-endpoints')
 export class BoWebhookEndpoints extends LitElement {
@@ -157,7 +163,11 @@ export class BoWebhookEndpoints extends LitElement {
       const r = await this.api.testWebhookEndpoint(e.id);
       if (r.delivered) notify(this, `Evento de teste entregue a ${e.url} (HTTP ${r.status ?? '—'}, ${r.durationMs} ms).`, 'success');
       else
-        notify(this, `Evento de teste não entregue a ${e.url}: ${r.status ? `HTTP ${r.status}` : (r.error ?? 'sem resposta')}.`, 'error');
+        notify(
+          this,
+          `Evento de teste não entregue a ${e.url}: ${r.status ? `HTTP ${r.status}` : (REASONS[r.error ?? ''] ?? 'sem resposta')}.`,
+          'error',
+        );
     } catch (error) {
       notify(this, (error as Error).message, 'error');
     } finally {

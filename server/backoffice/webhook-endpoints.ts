@@ -9,26 +9,42 @@
  * delivery carries both signatures) for 24 hours, or until `POST /:id/rotate/finish`, whichever comes first. A second
  * rotation meanwhile drops the oldest secret.
  *
+ * An endpoint's URL must be https to a public address (server/events/endpoint-address.ts; on the emulator, the
+ * loopback address too), checked when it is added and again at every connection; a test event answers a status or
+ * one of a few words (server/events/send.ts), never what the socket said. A viewer sees each endpoint's scheme and
+ * host only (`https://hooks.example.com/…`): a receiver's path often holds a token of its own.
+ *
  * Every change and every test is recorded in the audit trail (`webhook_endpoint.add`, `.disable`, `.enable`, `.delete`,
- * `.rotate`, `.rotate_finish`, `.test`), with the endpoint's id; never a secret.
+ * `.rotate`, `.rotate_finish`, `.test`), with the endpoint's id (and, added, its host); never a secret.
  */
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock';
 import type { WebhookEndpoint } from '../events/delivery';
+import { endpointUrlAllowed, type EndpointAddressPolicy } from '../events/endpoint-address';
 import { sendEvent, testEvent } from '../events/send';
+import { webhookTransport } from '../events/webhook-post';
 import { WEBHOOK_SECRET_FORMAT } from '../events/signing';
 import { signingSecrets, type StoredWebhookEndpoint } from '../store/endpoints';
 import { MERCHANT_EVENT_TYPES } from '../store/merchant-events';
 import type { Store } from '../store/types';
-import { webhookEndpointFromEnvironment, webhookEndpointNotFound, webhookEndpointsLimit } from '../payments/errors';
+import {
+  webhookEndpointFromEnvironment,
+  webhookEndpointNotFound,
+  webhookEndpointsLimit,
+  webhookEndpointUrlNotAllowed,
+} from '../payments/errors';
 import { parseJson } from '../bff/validate';
-import type { AdminEnv, AuditRecord } from './actor';
+import { actorOf, hasRole, type AdminEnv, type AuditRecord } from './actor';
 
-/** What the back office needs of the delivery worker: its environment's endpoints, and a wake-up after a change. */
+/**
+ * What the back office needs of the delivery worker: its environment's endpoints, where a stored one may point, and
+ * a wake-up after a change.
+ */
 export interface WebhookWiring {
   environment: readonly WebhookEndpoint[];
+  addresses: EndpointAddressPolicy;
   refresh(): void;
 }
 
@@ -68,6 +84,12 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 /** A secret as the list shows it: its last four characters. */
 const hint = (value: string) => `whsec_…${value.slice(-4)}`;
 
+/** The scheme and host of an endpoint's URL, what a viewer sees of it: `https://hooks.example.com/…`. */
+export const hostOnly = (url: string) => {
+  const { protocol, host } = new URL(url);
+  return `${protocol}//${host}/…`;
+};
+
 /** An endpoint as the back office shows it: never a secret. */
 export function storedEndpointView(endpoint: StoredWebhookEndpoint, now: Date) {
   const secrets = signingSecrets(endpoint, now);
@@ -105,6 +127,8 @@ export async function storedEndpoint(store: Store, webhooks: WebhookWiring, id: 
 }
 
 export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpointOptions) {
+  // The test events' own connections: a stored endpoint's checked as the worker's are.
+  const transport = webhookTransport(webhooks.addresses);
   const changed = <T>(result: T) => {
     webhooks.refresh();
     return result;
@@ -123,6 +147,7 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
   return new Hono<AdminEnv>()
     .post('/webhook-endpoints', async (c) => {
       const body = await parseJson(c, endpointBody);
+      if (!(await endpointUrlAllowed(body.url, webhooks.addresses))) throw webhookEndpointUrlNotAllowed();
       if ((await store.listWebhookEndpoints()).length >= MAX_ENDPOINTS) throw webhookEndpointsLimit(MAX_ENDPOINTS);
       const given = body.secret ?? newSecret();
       const endpoint = await store.addWebhookEndpoint({
@@ -132,14 +157,17 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
         secret: given,
         createdAt: clock.now().toISOString(),
       });
-      await audit(c, 'add', endpoint.id, { url: endpoint.url, types: endpoint.types });
+      // Its host only: every role reads the audit trail.
+      await audit(c, 'add', endpoint.id, { url: hostOnly(endpoint.url), types: endpoint.types });
       // The secret is answered this once: the list shows a hint of it only.
       return c.json(changed({ ...storedEndpointView(endpoint, clock.now()), secret: given }), 201);
     })
     .get('/webhook-endpoints', async (c) => {
       const now = clock.now();
       const stored = (await store.listWebhookEndpoints()).map((endpoint) => storedEndpointView(endpoint, now));
-      return c.json({ items: [...webhooks.environment.map(environmentView), ...stored] });
+      const items = [...webhooks.environment.map(environmentView), ...stored];
+      if (hasRole(actorOf(c).role, 'operator')) return c.json({ items });
+      return c.json({ items: items.map((item) => ({ ...item, url: hostOnly(item.url) })) });
     })
     .post('/webhook-endpoints/:id/disable', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
@@ -183,7 +211,8 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const endpoint = fromEnvironment ?? (await storedEndpoint(store, webhooks, id));
       const secrets = fromEnvironment ? fromEnvironment.secrets : signingSecrets(endpoint as StoredWebhookEndpoint, clock.now());
       const event = testEvent(id, clock);
-      const attempt = await sendEvent({ id, url: endpoint.url, secrets }, event, clock, TEST_TIMEOUT_MS);
+      const target = { id, url: endpoint.url, secrets, checked: !fromEnvironment };
+      const { attempt } = await sendEvent(transport, target, event, clock, TEST_TIMEOUT_MS);
       await audit(c, 'test', id, { delivered: attempt.error === null, status: attempt.status });
       return c.json({ eventId: event.id, delivered: attempt.error === null, ...attempt });
     });

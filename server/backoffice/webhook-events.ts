@@ -10,7 +10,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock';
-import type { EventDelivery } from '../store/endpoints';
+import { FAILURE_REASONS } from '../events/send';
+import type { EventAttempt, EventDelivery } from '../store/endpoints';
 import { MERCHANT_EVENT_TYPES, type MerchantEvent } from '../store/merchant-events';
 import type { Store } from '../store/types';
 import { webhookEndpointDisabled, webhookEventNotFound } from '../payments/errors';
@@ -37,6 +38,13 @@ const EVENT_ID = /^evt_[A-Za-z0-9_-]{1,100}$/;
 
 /** A delivery as the back office shows it (its event is the item it is listed under). */
 const deliveryView = ({ eventSeq: _seq, ...delivery }: EventDelivery) => delivery;
+
+const REASONS: readonly string[] = FAILURE_REASONS;
+/** An attempt as the back office shows it: its failure an HTTP status or one of the reasons, whatever the row held. */
+const attemptView = (attempt: EventAttempt) =>
+  attempt.error === null || /^HTTP \d{3}$/.test(attempt.error) || REASONS.includes(attempt.error)
+    ? attempt
+    : { ...attempt, error: 'no answer' };
 
 export function webhookEventRoutes({ store, clock, webhooks }: { store: Store; clock: Clock; webhooks: WebhookWiring }) {
   const eventOr404 = async (id: string): Promise<MerchantEvent> => {
@@ -75,7 +83,7 @@ export function webhookEventRoutes({ store, clock, webhooks }: { store: Store; c
     })
     .get('/webhook-events/:id/attempts', async (c) => {
       const event = await eventOr404(c.req.param('id'));
-      return c.json({ items: (await store.attemptsOfEvent(event.id)) ?? [] });
+      return c.json({ items: ((await store.attemptsOfEvent(event.id)) ?? []).map(attemptView) });
     })
     .post('/webhook-events/:id/redeliver', async (c) => {
       const { endpoint } = parseQuery(c, redeliverQuery);

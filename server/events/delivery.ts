@@ -11,6 +11,13 @@
  * a change made on another instance reaches this one within `endpointsTtlMs`. Each gets the events of its type
  * filter, signed with each of its current secrets. An endpoint whose every attempt failed for five days (no 2xx
  * since) is disabled by itself (reason `failing`); the environment's is not (it is not stored: its attempts tell).
+ * A stored endpoint's connections go only where ./endpoint-address.ts allows, checked at each one.
+ *
+ * Each endpoint has a lane of its own: at most `lane` of its deliveries in flight, claimed for it alone
+ * (`claimDeliveries` seeks each endpoint's due deliveries apart). An endpoint that hangs fills its own lane and
+ * waits out its timeouts there; the others are claimed, sent and recorded meanwhile, as if it were not there. The
+ * attempts are recorded as they finish, in one transaction for all that finished together, and a lane's freed room
+ * is claimed again at once while it has more due.
  *
  * It runs beside the payment path, never in it: a committed change wakes it through the status hub, and its HTTP
  * calls are its own.
@@ -20,7 +27,11 @@ import type { Clock } from '../lib/clock';
 import type { DeliveryOutcome, RecordedAttempt, WebhookDelivery } from '../store/deliveries';
 import { signingSecrets } from '../store/endpoints';
 import type { StatusHub, Store } from '../store/types';
+import type { EndpointAddressPolicy } from './endpoint-address';
+import { attemptRecorder } from './delivery-record';
+import { endpointLanes } from './lanes';
 import { sendEvent, SEND_TIMEOUT_MS, type WebhookEndpoint } from './send';
+import { webhookTransport } from './webhook-post';
 
 export type { WebhookEndpoint } from './send';
 
@@ -35,8 +46,10 @@ export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 export interface DeliveryWorkerOptions {
   store: Store;
   hub: Pick<StatusHub, 'subscribeAll'>;
-  /** The environment's endpoints (never stored); the store's are read besides them. */
+  /** The environment's endpoints (never stored, nor checked: the operator's); the store's are read besides them. */
   endpoints: readonly WebhookEndpoint[];
+  /** Where the stored endpoints' connections may go (./endpoint-address.ts). */
+  addresses: EndpointAddressPolicy;
   clock: Clock;
   logger?: Pick<Console, 'warn'>;
   /** How often it looks for due deliveries besides the wake-ups of the hub. Default 1 s. */
@@ -49,44 +62,82 @@ export interface DeliveryWorkerOptions {
   retryEveryMs?: number;
   retryForMs?: number;
   /**
-   * Deliveries claimed in one pass (their attempts are recorded in one transaction). Default 64: larger batches
-   * drain no faster and hold the event loop longer in one synchronous SQLite write, which the shoppers' status waits
-   * behind (bench: 256 doubled status p50 during a backlog against 64).
+   * Attempts recorded at most in one transaction, and events queued per endpoint at most in one claim (twice this).
+   * Default 64: larger batches drain no faster and hold the event loop longer in one synchronous SQLite write, which
+   * the shoppers' status waits behind (bench: 256 doubled status p50 during a backlog against 64).
    */
   batch?: number;
   /**
-   * Requests in flight at once, over kept-alive connections. Default 16, as many as the worker sent at once before:
-   * a distant receiver drains at about 16 ÷ its round trip; on loopback, 32 only bunched answers together.
+   * One endpoint's deliveries in flight at once, over kept-alive connections: its lane. Default 16, as many as the
+   * worker sent at once to its one endpoint before lanes: a distant receiver drains at about 16 ÷ its round trip;
+   * on loopback, 32 only bunched answers together. An endpoint that hangs holds this many connections (and twice as
+   * many leases, see `holds`), no more.
    */
-  concurrency?: number;
+  lane?: number;
   /** How long the store's endpoints are kept before they are read again. Default 5 s. */
   endpointsTtlMs?: number;
   /** How long an endpoint fails every attempt before it is disabled. Default five days. */
   disableAfterMs?: number;
 }
 
+/** Attempts answered and not yet recorded past which the worker claims no more until the recorder catches up. */
+const RECORDS_BEHIND = 256;
+
+/** An endpoint as the worker sends to it: `checked` for a stored one, whose addresses the policy checks. */
+type Target = WebhookEndpoint & { checked: boolean };
+
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const { store, hub, clock } = options;
   const environment = options.endpoints;
+  const fromEnvironment: Target[] = environment.map((endpoint) => ({ ...endpoint, checked: false }));
   const owner = `worker-${randomUUID()}`;
   const logger = options.logger ?? console;
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
-  let running: Promise<number> | undefined;
-  let again = false;
-  /** Set by `stop`: the pass in progress is not followed by another, so `stop` ends with no pass running. */
+  const batch = options.batch ?? 64;
+  const lane = options.lane ?? 16;
+  const transport = webhookTransport(options.addresses);
+  /** Set by `stop`: nothing claims again by itself, so `stop` ends with nothing in flight. */
   let stopping = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
-  let stored: { endpoints: WebhookEndpoint[]; until: number } | undefined;
+  let stored: { endpoints: Target[]; until: number } | undefined;
   /** Moved by `forget`: a read that began before it is used once, never kept. */
   let generation = 0;
   const forget = () => {
     stored = undefined;
     generation++;
   };
+  /** Endpoints that may have more due than their lane took: room made in their lane claims again. */
+  const waiting = new Set<string>();
+  /** Every delivery claimed here, until its attempt is recorded. */
+  const sending = new Set<Promise<void>>();
+  /**
+   * A lane holds twice what it sends at once (with the default lease and timeout): the second half waits, sent as
+   * soon as the first is answered, so a fast endpoint's backlog is claimed in batches of a lane's size or more, not
+   * one by one; and a hanging one's last attempt still ends within its lease (two timeouts of 10 s in a lease of 30 s).
+   */
+  const holds = lane * Math.max(1, Math.floor((options.leaseMs ?? 30_000) / (options.timeoutMs ?? SEND_TIMEOUT_MS)) - 1);
+  const lanes = endpointLanes({
+    sends: lane,
+    holds,
+    // Claims again once a lane that may have more due has room for a lane's worth (or is empty).
+    onLeave: (endpointId, held) => {
+      if (held <= holds - lane && waiting.delete(endpointId)) claimAgain();
+    },
+  });
+  /** Set when a claim gave way to the attempts still to be recorded: the recorder's next write claims again. */
+  let recordsBehind = false;
+  /** A lane's room claimed again: what is already queued is taken first (`ahead`), the feed read only when it runs low. */
+  const claimAgain = () => {
+    if (!stopping) track(run(false));
+  };
+  /** Per endpoint, the deliveries this worker queued and has not claimed since: what a refill can take unqueued. */
+  const ahead = new Map<string, number>();
+  /** Whether the next claim queues every endpoint's new events first (a wake-up, a tick, a direct call). */
+  let queueAll = true;
 
   /** The wait before attempt `n + 1`, with ±20 % jitter so a receiver's recovery is not met by everyone at once. */
   const delayAfter = (attempts: number) => {
@@ -95,107 +146,137 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   };
 
   /** Every endpoint that gets events now: the environment's, and the store's enabled ones (kept a few seconds). */
-  async function endpoints(now: Date): Promise<WebhookEndpoint[]> {
-    if (stored && performance.now() < stored.until) return [...environment, ...stored.endpoints];
+  async function endpoints(now: Date): Promise<Target[]> {
+    if (stored && performance.now() < stored.until) return [...fromEnvironment, ...stored.endpoints];
     const reading = generation;
     const enabled = (await store.listWebhookEndpoints()).filter((endpoint) => !endpoint.disabled);
-    const read = enabled.map((endpoint) => ({ ...endpoint, secrets: signingSecrets(endpoint, now) }));
+    const read = enabled.map((endpoint) => ({ ...endpoint, secrets: signingSecrets(endpoint, now), checked: true }));
     if (reading === generation) stored = { endpoints: read, until: performance.now() + (options.endpointsTtlMs ?? 5_000) };
-    return [...environment, ...read];
+    return [...fromEnvironment, ...read];
   }
 
   /** One attempt of one delivery: what the store records of it. */
-  async function attempt(endpoint: WebhookEndpoint, delivery: WebhookDelivery): Promise<RecordedAttempt> {
+  async function attempt(endpoint: Target, delivery: WebhookDelivery): Promise<RecordedAttempt> {
     const { event } = delivery;
-    const sent = await sendEvent(endpoint, event, clock, options.timeoutMs ?? SEND_TIMEOUT_MS);
+    const { attempt: sent, cause } = await sendEvent(transport, endpoint, event, clock, options.timeoutMs ?? SEND_TIMEOUT_MS);
     const attempts = delivery.attempts + 1;
     const outcome: DeliveryOutcome = !sent.error
       ? { delivered: true }
       : clock.now().getTime() - Date.parse(event.createdAt) >= (options.retryForMs ?? RETRY_FOR_MS)
         ? { failed: true }
         : { retryAt: new Date(clock.now().getTime() + delayAfter(attempts)).toISOString() };
-    if (sent.error) logger.warn(`merchant webhook ${event.id} to ${endpoint.id}: ${sent.error} (attempt ${attempts})`);
+    // The cause as the socket told it, for the operator; the attempt records only its reason.
+    if (cause) logger.warn(`merchant webhook ${event.id} to ${endpoint.id}: ${cause} (attempt ${attempts})`);
     return { seq: event.seq, endpointId: endpoint.id, attempt: sent, outcome };
   }
 
-  /**
-   * Tells the store how each endpoint fared in a batch (one write per endpoint, not per attempt): its last success,
-   * and the first failure after it, if any, which starts its failing time.
-   */
-  async function noteEndpoints(recorded: RecordedAttempt[]) {
-    for (const endpointId of new Set(recorded.map((r) => r.endpointId))) {
-      const mine = recorded.filter((r) => r.endpointId === endpointId).sort((a, b) => a.attempt.at.localeCompare(b.attempt.at));
-      const lastSuccess = mine.findLastIndex((r) => !r.attempt.error);
-      const failure = mine.slice(lastSuccess + 1).find((r) => r.attempt.error);
-      const notes = [lastSuccess >= 0 ? mine[lastSuccess] : undefined, failure].filter((r) => r !== undefined);
-      for (const note of notes) {
-        const cutoff = new Date(Date.parse(note.attempt.at) - (options.disableAfterMs ?? DISABLE_AFTER_MS)).toISOString();
-        if (await store.noteEndpointAttempt(endpointId, note.attempt.at, !note.attempt.error, cutoff)) {
-          logger.warn(`merchant webhook endpoint ${endpointId} disabled: every attempt failed since ${cutoff} or before`);
-          forget();
-        }
-      }
-    }
+  const recorder = attemptRecorder({
+    store,
+    owner,
+    batch,
+    logger,
+    disableAfterMs: options.disableAfterMs ?? DISABLE_AFTER_MS,
+    onDisabled: forget,
+    onWritten: () => {
+      if (!recordsBehind) return;
+      recordsBehind = false;
+      claimAgain();
+    },
+  });
+
+  /** Sends one claimed delivery in its endpoint's lane; resolves once its attempt is recorded (a throw: left to its lease). */
+  function dispatch(endpoint: Target, delivery: WebhookDelivery): Promise<void> {
+    const done = lanes
+      .run(endpoint.id, () => attempt(endpoint, delivery))
+      .then((made) => recorder.record(made, endpoint.checked))
+      .catch((error: unknown) => logger.warn('merchant webhook:', error))
+      .finally(() => sending.delete(done));
+    sending.add(done);
+    return done;
   }
 
-  /** Sends `work`, `concurrency` at a time; resolves with every attempt made (a throwing one is logged and left to its lease). */
-  async function sendAll(work: { endpoint: WebhookEndpoint; delivery: WebhookDelivery }[]) {
-    const made: RecordedAttempt[] = [];
-    let next = 0;
-    const lane = async () => {
-      while (next < work.length) {
-        const { endpoint, delivery } = work[next++]!;
-        await attempt(endpoint, delivery).then(
-          (a) => made.push(a),
-          (error: unknown) => logger.warn('merchant webhook:', error),
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 16, work.length) }, lane));
-    return made;
-  }
-
-  /** One pass: queue what is new, take what is due, send it. Resolves with how many were sent. */
-  async function pass(): Promise<number> {
+  /** Queues what is new, and claims for each endpoint as many due deliveries as its lane has room for, and sends them. */
+  async function claim(): Promise<Promise<void>[]> {
     const now = clock.now();
     const current = await endpoints(now);
-    if (current.length === 0) return 0;
-    const batch = options.batch ?? 64;
-    for (const endpoint of current) await store.queueEndpointDeliveries(endpoint.id, endpoint.types ?? [], now.toISOString(), 2 * batch);
+    if (current.length === 0) return [];
+    // Answered faster than they are recorded (a slow store): the recorder catches up before more are taken.
+    if (recorder.backlog() >= RECORDS_BEHIND) {
+      recordsBehind = true;
+      return [];
+    }
+    const everyEndpoint = queueAll;
+    queueAll = false;
+    const unqueued = new Set<string>();
+    for (const { id, types } of current) {
+      if (!everyEndpoint && (ahead.get(id) ?? 0) >= lanes.room(id)) {
+        unqueued.add(id);
+        continue;
+      }
+      const count = await store.queueEndpointDeliveries(id, types ?? [], now.toISOString(), 2 * batch);
+      ahead.set(id, (ahead.get(id) ?? 0) + count);
+    }
+    const rooms: Record<string, number> = {};
+    for (const { id } of current) {
+      const room = lanes.room(id);
+      if (room > 0) rooms[id] = room;
+      else waiting.add(id);
+    }
+    if (Object.keys(rooms).length === 0) return [];
     const leaseUntil = new Date(now.getTime() + (options.leaseMs ?? 30_000)).toISOString();
-    const ids = current.map((endpoint) => endpoint.id);
-    const due = await store.claimDeliveries(ids, now.toISOString(), owner, leaseUntil, batch);
-    // Read again (kept, unless changed meanwhile): a rotation or a disable made since the pass began is honoured. A
+    const due = await store.claimDeliveries(rooms, now.toISOString(), owner, leaseUntil);
+    const taken = new Map<string, number>();
+    for (const { endpointId } of due) taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
+    for (const [id, room] of Object.entries(rooms)) {
+      const count = taken.get(id) ?? 0;
+      ahead.set(id, Math.max(0, (ahead.get(id) ?? 0) - count));
+      if (count === room) waiting.add(id);
+      // Fewer than counted on (another instance took some, or they were retries not due): the feed is read at once.
+      else if (unqueued.has(id)) {
+        ahead.delete(id);
+        queueAll = true;
+        claimAgain();
+      }
+    }
+    // Read again (kept, unless changed meanwhile): a rotation or a disable made since the claim began is honoured. A
     // delivery whose endpoint went is left to its lease, and taken again once the endpoint is back.
     const byId = new Map((await endpoints(now)).map((endpoint) => [endpoint.id, endpoint]));
-    const work = due.flatMap((delivery) => {
+    return due.flatMap((delivery) => {
       const endpoint = byId.get(delivery.endpointId);
-      return endpoint ? [{ endpoint, delivery }] : [];
+      return endpoint ? [dispatch(endpoint, delivery)] : [];
     });
-    const made = await sendAll(work);
-    // One transaction for the batch; a crash before it leaves the batch to its leases, sent again (same webhook-id).
-    const recorded = await store.recordAttempts(owner, made);
-    await noteEndpoints(made.filter((_, i) => recorded[i]));
-    // A full batch means more are due (a backlog, or a receiver back after an outage): the next pass starts at once.
-    if (due.length === batch) again = true;
-    return work.length;
   }
 
-  /** Runs a pass now, or one more right after the pass in progress. */
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
+  let claiming: Promise<Promise<void>[]> | undefined;
+  let queued: Promise<Promise<void>[]> | undefined;
+  /** One claim at a time: a call during one gets the claim right after it (one for all such calls). */
+  function claimTurn(): Promise<Promise<void>[]> {
+    if (!claiming) {
+      claiming = claim().finally(() => (claiming = undefined));
+      return claiming;
     }
-    running = pass().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        if (!stopping) track(runOnce());
-      }
-    });
-    return running;
+    queued ??= claiming
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        queued = undefined;
+        return claimTurn();
+      });
+    return queued;
   }
+
+  /** Claims (after the claim in progress, if one runs); resolves, with how many it sent, once they are recorded. */
+  async function run(everyEndpoint: boolean): Promise<number> {
+    if (everyEndpoint) queueAll = true;
+    const sending = await claimTurn();
+    await Promise.all(sending);
+    return sending.length;
+  }
+
+  /** Queues what is new and claims what is due now (or right after the claim in progress), and sends it. */
+  const runOnce = () => run(true);
 
   const track = (work: Promise<unknown>) => {
     const tracked = work.catch((error: unknown) => logger.warn('merchant webhooks:', error)).finally(() => inFlight.delete(tracked));
@@ -206,7 +287,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     runOnce,
     /** The environment's endpoints, which the back office lists and tests beside the stored ones. */
     environment,
-    /** Reads the store's endpoints again at the next pass, and runs one now: after a change made here. */
+    /** Where stored endpoints may point: the back office checks an endpoint's URL by it when one is added. */
+    addresses: options.addresses,
+    /** Reads the store's endpoints again at the next claim, and claims now: after a change made here. */
     refresh() {
       forget();
       if (timer) track(runOnce());
@@ -215,7 +298,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       if (timer) return;
       stopping = false;
       // A committed change (the hub hears every one) is delivered at once, not at the next tick: right after the
-      // shoppers' streams have written it (setImmediate), so the merchant's pass never holds up the shopper's byte.
+      // shoppers' streams have written it (setImmediate), so the merchant's claim never holds up the shopper's byte.
       let woken = false;
       unsubscribe = hub.subscribeAll(() => {
         if (woken) return;
@@ -229,14 +312,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       timer.unref();
       track(runOnce());
     },
-    /** Stops looking; resolves once the pass in progress has finished. */
+    /** Stops claiming; resolves once every delivery in flight has been recorded (a hanging one: at its timeout). */
     async stop() {
       clearInterval(timer);
       timer = undefined;
       unsubscribe?.();
       stopping = true;
-      // A pass that ends may have started another meanwhile (a full batch): wait until none runs.
-      while (running || inFlight.size > 0) await Promise.all([...inFlight, running?.catch(() => 0)]);
+      // A claim in progress still sends what it took: wait until nothing runs.
+      while (inFlight.size > 0 || claiming || queued || sending.size > 0) {
+        await Promise.all([...inFlight, ...sending, claiming?.catch(() => []), queued?.catch(() => [])]);
+      }
+      transport.close();
     },
   };
 }

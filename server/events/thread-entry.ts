@@ -60,6 +60,7 @@ const ready = open().then((store) => {
     store,
     hub,
     endpoints: data.endpoints,
+    addresses: data.addresses,
     clock: systemClock,
     logger,
     ...(data.retryDelaysMs && { retryDelaysMs: data.retryDelaysMs }),

@@ -15,6 +15,7 @@ import { startTypeScriptWorker } from '../lib/ts-worker';
 import type { StatusHub, Store } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
 import { createDeliveryWorker } from './delivery';
+import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
 /** Where the thread finds the store, and what it delivers: passed once, in `workerData` (never logged). */
@@ -24,6 +25,8 @@ export interface ThreadData {
   writeTurns?: SharedArrayBuffer;
   databaseUrl?: string;
   endpoints: WebhookEndpoint[];
+  /** Where stored endpoints' connections may go (names resolve with the system's resolver, in either place). */
+  addresses: Pick<EndpointAddressPolicy, 'loopback'>;
   retryDelaysMs?: readonly number[];
 }
 
@@ -52,6 +55,7 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
     if (thread) return thread.worker;
     const data: ThreadData = {
       endpoints: environment.map((endpoint) => ({ ...endpoint, secrets: [...endpoint.secrets] })),
+      addresses: { loopback: options.addresses.loopback },
       ...(options.file && { file: options.file, writeTurns: writeTurnsOf(options.file) }),
       ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
       ...(options.retryDelaysMs && { retryDelaysMs: [...options.retryDelaysMs] }),
@@ -105,6 +109,7 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
       return ran;
     },
     environment,
+    addresses: options.addresses,
     refresh() {
       post({ op: 'refresh' });
     },
@@ -145,7 +150,15 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
 export function deliveryWorkerFor(
   options: ThreadedDeliveryOptions & { store: Store; hub: StatusHub; clock: Clock },
 ): ReturnType<typeof createThreadedDeliveryWorker> {
-  const { store, clock, hub, endpoints, logger, retryDelaysMs } = options;
+  const { store, clock, hub, endpoints, addresses, logger, retryDelaysMs } = options;
   if (clock === systemClock && (options.databaseUrl || options.file)) return createThreadedDeliveryWorker(options);
-  return createDeliveryWorker({ store, clock, hub, endpoints, ...(logger && { logger }), ...(retryDelaysMs && { retryDelaysMs }) });
+  return createDeliveryWorker({
+    store,
+    clock,
+    hub,
+    endpoints,
+    addresses,
+    ...(logger && { logger }),
+    ...(retryDelaysMs && { retryDelaysMs }),
+  });
 }

@@ -209,4 +209,10 @@ export const webhookEndpointDisabled = () =>
 /** More endpoints than `max`. */
 export const webhookEndpointsLimit = (max: number) =>
   new ApiError('webhook_endpoints_limit', `At most ${max} webhook endpoints; delete one first.`);
+/** An endpoint URL that is not https to a public address (../events/endpoint-address.ts). */
+export const webhookEndpointUrlNotAllowed = () =>
+  new ApiError(
+    'webhook_endpoint_url_not_allowed',
+    'A webhook endpoint must be an https address on the public internet (not loopback, private, link-local or reserved).',
+  );
 export const webhookEventNotFound = () => new ApiError('webhook_event_not_found', 'No such event.');

@@ -5,27 +5,42 @@ import { inTransaction } from './pg-transaction';
 import { merchantEventFromRow, type Row } from './rows';
 
 /**
- * Takes the deliveries due, oldest first ($1 endpoint ids, $2 now, $3 owner, $4 lease until, $5 limit). SKIP LOCKED:
- * instances claiming together each take other rows, never the same one. The pick is a materialized CTE, run once:
- * as `IN (subquery … LIMIT)` the planner may run it once per outer row and lease more than the limit.
+ * Takes each endpoint's deliveries due, oldest first ($1 endpoint ids, $2 their limits, $3 now, $4 owner, $5 lease
+ * until, $6 the limits' sum): each endpoint sought on its own (LATERAL, by the index of its pending deliveries), so
+ * one with thousands due never crowds out another. SKIP LOCKED: instances claiming together each take other rows,
+ * never the same one. The pick is a materialized CTE, run once: as `IN (subquery … LIMIT)` the planner may run it
+ * once per outer row and lease more than the limit. Its `LIMIT $6` takes nothing away: it tells the planner how few
+ * rows come out of it (a per-row LIMIT it cannot see through), so the update finds them by key instead of hashing
+ * the whole table.
  */
 export const POSTGRES_DELIVERY_CLAIM = `
   WITH picked AS MATERIALIZED (
-    SELECT event_seq, endpoint_id FROM webhook_deliveries
-    WHERE state = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until <= $2)
-      AND endpoint_id = ANY($1::text[])
-    ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED),
+    SELECT p.event_seq, p.endpoint_id FROM unnest($1::text[], $2::int[]) AS room(endpoint_id, take)
+    CROSS JOIN LATERAL (
+      SELECT event_seq, endpoint_id FROM webhook_deliveries d
+      WHERE d.endpoint_id = room.endpoint_id AND state = 'pending' AND next_at <= $3 AND (lease_until IS NULL OR lease_until <= $3)
+      ORDER BY next_at LIMIT room.take FOR UPDATE SKIP LOCKED) p
+    LIMIT $6),
   taken AS (
-    UPDATE webhook_deliveries d SET lease_owner = $3, lease_until = $4
+    UPDATE webhook_deliveries d SET lease_owner = $4, lease_until = $5
     FROM picked p WHERE d.event_seq = p.event_seq AND d.endpoint_id = p.endpoint_id
     RETURNING d.event_seq, d.endpoint_id, d.attempts)
   SELECT taken.endpoint_id, taken.attempts, e.* FROM taken JOIN merchant_events e ON e.seq = taken.event_seq
-  ORDER BY e.seq`;
+  ORDER BY e.seq, taken.endpoint_id`;
 
 export function deliveriesPostgres(pool: pg.Pool): DeliveryStore {
   return {
-    async claimDeliveries(endpointIds, now, owner, leaseUntil, limit) {
-      const { rows } = await pool.query<Row>(POSTGRES_DELIVERY_CLAIM, [endpointIds, now, owner, leaseUntil, limit]);
+    async claimDeliveries(limits, now, owner, leaseUntil) {
+      const rooms = Object.entries(limits).filter(([, take]) => take > 0);
+      if (rooms.length === 0) return [];
+      const { rows } = await pool.query<Row>(POSTGRES_DELIVERY_CLAIM, [
+        rooms.map(([endpointId]) => endpointId),
+        rooms.map(([, take]) => take),
+        now,
+        owner,
+        leaseUntil,
+        rooms.reduce((sum, [, take]) => sum + take, 0),
+      ]);
       return rows.map((row) => ({
         endpointId: row.endpoint_id as string,
         attempts: row.attempts as number,

@@ -28,16 +28,12 @@ export type DeliveryOutcome = { delivered: true } | { retryAt: string } | { fail
 
 export interface DeliveryStore {
   /**
-   * Takes up to `limit` deliveries due at `now` whose lease is free or ran out, for `owner` until `leaseUntil`, oldest
-   * due first; each is taken by one caller only, on any instance.
+   * Takes, for each endpoint of `limits`, up to its limit of its deliveries due at `now` whose lease is free or ran
+   * out, oldest due first, for `owner` until `leaseUntil`; each is taken by one caller only, on any instance. Each
+   * endpoint is sought on its own, so one with thousands due (a receiver that hangs) never crowds out another.
+   * Answered in event order.
    */
-  claimDeliveries(
-    endpointIds: readonly string[],
-    now: string,
-    owner: string,
-    leaseUntil: string,
-    limit: number,
-  ): Promise<WebhookDelivery[]>;
+  claimDeliveries(limits: Readonly<Record<string, number>>, now: string, owner: string, leaseUntil: string): Promise<WebhookDelivery[]>;
   /** Records the attempt and the delivery's outcome; ignored (false) when `owner` no longer holds the lease. */
   recordAttempt(eventId: string, endpointId: string, owner: string, attempt: WebhookAttempt, outcome: DeliveryOutcome): Promise<boolean>;
   /**

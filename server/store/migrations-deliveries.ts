@@ -1,5 +1,15 @@
-/** Schema step 10: the deliveries of the merchant's events to each webhook endpoint, and every attempt. */
+/**
+ * Schema step 10: the deliveries of the merchant's events to each webhook endpoint, and every attempt. Step 17: the
+ * pending deliveries by endpoint, which each endpoint's claim seeks (./deliveries-sqlite.ts, ./deliveries-postgres.ts).
+ */
 import type { Migration } from './migration-step';
+
+/**
+ * The pending deliveries of each endpoint, oldest due first. Each endpoint is claimed on its own (its lane), and an
+ * endpoint that hangs gathers due deliveries by the thousand: walked by due time alone, every other endpoint's claim
+ * would read past all of them.
+ */
+export const DUE_BY_ENDPOINT = 'webhook_deliveries_due_by_endpoint';
 
 export const deliverySteps: readonly Migration[] = [
   {
@@ -67,5 +77,24 @@ export const deliverySteps: readonly Migration[] = [
       );
       CREATE INDEX webhook_attempts_of_event ON webhook_attempts (event_seq, id);
     `,
+  },
+];
+
+/** Step 17, after step 16 in `./migrations`' list. */
+export const deliveryIndexSteps: readonly Migration[] = [
+  {
+    version: 17,
+    name: "deliveries: the pending ones by endpoint, so each endpoint's claim seeks its own",
+    sqlite: '',
+    postgres: '',
+    // Built online (./migrate-online.ts): the table holds every delivery ever made. Until it exists, the claim reads
+    // by due time as before (`DUE_BY_ENDPOINT` is named in SQLite's query only once it is built).
+    online: [
+      {
+        name: DUE_BY_ENDPOINT,
+        sqlite: "webhook_deliveries (endpoint_id, next_at) WHERE state = 'pending'",
+        postgres: "webhook_deliveries (endpoint_id, next_at) WHERE state = 'pending'",
+      },
+    ],
   },
 ];

@@ -208,7 +208,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
   return {
     ...backOfficeSqlite(db, reader, online.built),
     ...companyPaymentsSqlite(db),
-    ...deliveriesSqlite(db),
+    ...deliveriesSqlite(db, online.built),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
     ...reconcileSqlite(db),

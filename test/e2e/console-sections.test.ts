@@ -115,9 +115,12 @@ describe.each(DEVICES)('the console sections on %s', (device, options, n) => {
     expect(await row.textContent()).toContain('Reembolso criado');
     if (mobile) await expectStackedCards(hooks.getByTestId('endpoints-table'));
 
-    // The test event finds nobody listening on port 9.
+    // The test event finds nobody listening on port 9: told in Portuguese, never as the socket's error.
     await row.getByRole('button', { name: `Enviar teste a ${hookUrl}` }).click();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'não entregue' }).count()).toBe(1);
+    const told = await page.getByRole('alert').filter({ hasText: 'não entregue' }).textContent();
+    expect(told).toContain('sem resposta');
+    expect(told).not.toContain('ECONNREFUSED');
     await expectNoAxeViolations(page, 'test event not delivered');
 
     // Rotated: the new secret differs, and is gone once the dialog closes (Escape).

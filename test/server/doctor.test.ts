@@ -37,7 +37,8 @@ beforeAll(async () => {
     ORDERS_TOKEN: secret(),
     ADMIN_TOKEN: secret(),
   };
-  bff = await startTestBff({ env });
+  // Its stored endpoint's receiver is on the loopback address, which the standalone BFF refuses unless told.
+  bff = await startTestBff({ env, start: { endpointAddresses: { loopback: true } } });
   env.DATA_DIR = bff.dataDir;
 });
 afterAll(async () => {

@@ -46,6 +46,7 @@ describe('the delivery worker', () => {
       store: watched,
       hub,
       endpoints,
+      addresses: { loopback: true },
       clock: systemClock,
       intervalMs: 60_000,
       logger: { warn: () => {} },

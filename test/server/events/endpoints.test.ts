@@ -260,6 +260,10 @@ describe.each(DATABASES)("the merchant's webhook endpoints (%s)", (_name, databa
     ]) {
       expect(await code('POST', '/webhook-endpoints', body), JSON.stringify(body)).toEqual([400, 'invalid_request']);
     }
+    // The emulator takes a receiver on the loopback address, never one in the server's network.
+    for (const url of ['http://10.0.0.1/hooks', 'https://169.254.169.254/latest', 'http://shop.example/hooks']) {
+      expect(await code('POST', '/webhook-endpoints', { url }), url).toEqual([400, 'webhook_endpoint_url_not_allowed']);
+    }
     for (const path of ['/disable', '/enable', '/rotate', '/rotate/finish', '/test']) {
       expect(await code('POST', `/webhook-endpoints/we_nope${path}`)).toEqual([404, 'webhook_endpoint_not_found']);
     }

@@ -400,7 +400,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         await paidOrder('D-2');
         expect(await store.queueEndpointDeliveries(ep, [], at(3), 100)).toBe(2);
         expect(await store.queueEndpointDeliveries(ep, [], at(3), 100)).toBe(0);
-        const taken = await store.claimDeliveries([ep], at(3), 'a', at(4), 10);
+        const taken = await store.claimDeliveries({ [ep]: 10 }, at(3), 'a', at(4));
         expect(taken.map((d) => [d.endpointId, d.attempts, d.event.type, d.event.data.orderId])).toEqual([
           [ep, 0, 'checkout.completed', 'D-1'],
           [ep, 0, 'checkout.completed', 'D-2'],
@@ -413,15 +413,15 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         for (let i = 0; i < 6; i++) await paidOrder(`L-${i}`);
         await store.queueEndpointDeliveries(ep, [], at(3), 100);
         const [a, b] = await Promise.all([
-          store.claimDeliveries([ep], at(3), 'a', at(4), 3),
-          store.claimDeliveries([ep], at(3), 'b', at(4), 3),
+          store.claimDeliveries({ [ep]: 3 }, at(3), 'a', at(4)),
+          store.claimDeliveries({ [ep]: 3 }, at(3), 'b', at(4)),
         ]);
         const ids = [...a, ...b].map((d) => d.event.id);
         expect(ids).toHaveLength(6);
         expect(new Set(ids).size).toBe(6);
-        expect(await store.claimDeliveries([ep], at(3.5), 'c', at(5), 10)).toEqual([]);
+        expect(await store.claimDeliveries({ [ep]: 10 }, at(3.5), 'c', at(5))).toEqual([]);
         // a's lease ran out (a crash): c takes its deliveries again, with the same events; a can no longer settle them.
-        const again = await store.claimDeliveries([ep], at(4), 'c', at(5), 10);
+        const again = await store.claimDeliveries({ [ep]: 10 }, at(4), 'c', at(5));
         expect(again.map((d) => d.event.id).sort()).toEqual(ids.sort());
         const attempt = { at: at(4), status: 200, durationMs: 5, error: null };
         expect(await store.recordAttempt(a[0]!.event.id, ep, 'a', attempt, { delivered: true })).toBe(false);
@@ -429,11 +429,32 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         // Settled: never taken again. A retry waits for its time.
         const failed = { at: at(4), status: 500, durationMs: 5, error: 'HTTP 500' };
         expect(await store.recordAttempt(a[1]!.event.id, ep, 'c', failed, { retryAt: at(10) })).toBe(true);
-        const later = await store.claimDeliveries([ep], at(9), 'd', at(20), 10);
+        const later = await store.claimDeliveries({ [ep]: 10 }, at(9), 'd', at(20));
         expect(later.map((d) => d.event.id)).not.toContain(a[0]!.event.id);
         expect(later.map((d) => d.event.id)).not.toContain(a[1]!.event.id);
-        const retried = await store.claimDeliveries([ep], at(30), 'e', at(31), 10);
+        const retried = await store.claimDeliveries({ [ep]: 10 }, at(30), 'e', at(31));
         expect(retried.find((d) => d.event.id === a[1]!.event.id)).toMatchObject({ attempts: 1 });
+      });
+
+      it("take each endpoint's own deliveries up to its limit, however many another has due before them", async () => {
+        const [hanging, healthy, idle] = [endpoint(), endpoint(), endpoint()];
+        for (const ep of [hanging, healthy, idle]) await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        for (let i = 0; i < 5; i++) await paidOrder(`H-${i}`);
+        // The hanging endpoint's deliveries are all due a while before the healthy one's.
+        await store.queueEndpointDeliveries(hanging, [], at(1), 100);
+        await store.queueEndpointDeliveries(healthy, [], at(3), 100);
+        const taken = await store.claimDeliveries({ [hanging]: 2, [healthy]: 3, [idle]: 4 }, at(3), 'a', at(4));
+        const of = (ep: string) => taken.filter((d) => d.endpointId === ep).map((d) => d.event.data.orderId);
+        expect(of(hanging)).toEqual(['H-0', 'H-1']);
+        expect(of(healthy)).toEqual(['H-0', 'H-1', 'H-2']);
+        expect(of(idle)).toEqual([]);
+        // In event order, and nothing for an endpoint given no room.
+        expect(taken.map((d) => d.event.seq)).toEqual([...taken.map((d) => d.event.seq)].sort((x, y) => x - y));
+        expect(await store.claimDeliveries({ [hanging]: 0, [healthy]: 0 }, at(3), 'b', at(4))).toEqual([]);
+        expect(await store.claimDeliveries({}, at(3), 'b', at(4))).toEqual([]);
+        const rest = await store.claimDeliveries({ [hanging]: 10, [healthy]: 10 }, at(3), 'b', at(4));
+        expect(rest.filter((d) => d.endpointId === healthy).map((d) => d.event.data.orderId)).toEqual(['H-3', 'H-4']);
+        expect(rest.filter((d) => d.endpointId === hanging)).toHaveLength(3);
       });
 
       it('record a batch of attempts in one call, each only where its owner still holds the lease', async () => {
@@ -441,9 +462,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         await store.queueEndpointDeliveries(ep, [], at(3), 100);
         for (let i = 0; i < 3; i++) await paidOrder(`B-${i}`);
         await store.queueEndpointDeliveries(ep, [], at(3), 100);
-        expect(await store.claimDeliveries([ep], at(3), 'a', at(4), 2)).toHaveLength(2);
+        expect(await store.claimDeliveries({ [ep]: 2 }, at(3), 'a', at(4))).toHaveLength(2);
         // a's leases ran out: b takes all three.
-        const [x, y, w] = await store.claimDeliveries([ep], at(4), 'b', at(5), 10);
+        const [x, y, w] = await store.claimDeliveries({ [ep]: 10 }, at(4), 'b', at(5));
         const ok = { at: at(4), status: 204, durationMs: 1, error: null };
         const failed = { at: at(4), status: 500, durationMs: 1, error: 'HTTP 500' };
         const delivered = { seq: x!.event.seq, endpointId: ep, attempt: ok, outcome: { delivered: true as const } };
@@ -455,7 +476,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         ).toEqual([true, true]);
         expect(await store.recordAttempts('a', [delivered])).toEqual([false]);
         expect(await store.recordAttempts('b', [])).toEqual([]);
-        const later = await store.claimDeliveries([ep], at(30), 'c', at(31), 10);
+        const later = await store.claimDeliveries({ [ep]: 10 }, at(30), 'c', at(31));
         expect(later.map((d) => [d.event.id, d.attempts]).sort()).toEqual(
           [
             [y!.event.id, 1],

@@ -71,7 +71,7 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
   }
   const queuedTypes = async (endpointId: string, types: string[] = []) => {
     await store.queueEndpointDeliveries(endpointId, types, at(3), 100);
-    const taken = await store.claimDeliveries([endpointId], at(3), `taker-${Math.random()}`, at(4), 100);
+    const taken = await store.claimDeliveries({ [endpointId]: 100 }, at(3), `taker-${Math.random()}`, at(4));
     return taken.map((delivery) => delivery.event.type);
   };
 
@@ -165,7 +165,7 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
     const other = await add();
     await checkoutEvent('Completed');
     await store.queueEndpointDeliveries(endpoint.id, [], at(3), 100);
-    const [delivery] = await store.claimDeliveries([endpoint.id], at(3), 'a', at(4), 10);
+    const [delivery] = await store.claimDeliveries({ [endpoint.id]: 10 }, at(3), 'a', at(4));
     const event = delivery!.event;
     expect(await store.getMerchantEvent(event.id)).toEqual(event);
     expect(await store.getMerchantEvent('evt_unknown')).toBeUndefined();
@@ -173,7 +173,7 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
       { eventSeq: event.seq, endpointId: endpoint.id, state: 'pending', attempts: 0, lastStatus: null, nextAt: at(3), deliveredAt: null },
     ]);
     await store.recordAttempt(event.id, endpoint.id, 'a', { at: at(3), status: 500, durationMs: 7, error: 'HTTP 500' }, { retryAt: at(8) });
-    await store.claimDeliveries([endpoint.id], at(8), 'b', at(9), 10);
+    await store.claimDeliveries({ [endpoint.id]: 10 }, at(8), 'b', at(9));
     await store.recordAttempt(event.id, endpoint.id, 'b', { at: at(8), status: 204, durationMs: 3, error: null }, { delivered: true });
     expect(await store.deliveriesOfEvents([event.seq])).toEqual([
       { eventSeq: event.seq, endpointId: endpoint.id, state: 'delivered', attempts: 2, lastStatus: 204, nextAt: null, deliveredAt: at(8) },
@@ -190,8 +190,8 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
       { eventSeq: event.seq, endpointId: endpoint.id, state: 'pending', attempts: 0, lastStatus: 204, nextAt: at(20), deliveredAt: at(8) },
       { eventSeq: event.seq, endpointId: other.id, state: 'pending', attempts: 0, lastStatus: null, nextAt: at(20), deliveredAt: null },
     ]);
-    expect(await store.claimDeliveries([endpoint.id], at(19), 'c', at(21), 10)).toEqual([]);
-    const taken = await store.claimDeliveries([endpoint.id, other.id], at(20), 'c', at(21), 10);
+    expect(await store.claimDeliveries({ [endpoint.id]: 10 }, at(19), 'c', at(21))).toEqual([]);
+    const taken = await store.claimDeliveries({ [endpoint.id]: 10, [other.id]: 10 }, at(20), 'c', at(21));
     expect(taken.map((d) => [d.endpointId, d.event.id]).sort()).toEqual([
       [endpoint.id, event.id],
       [other.id, event.id],
