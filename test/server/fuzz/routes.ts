@@ -1294,6 +1294,13 @@ export const EMULATOR_ROUTES: Target[] = [
     auth: 'sandbox',
     query: () => ({ filterDate: DAY }),
   }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/balance/:accountUid`,
+    auth: 'sandbox',
+    ids: (w) => ({ accountUid: w.known.accountIds }),
+    query: () => ({ filterDate: DAY }),
+  }),
   ...['complete', 'error', 'cancel', 'reverse'].map((operation) =>
     route({
       method: 'POST',
@@ -1436,6 +1443,19 @@ export const EMULATOR_ROUTES: Target[] = [
   }),
   route({ method: 'GET', path: '/sandbox/v1/QR/cob/:id', auth: 'none', ids: (w) => ({ id: w.known.cobIds }) }),
   route({ method: 'GET', path: '/sandbox/admin', auth: 'sandbox-admin' }),
+  // The portal's cash-out controls, on transactions that are not cash-outs (each is refused).
+  ...['complete', 'error', 'cancel'].map((operation) =>
+    route({
+      method: 'POST',
+      path: `/sandbox/admin/cashouts/:id/${operation}`,
+      auth: 'sandbox-admin',
+      ids: (w) => ({ id: w.known.transactionIds }),
+    }),
+  ),
+  // The portal's keys, read only: the world's own key pair must stay valid, so only unknown keys are named.
+  route({ method: 'GET', path: '/sandbox/admin/access-keys', auth: 'sandbox-admin' }),
+  route({ method: 'GET', path: '/sandbox/admin/access-keys/:key', auth: 'sandbox-admin', ids: () => ({ key: [] }), idsMustExist: true }),
+  route({ method: 'GET', path: '/sandbox/admin/webhook-signing-key', auth: 'sandbox-admin' }),
   route({
     method: 'POST',
     path: '/sandbox/admin/receivers',
@@ -1527,6 +1547,9 @@ const demoOrderIds = (w: World) => ({ orderId: w.known.orders.map((o) => o.order
 /** Routes of the demo's API under /demo/api (demo/api.ts): the shop, the order contract, the sandbox panel. */
 export const DEMO_ROUTES: Target[] = [
   route({ method: 'GET', path: '/demo/api/products', auth: 'none' }),
+  route({ method: 'GET', path: '/checkout.html', auth: 'none', otherAnswer: isHtml }),
+  // The console's old address, kept as a permanent redirect to /admin.
+  route({ method: 'GET', path: '/backoffice.html', auth: 'none', otherAnswer: (a) => a.status === 301, otherStatuses: [301] }),
   route({
     method: 'POST',
     path: '/demo/api/orders',
