@@ -20,7 +20,8 @@ export function describeRequest(request: FuzzRequest): string {
   const headers = Object.entries(request.headers)
     .map(([k, v]) => `${k}: ${visible(excerpt(Buffer.from(v, 'latin1').toString('utf8'), 400))}`)
     .join(' | ');
-  return `${request.method} ${excerpt(request.path, 400)}\n    headers: ${headers || '(none)'}\n    body: ${bodyText(request.body)}`;
+  const short = request.declaredLength === undefined ? '' : ` [Content-Length ${request.declaredLength}, the rest never sent]`;
+  return `${request.method} ${excerpt(request.path, 400)}\n    headers: ${headers || '(none)'}\n    body: ${bodyText(request.body)}${short}`;
 }
 
 export function describeAnswer(answer: FuzzAnswer): string {

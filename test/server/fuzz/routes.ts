@@ -219,6 +219,19 @@ function request(
   return printable({ method, path: path.slice(0, 12_000), headers: all, ...(body.body !== undefined ? { body: body.body } : {}) });
 }
 
+/**
+ * The request with a `Content-Length` `missing` bytes past its body, which is never completed (a client that stalls
+ * or lies): the body deadline must answer it with its 408, and nothing may be stored.
+ */
+const stalled = (sent: FuzzRequest, missing: number): FuzzRequest =>
+  printable({ ...sent, body: sent.body ?? Buffer.alloc(0), declaredLength: (sent.body?.length ?? 0) + missing });
+
+/** Mostly no stall; now and then a body short of its `Content-Length` by a byte up to a few KB. */
+const stall = fc.oneof({ weight: 12, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4096 }) });
+
+/** Body kinds a route must read whole before it acts: a stalled one of these is always refused. */
+const READ_WHOLE: readonly BodyKind[] = ['json', 'form', 'bytes'];
+
 function route(spec: Spec): Target {
   const name = `${spec.method} ${spec.path}${spec.label ? ` (${spec.label})` : ''}`;
   const methodArb = fc.oneof(
@@ -244,8 +257,12 @@ function route(spec: Spec): Target {
           auth,
           extra: fc.oneof({ weight: 2, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: hostileHeaders }),
           body: bodyArb(spec, w),
+          missing: spec.body && spec.body !== 'none' ? stall : fc.constant(0),
         })
-        .map(({ method, path, auth: a, extra, body }) => request(method, path, { ...extra, ...spec.headers?.(w), ...a }, body));
+        .map(({ method, path, auth: a, extra, body, missing }) => {
+          const sent = request(method, path, { ...extra, ...spec.headers?.(w), ...a }, body);
+          return missing > 0 ? stalled(sent, missing) : sent;
+        });
     },
     refused(w) {
       const cred = credential(w, spec.auth);
@@ -271,6 +288,15 @@ function route(spec: Spec): Target {
           fc
             .tuple(base, broken)
             .map(([{ path, extra }, body]) => request(spec.method, path, { ...extra, ...spec.headers?.(w), ...auth }, body)),
+        );
+      }
+      if (READ_WHOLE.includes(spec.body ?? 'none')) {
+        defects.push(
+          fc
+            .tuple(base, fc.integer({ min: 1, max: 4096 }))
+            .map(([{ path, extra, body }, missing]) =>
+              stalled(request(spec.method, path, { ...extra, ...spec.headers?.(w), ...auth }, body), missing),
+            ),
         );
       }
       if (spec.idsMustExist) {
@@ -509,6 +535,56 @@ function webhookRefusals(w: World): fc.Arbitrary<FuzzRequest> {
  * the right password from another site's page (its Origin). Past ten failures from the fuzz's address the brake
  * answers 429 instead, a refusal too.
  */
+/** Loopback as a URL may spell it: the emulator's demo takes http to loopback, so these must only never fail. */
+const LOOPBACK_SPELLINGS = [
+  '127.0.0.1',
+  '127.1',
+  '0x7f000001',
+  '2130706433',
+  '0177.0.0.1',
+  '127.0.0.255',
+  '[::1]',
+  'localhost',
+  'LOCALHOST.',
+];
+
+/**
+ * Endpoint URLs no instance may deliver to, whatever provider it talks to: private, shared, link-local and metadata
+ * addresses (in their other spellings too), "this host", IPv4 inside IPv6, and what is not a web address at all.
+ */
+const NON_PUBLIC_URLS = [
+  'http://10.0.0.1/hook',
+  'http://012.0.0.1/hook',
+  'http://167772161/hook',
+  'http://172.16.0.1/hook',
+  'http://192.168.1.1/hook',
+  'http://100.64.0.1/hook',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://0xa9fea9fe/latest/meta-data/',
+  'http://[fd00::1]/hook',
+  'http://[fe80::1]/hook',
+  'http://[::ffff:10.0.0.1]/hook',
+  'http://[::ffff:a9fe:a9fe]/hook',
+  'http://0.0.0.0/hook',
+  'http://0/hook',
+  'ftp://hooks.example.com/hook',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+];
+
+function endpointUrlRefusals(w: World): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .constantFrom(...NON_PUBLIC_URLS)
+    .map((url) =>
+      request(
+        'POST',
+        '/api/admin/webhook-endpoints',
+        { authorization: `Bearer ${w.adminToken}` },
+        { body: Buffer.from(JSON.stringify({ url, types: ['checkout.completed'] })), type: 'application/json' },
+      ),
+    );
+}
+
 function signInRefusals(w: World): fc.Arbitrary<FuzzRequest> {
   const { email, password } = w.known.consoleUser;
   const wrongPassword = fc
@@ -869,7 +945,30 @@ export const BFF_ROUTES: Target[] = [
     body: 'json',
     // A port nothing listens on: the deliveries to what the fuzz adds are refused at once.
     template: () => ({ url: 'http://127.0.0.1:9/fuzz', types: ['checkout.completed'] }),
+    refusals: endpointUrlRefusals,
   }),
+  {
+    name: 'POST /api/admin/webhook-endpoints (every spelling of loopback)',
+    build: (w) =>
+      fc
+        .tuple(
+          fc.constantFrom(...LOOPBACK_SPELLINGS),
+          fc.constantFrom('9', String(w.databasePort ?? 5432)),
+          fc.constantFrom('http', 'https'),
+        )
+        .map(([host, port, scheme]) =>
+          request(
+            'POST',
+            '/api/admin/webhook-endpoints',
+            { authorization: `Bearer ${w.adminToken}` },
+            {
+              body: Buffer.from(JSON.stringify({ url: `${scheme}://${host}:${port}/fuzz`, types: ['checkout.completed'] })),
+              type: 'application/json',
+            },
+          ),
+        ),
+    refused: () => undefined,
+  },
   route({ method: 'GET', path: '/api/admin/webhook-endpoints', auth: 'admin' }),
   // The one endpoint the world knows is the environment's (the demo's own receiver): tested, never changed.
   ...['disable', 'enable', 'rotate/finish', 'test'].map((action) =>
@@ -1205,6 +1304,13 @@ export const EMULATOR_ROUTES: Target[] = [
     auth: 'sandbox',
     query: () => ({ filterDate: DAY }),
   }),
+  route({
+    method: 'GET',
+    path: `${PARTNER}/accounts/balance/:accountUid`,
+    auth: 'sandbox',
+    ids: (w) => ({ accountUid: w.known.accountIds }),
+    query: () => ({ filterDate: DAY }),
+  }),
   ...['complete', 'error', 'cancel', 'reverse'].map((operation) =>
     route({
       method: 'POST',
@@ -1347,6 +1453,19 @@ export const EMULATOR_ROUTES: Target[] = [
   }),
   route({ method: 'GET', path: '/sandbox/v1/QR/cob/:id', auth: 'none', ids: (w) => ({ id: w.known.cobIds }) }),
   route({ method: 'GET', path: '/sandbox/admin', auth: 'sandbox-admin' }),
+  // The portal's cash-out controls, on transactions that are not cash-outs (each is refused).
+  ...['complete', 'error', 'cancel'].map((operation) =>
+    route({
+      method: 'POST',
+      path: `/sandbox/admin/cashouts/:id/${operation}`,
+      auth: 'sandbox-admin',
+      ids: (w) => ({ id: w.known.transactionIds }),
+    }),
+  ),
+  // The portal's keys, read only: the world's own key pair must stay valid, so only unknown keys are named.
+  route({ method: 'GET', path: '/sandbox/admin/access-keys', auth: 'sandbox-admin' }),
+  route({ method: 'GET', path: '/sandbox/admin/access-keys/:key', auth: 'sandbox-admin', ids: () => ({ key: [] }), idsMustExist: true }),
+  route({ method: 'GET', path: '/sandbox/admin/webhook-signing-key', auth: 'sandbox-admin' }),
   route({
     method: 'POST',
     path: '/sandbox/admin/receivers',
@@ -1438,6 +1557,9 @@ const demoOrderIds = (w: World) => ({ orderId: w.known.orders.map((o) => o.order
 /** Routes of the demo's API under /demo/api (demo/api.ts): the shop, the order contract, the sandbox panel. */
 export const DEMO_ROUTES: Target[] = [
   route({ method: 'GET', path: '/demo/api/products', auth: 'none' }),
+  route({ method: 'GET', path: '/checkout.html', auth: 'none', otherAnswer: isHtml }),
+  // The console's old address, kept as a permanent redirect to /admin.
+  route({ method: 'GET', path: '/backoffice.html', auth: 'none', otherAnswer: (a) => a.status === 301, otherStatuses: [301] }),
   route({
     method: 'POST',
     path: '/demo/api/orders',
@@ -1459,6 +1581,19 @@ export const DEMO_ROUTES: Target[] = [
     }),
   }),
   route({ method: 'POST', path: '/demo/api/orders/:orderId/pay-expired', auth: 'none', ids: demoOrderIds }),
+  // The demo's receiver of merchant webhooks: nothing the fuzz sends carries a valid signature.
+  route({
+    method: 'POST',
+    path: '/demo/api/merchant-webhooks',
+    auth: 'none',
+    body: 'json',
+    template: () => ({ type: 'checkout.completed', data: { orderId: 'A-1' } }),
+    refusals: () =>
+      hostileBody({ type: 'checkout.completed', data: {} }).map((body) =>
+        request('POST', '/demo/api/merchant-webhooks', { 'webhook-id': 'msg_fuzz' }, { body, type: 'application/json' }),
+      ),
+  }),
+  route({ method: 'GET', path: '/demo/api/merchant-deliveries', auth: 'none', query: () => ({ after: '0' }) }),
   route({ method: 'GET', path: '/demo/api/sandbox-admin/company-webhook', auth: 'admin' }),
   route({
     method: 'POST',

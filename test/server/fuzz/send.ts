@@ -1,7 +1,7 @@
 /**
  * One fuzz request over a real socket, with node:http rather than fetch: the path goes out exactly as written (no URL
  * normalisation of `..`, `%`, `\`), any method goes (fetch refuses TRACE), headers may be any byte a client can send,
- * and the body is raw bytes (invalid UTF-8 included). An SSE answer is read only up to its first frame: the stream
+ * and the body is raw bytes (invalid UTF-8 included), possibly shorter than the `Content-Length` it declares. An SSE answer is read only up to its first frame: the stream
  * itself may stay open for minutes. A HEAD is followed by a second request on the same connection, to see that its
  * answer really ended (see `sendHead`).
  */
@@ -13,6 +13,11 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer | undefined;
+  /**
+   * A `Content-Length` larger than the body: the body is sent and the request left open, as a client that stalls
+   * (or lies) would, so the server's body deadline must answer it.
+   */
+  declaredLength?: number | undefined;
 }
 
 export interface FuzzAnswer {
@@ -74,7 +79,7 @@ function sendOnce(baseUrl: string, fuzz: FuzzRequest, timeoutMs: number, via: Ag
       else resolve(answer!);
     };
     const headers: Record<string, string | number> = { ...fuzz.headers };
-    if (fuzz.body !== undefined) headers['content-length'] = fuzz.body.length;
+    if (fuzz.body !== undefined) headers['content-length'] = Math.max(fuzz.declaredLength ?? 0, fuzz.body.length);
     const req = request(
       { agent: via, host: url.hostname, port: url.port, method: fuzz.method, path: fuzz.path, headers, setHost: true },
       (res) => {
@@ -108,7 +113,8 @@ function sendOnce(baseUrl: string, fuzz: FuzzRequest, timeoutMs: number, via: Ag
       req.destroy();
     }, timeoutMs);
     req.on('error', (error) => finish(error));
-    req.end(fuzz.body);
+    if (fuzz.declaredLength !== undefined && fuzz.body !== undefined && fuzz.declaredLength > fuzz.body.length) req.write(fuzz.body);
+    else req.end(fuzz.body);
   });
 }
 

@@ -9,6 +9,9 @@
  *    and never with Object.prototype and friends changed.
  * 3. Every route, sent its valid request with every method (`METHODS`: TRACE, PROPFIND and an unknown one included),
  *    does the same; a HEAD's answer must also end (send.ts checks that the connection serves a request after it).
+ * 4. A burst of sign-ins for one e-mail, sent at once, checks no more passwords than the brake allows.
+ *
+ * Bodies shorter than their `Content-Length` are among the requests of 1 and 2 (routes.ts, `stalled`).
  *
  * Bounded by runs and by time per property: about ten seconds per database on two cores. A failure prints the
  * seed and path fast-check needs to replay it: `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/server/fuzz
@@ -29,6 +32,8 @@ const REFUSAL_RUNS = Number(env.FUZZ_RUNS) * 5 || 250;
 const TIME_MS = Number(env.FUZZ_TIME_MS) || 3_000;
 /** Longer than the emulator's webhook timeout (5 s), which a simulation may wait out. */
 const ANSWER_TIMEOUT_MS = 10_000;
+/** Wrong passwords an e-mail may try in a window before the sign-in brake answers 429 (server/accounts). */
+const BRAKE_ATTEMPTS = 5;
 
 function parameters(runs: number, timeMs: number): fc.Parameters<unknown> {
   return {
@@ -166,6 +171,34 @@ export function fuzzSuite(kind: DatabaseKind): void {
         }
       }
       if (problems.length) throw new Error(problems.join('\n'));
+    });
+
+    // Last: it leaves the world's console user braked for the limiter's window.
+    it("a burst of sign-ins for one e-mail checks at most the brake's number of passwords", { timeout: 60_000 }, async () => {
+      const { email, password } = w.known.consoleUser;
+      const signIn = (pass: string) =>
+        exchange(
+          ALL_ROUTES.find((t) => t.name === 'POST /api/admin/session')!,
+          printable({
+            method: 'POST',
+            path: '/api/admin/session',
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from(JSON.stringify({ email, password: pass })),
+          }),
+        );
+      for (const size of [60, 200]) {
+        // The right password sits in the middle of the burst: by then the brake must be on.
+        const passwords = Array.from({ length: size }, (_, i) => (i === size / 2 ? password : `wrong ${i} ${password}`));
+        const answers = await Promise.all(passwords.map(signIn));
+        const statuses = answers.map((a) => a.status);
+        const checked = statuses.filter((s) => s === 401).length;
+        const counts: Record<number, number> = {};
+        for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
+        const said = `burst of ${size}: ${JSON.stringify(counts)}`;
+        if (statuses.some((s) => s !== 401 && s !== 429)) throw new Error(`a sign-in got neither 401 nor 429 (${said})`);
+        if (checked > BRAKE_ATTEMPTS) throw new Error(`${checked} passwords were checked, more than ${BRAKE_ATTEMPTS} (${said})`);
+        if (answers[size / 2]!.status !== 429) throw new Error(`the right password inside the burst was not braked (${said})`);
+      }
     });
   });
 }

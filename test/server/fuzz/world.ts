@@ -73,6 +73,8 @@ export interface World {
   /** Origins the BFF accepts as OpenFinance return addresses. */
   allowedOrigin: string;
   known: Known;
+  /** The port of the PostgreSQL server the BFF uses (on postgres): a real service on loopback to aim endpoints at. */
+  databasePort: number | undefined;
   /** Every stored row of the emulator and of the BFF's tables a refusal must not touch, as one comparable text. */
   snapshot(): Promise<string>;
   close(): Promise<void>;
@@ -99,6 +101,8 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
       CHECKOUT_RATE_PER_MINUTE: '0',
       SSE_MAX_PER_CLIENT: '8',
       SSE_MAX_TOTAL: '16',
+      // Bodies short of their Content-Length wait this long for their 408, so a few of them fit each property's time.
+      BODY_TIMEOUT_MS: '300',
       APPROVAL_ABOVE,
       ...(database ? { DATABASE_URL: database.url } : {}),
     },
@@ -252,6 +256,7 @@ export async function startWorld(kind: DatabaseKind): Promise<World> {
     orderTokenKey,
     allowedOrigin: server.allowedOrigins[0]!,
     known,
+    databasePort: database ? Number(new URL(database.url).port) || 5432 : undefined,
     snapshot: snapshots.take,
     async close() {
       await snapshots.close();
