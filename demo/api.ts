@@ -49,6 +49,23 @@ function orderIdParam(c: Context): string {
 }
 
 /** The demo shop's pricing for the BFF: the amount was computed on the server when the order was placed. */
+/**
+ * What the panel hears of an emulator operation that failed. A 424 is no refusal: the emulator made the change and
+ * only its webhook was not delivered (it retries it, docs/spec-gaps.md), so it is a 202 with the state reached.
+ */
+function sandboxRefusal(c: Context, error: unknown): Response {
+  const { status, details } = error as { status?: number; details?: unknown };
+  if (status === 424) {
+    const reached = (details as { transactionState?: unknown } | undefined)?.transactionState;
+    return c.json(
+      { statusCode: 'Done', data: { transactionState: typeof reached === 'string' ? reached : undefined, webhookDelivered: false } },
+      202,
+    );
+  }
+  const message = error instanceof Error ? error.message : 'Sandbox operation failed.';
+  return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
+}
+
 export function demoOrders(demo: DemoStore): OrderResolver {
   return {
     async resolve(orderId) {
@@ -148,9 +165,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock }: D
         try {
           return c.json({ statusCode: 'Done', data: await run(transactionId) });
         } catch (error) {
-          const status = (error as { status?: number }).status;
-          const message = error instanceof Error ? error.message : 'Sandbox operation failed.';
-          return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
+          return sandboxRefusal(c, error);
         }
       })
       // A late payment: the order's most recent expired code is paid after all, as by a shopper who scanned it in time
@@ -164,9 +179,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock }: D
           const data = await complete(expired.transactionId);
           return c.json({ statusCode: 'Done', data: { ...data, checkoutId: expired.id } });
         } catch (error) {
-          const status = (error as { status?: number }).status;
-          const message = error instanceof Error ? error.message : 'Sandbox operation failed.';
-          return c.json(errorBody('SandboxError', 'sandbox_refused', message), status === 404 ? 404 : 409);
+          return sandboxRefusal(c, error);
         }
       })
   );

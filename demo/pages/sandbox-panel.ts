@@ -37,7 +37,7 @@ export interface SandboxPanelOptions {
 
 /** What the demo server answers for a sandbox operation: the provider's own answer under `data`. */
 interface SandboxAnswer {
-  data?: { transactionState?: string; state?: string };
+  data?: { transactionState?: string; state?: string; webhookDelivered?: boolean };
 }
 
 export function startSandboxPanel({ orderId, element, checkouts, earlier = [] }: SandboxPanelOptions): void {
@@ -120,7 +120,9 @@ export function startSandboxPanel({ orderId, element, checkouts, earlier = [] }:
       const path = `/demo/api/sandbox/${method}/${operation}/${encodeURIComponent(transactionId)}`;
       const answer = await requestJson<SandboxAnswer | undefined>(path, { method: 'POST' });
       const reached = answer?.data?.transactionState ?? answer?.data?.state;
-      byId('sb-result').textContent = `${operation}: o provedor aceitou${reached ? ` (${reached})` : ''}; webhook enviado ao backend.`;
+      const webhook =
+        answer?.data?.webhookDelivered === false ? 'o webhook não chegou ao backend e será reenviado' : 'webhook enviado ao backend';
+      byId('sb-result').textContent = `${operation}: o provedor aceitou${reached ? ` (${reached})` : ''}; ${webhook}.`;
     } catch (error) {
       byId('sb-result').textContent = `${operation} recusado: ${messageOf(error)}`;
     } finally {
@@ -142,7 +144,9 @@ export function startSandboxPanel({ orderId, element, checkouts, earlier = [] }:
       const path = `/demo/api/orders/${encodeURIComponent(orderId)}/pay-expired`;
       const answer = await requestJson<SandboxAnswer | undefined>(path, { method: 'POST' });
       const reached = answer?.data?.transactionState ?? answer?.data?.state;
-      byId('sb-result').textContent = `Código expirado pago com atraso${reached ? ` (${reached})` : ''}; webhook enviado ao backend.`;
+      const webhook =
+        answer?.data?.webhookDelivered === false ? 'o webhook não chegou ao backend e será reenviado' : 'webhook enviado ao backend';
+      byId('sb-result').textContent = `Código expirado pago com atraso${reached ? ` (${reached})` : ''}; ${webhook}.`;
     } catch (error) {
       byId('sb-result').textContent = `Pagamento atrasado recusado: ${messageOf(error)}`;
     } finally {
