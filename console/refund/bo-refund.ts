@@ -21,6 +21,8 @@ const REASONS: Record<string, string> = {
   checkout_not_paid: 'Este pagamento não foi concluído: não há valor a reembolsar.',
   payer_not_refundable: 'O provedor não informa um pagador com CPF para este pagamento; reembolse-o manualmente.',
   refund_exceeds_paid: 'Todo o valor pago já foi reembolsado ou está em reembolso.',
+  refund_in_progress:
+    'Um reembolso deste pagamento ainda está sendo enviado e o resultado não é conhecido. Aguarde a confirmação do provedor.',
   no_transaction: 'Este pagamento não tem transação no provedor.',
   provider_unavailable: 'O provedor não respondeu: não foi possível saber quem recebe o reembolso. Atualize em instantes.',
 };

@@ -6,7 +6,7 @@
  */
 import { cashOutMovesFrom } from '../../core/cashout-machine';
 import { COMPLETED, CREATING } from '../../core/states';
-import { CheckoutFilterSchema, HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES, type CheckoutFilter } from './back-office';
+import { CheckoutFilterSchema, HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES, type CashOut, type CheckoutFilter } from './back-office';
 import { sqlList } from './migrations';
 import { LIST_INDEXES, type ListIndex } from './migrations-indexes';
 
@@ -22,6 +22,12 @@ export const FOLLOWED = sqlList(cashOutMovesFrom('provider'));
 export const AWAITING_DECISION = sqlList(cashOutMovesFrom('approve'));
 /** The states from which an approved movement the provider refused waits for a decision again. */
 export const REOPENED_FROM = sqlList(cashOutMovesFrom('refused'));
+
+/** Oldest first, then by key: the order of the claim of cash-outs `Sending` (an UPDATE … RETURNING gives no order). */
+export const bySending = (a: CashOut, b: CashOut) => compare(a.createdAt, b.createdAt) || compare(a.idempotencyKey, b.idempotencyKey);
+/** Least recently updated first, then by key: the order of the claim of cash-outs followed at the provider. */
+export const byUpdate = (a: CashOut, b: CashOut) => compare(a.updatedAt, b.updatedAt) || compare(a.idempotencyKey, b.idempotencyKey);
+const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 export interface SqlDialect {
   /** Adds `value` to the query's parameters and returns its placeholder. */

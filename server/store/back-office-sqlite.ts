@@ -15,12 +15,23 @@ import {
   type CheckoutFilter,
   type ReserveCashOutResult,
 } from './back-office';
-import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDING, REOPENED_FROM, UNSETTLED } from './back-office-sql';
+import {
+  AWAITING_ANSWER,
+  AWAITING_DECISION,
+  bySending,
+  byUpdate,
+  checkoutListQuery,
+  FOLLOWED,
+  HOLDING,
+  REOPENED_FROM,
+  UNSETTLED,
+} from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
 import { mapInSlices } from './slices';
 import type { SqliteReader } from './sqlite-reader';
+import { InstantSchema } from './types';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
@@ -46,6 +57,29 @@ export function sqliteCheckoutList(
   });
   return { text, params };
 }
+
+/**
+ * The stale cash-outs' claim (`claimStaleCashOuts`), shared with the plan tests: `@now`, `@before`, `@limit`, `@until`.
+ * Those `Sending` are read through their partial index once it is built (an online step); those followed through
+ * `cashouts_unsettled`.
+ */
+export const SQLITE_CASH_OUT_CLAIMS = {
+  sending: `
+    UPDATE cashouts SET next_check_at = @until
+    WHERE idempotency_key IN (
+      SELECT idempotency_key FROM cashouts
+      WHERE state = '${CASH_OUT_SENDING}' AND coalesce(decided_at, created_at) < @before
+        AND (next_check_at IS NULL OR next_check_at <= @now)
+      ORDER BY created_at, idempotency_key LIMIT @limit)
+    RETURNING *`,
+  followed: `
+    UPDATE cashouts SET next_check_at = @until
+    WHERE idempotency_key IN (
+      SELECT idempotency_key FROM cashouts INDEXED BY cashouts_unsettled
+      WHERE state IN (${UNSETTLED}) AND updated_at < @before AND (next_check_at IS NULL OR next_check_at <= @now)
+      ORDER BY updated_at, idempotency_key LIMIT @limit)
+    RETURNING *`,
+} as const;
 
 /** Checkout ids per `refundsOf` statement (SQLite allows 32,766 parameters). */
 const REFUND_IDS = 1_024;
@@ -74,6 +108,7 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     byTransaction: db.prepare(`SELECT * FROM cashouts WHERE transaction_id = ?`),
     paidCheckout: db.prepare(`SELECT amount_cents FROM checkouts WHERE id = ? AND state = '${COMPLETED}'`),
     heldRefunds: db.prepare(`SELECT coalesce(sum(amount_cents), 0) AS held FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
+    refundSending: db.prepare(`SELECT 1 FROM cashouts WHERE refund_of = ? AND state = '${CASH_OUT_SENDING}' LIMIT 1`),
     decide: db.prepare(`
       UPDATE cashouts SET state = @state, decided_by = @by, decided_at = @at, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_DECISION})
@@ -98,6 +133,8 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     insertMerchantEvent: db.prepare(`INSERT INTO merchant_events (id, type, created_at, data) VALUES (@id, @type, @createdAt, @data)`),
     recent: db.prepare(`SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT ?`),
     unsettled: db.prepare(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT ?`),
+    claimSending: db.prepare(SQLITE_CASH_OUT_CLAIMS.sending),
+    claimFollowed: db.prepare(SQLITE_CASH_OUT_CLAIMS.followed),
     recordWebhook: db.prepare(`
       INSERT INTO checkout_webhooks (checkout_id, transaction_id, state, outcome, received_at)
       VALUES (@checkoutId, @transactionId, @state, @outcome, @receivedAt)`),
@@ -117,6 +154,7 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     if (draft.refundOf) {
       const checkout = one(sql.paidCheckout, draft.refundOf);
       if (!checkout) return { outcome: 'not_paid' };
+      if (one(sql.refundSending, draft.refundOf)) return { outcome: 'in_progress' };
       const paid = BigInt(checkout.amount_cents as number);
       const held = BigInt(one(sql.heldRefunds, draft.refundOf)!.held as number);
       if (held + BigInt(draft.amountCents) > paid)
@@ -141,6 +179,14 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
       sql.insertMerchantEvent.run({ ...event, data: toJson(event.data) });
     }
     return { before, after };
+  });
+
+  /** The stale cash-outs' claim: those `Sending` first, then those followed, in one IMMEDIATE transaction. */
+  const claimStale = db.transaction((params: { now: string; before: string; limit: number; until: string }) => {
+    const sending = all(sql.claimSending, params).map(cashOutFromRow).sort(bySending);
+    if (sending.length >= params.limit) return sending;
+    const followed = all(sql.claimFollowed, { ...params, limit: params.limit - sending.length });
+    return [...sending, ...followed.map(cashOutFromRow).sort(byUpdate)];
   });
 
   /** Deletes a key sent without an approval; puts an approved one back to waiting for a decision. */
@@ -212,6 +258,14 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     },
     async listUnsettledCashOuts(limit) {
       return all(sql.unsettled, limit).map(cashOutFromRow);
+    },
+    async claimStaleCashOuts(now, before, limit, until) {
+      return claimStale.immediate({
+        now: InstantSchema.parse(now),
+        before: InstantSchema.parse(before),
+        limit,
+        until: InstantSchema.parse(until),
+      });
     },
     async refundsOf(checkoutIds) {
       const ids = [...new Set(checkoutIds)];

@@ -88,6 +88,11 @@ export type ReserveCashOutResult =
   | { outcome: 'existing'; cashOut: CashOut }
   /** A refund of a checkout that is not (or no longer) Completed: nothing was paid to give back. */
   | { outcome: 'not_paid' }
+  /**
+   * A refund of a checkout while another refund of it is still `Sending` (its provider call unanswered, so whether its
+   * money left is unknown): a new refund waits until that one is settled, so one intent is never paid twice.
+   */
+  | { outcome: 'in_progress' }
   /** A refund that would take the checkout's refunds past what was paid: `refundableCents` is what is left. */
   | { outcome: 'exceeds_paid'; refundableCents: number };
 
@@ -202,6 +207,14 @@ export interface BackOfficeStore {
   listCashOuts(limit: number): Promise<CashOut[]>;
   /** Cash-outs still `Created` or `Registered` at the provider, least recently updated first. */
   listUnsettledCashOuts(limit: number): Promise<CashOut[]>;
+  /**
+   * Claims, for the reconciler, the cash-outs and refunds a crash or a lost answer may have left behind: first those
+   * `Sending` since before `before` (since their approval, for an approved one), oldest first, to settle at the
+   * provider; then those `Created` or `Registered` and unchanged since before `before`, least recently updated first,
+   * to re-read; at most `limit` in all. A claimed one is not claimed again before `until` (its lease): instances
+   * claiming at the same moment take different ones, and one an instance crashed on is claimed again after `until`.
+   */
+  claimStaleCashOuts(now: string, before: string, limit: number, until: string): Promise<CashOut[]>;
   /** The refunds (cash-outs with `refundOf`) of these checkouts, oldest first. */
   refundsOf(checkoutIds: readonly string[]): Promise<CashOut[]>;
 }

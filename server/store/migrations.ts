@@ -24,7 +24,7 @@ export { sqlList, type Migration } from './migration-step';
 /**
  * Every step, oldest first: 1 to 4 in ./migrations-checkouts, 5 to 7 in ./migrations-back-office, 8 in
  * ./migrations-foreign, 9 in ./migrations-events, 10 in
- * ./migrations-deliveries, 11 in ./migrations-endpoints, 12 in ./migrations-accounts, 13 in ./migrations-back-office, 14 in ./migrations-indexes, 15 in ./migrations-reconcile. A new step goes at
+ * ./migrations-deliveries, 11 in ./migrations-endpoints, 12 in ./migrations-accounts, 13 in ./migrations-back-office, 14 in ./migrations-indexes, 15 to 17 in ./migrations-reconcile. A new step goes at
  * the end of the list (in the file its tables belong to, or a new one), with the next version number.
  */
 export const migrations: readonly Migration[] = [
