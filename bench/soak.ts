@@ -8,7 +8,7 @@
  * - The emulator (`createSandbox`) on its own port. The BFFs reach it through the provider proxy (5xx bursts, 5xx
  *   before and after it acts, delays past their provider timeout); its webhooks reach the BFFs through the webhook
  *   proxy, their public address (dropped after an acknowledgement, duplicated, delayed), load-balanced over both.
- * - BFF A runs in this process; BFF B is a child process (`bench/soak/bff.ts`) that the provider proxy kills with
+ * - BFF A runs in this process; BFF B is a child process (`test/server/helpers/bff-process.ts`) that the provider proxy kills with
  *   SIGKILL while one of its creations is in flight, and that is started again on the same DATA_DIR, DATABASE_URL and
  *   port.
  * - Orders come from a stub of the order contract (ORDERS_URL); each shopper posts the order with its order token to
@@ -259,9 +259,12 @@ async function main() {
       DATA_DIR: join(root, 'bff-b'),
       PROVIDER_BASE_URL: `${providerProxy.url}/b/sandbox/v1`,
       MERCHANT_WEBHOOK_URL: `${merchant.url}/b/hooks`,
-      SOAK_TUNING: JSON.stringify(tuning),
+      BFF_TUNING: JSON.stringify(tuning),
     };
-    const proc = spawn(process.execPath, ['--import', 'tsx', here('soak/bff.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', here('../test/server/helpers/bff-process.ts')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = proc;
     proc.stderr.on('data', (chunk: Buffer) => logFile.write(`[b] ${chunk.toString()}`));
     return new Promise<void>((resolve, reject) => {

@@ -145,6 +145,8 @@ export function createProduct({ config, listener, provider, orders, store, hub, 
       allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs and refunds above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
+      // A repeated key settles its cash-out after the same window as the reconciler does.
+      ...(tuning?.settleAfterMs ? { tuning: { cashOutStaleMs: tuning.settleAfterMs } } : {}),
       paymentLinks: { orders, orderTokenSecret, publicBaseUrl: listener.publicBaseUrl },
     });
     checkout.app.route('/admin', backOffice);
