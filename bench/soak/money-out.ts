@@ -51,9 +51,9 @@ export interface MoneyOutOptions {
   stats: MoneyOutStats;
   adminToken: string;
   /** A live instance's address (either one). */
-  instance(): string;
+  instance: () => string;
   /** Completes a cash-out at the sandbox's bank (the emulator's admin control); false when it did not. */
-  completeAtBank(transactionId: string): Promise<boolean>;
+  completeAtBank: (transactionId: string) => Promise<boolean>;
 }
 
 export function moneyOutOperators({ stats, adminToken, instance, completeAtBank }: MoneyOutOptions) {
@@ -163,9 +163,10 @@ export async function compareMoneyOut({
   await client.connect();
   const ours = new Map<string, { state: string; transactionId: string | null }>();
   try {
-    for (const row of (await client.query('SELECT idempotency_key, state, transaction_id FROM cashouts')).rows) {
-      ours.set(row.idempotency_key as string, { state: row.state as string, transactionId: (row.transaction_id as string | null) ?? null });
-    }
+    const { rows } = await client.query<{ idempotency_key: string; state: string; transaction_id: string | null }>(
+      'SELECT idempotency_key, state, transaction_id FROM cashouts',
+    );
+    for (const row of rows) ours.set(row.idempotency_key, { state: row.state, transactionId: row.transaction_id });
   } finally {
     await client.end();
   }

@@ -128,7 +128,9 @@ export function createCashOutDesk({
         return transaction;
       },
       activate: (cashOut, transaction) => store.activateCashOut(cashOut.idempotencyKey, transaction.id, transaction.state, now()),
-      adoptAnswer: (cashOut) => store.getCashOut(cashOut.idempotencyKey),
+      // Its reservation was settled without it meanwhile (a call slower than the settle window): the money left, so
+      // the answer is stored all the same, whatever became of the reservation.
+      adoptAnswer: (cashOut, transaction) => store.adoptCashOut(cashOut, transaction.id, transaction.state, now()),
       settle: (cashOut, { release }) => settleCashOut({ provider, store, clock }, cashOut, { release }),
       discard: (cashOut) => store.discardCashOut(cashOut.idempotencyKey),
       reload: (cashOut) => store.getCashOut(cashOut.idempotencyKey),

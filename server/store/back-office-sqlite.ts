@@ -12,6 +12,7 @@ import {
   ForeignTransactionSchema,
   NewCashOutSchema,
   type BackOfficeStore,
+  type CashOut,
   type CheckoutFilter,
   type ReserveCashOutResult,
 } from './back-office';
@@ -20,9 +21,12 @@ import {
   AWAITING_DECISION,
   bySending,
   byUpdate,
+  adoptedRow,
+  CASH_OUT_COLUMNS,
   checkoutListQuery,
   FOLLOWED,
   HOLDING,
+  LATE_ANSWER,
   REOPENED_FROM,
   UNSETTLED,
 } from './back-office-sql';
@@ -121,6 +125,14 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
       UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_ANSWER})
       ${RETURNING}`),
+    lateAnswer: db.prepare(`
+      UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
+      WHERE idempotency_key = @key AND state IN (${LATE_ANSWER}) AND transaction_id IS NULL
+      ${RETURNING}`),
+    putBack: db.prepare(`
+      INSERT INTO cashouts (${CASH_OUT_COLUMNS.join(', ')}) VALUES (${CASH_OUT_COLUMNS.map(() => '?').join(', ')})
+      ON CONFLICT DO NOTHING
+      ${RETURNING}`),
     discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER}) AND decided_at IS NULL`),
     reopen: db.prepare(`
       UPDATE cashouts SET state = '${CASH_OUT_PENDING_APPROVAL}', decided_by = NULL, decided_at = NULL
@@ -173,12 +185,26 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
   const changeCashOut = db.transaction((key: string, write: Database.Statement, params: Record<string, unknown>) => {
     const before = maybe(one(sql.byKey, key));
     const row = one(write, params);
-    if (!row) return { before, after: undefined };
+    return { before, after: row ? withEvents(before, row) : undefined };
+  });
+
+  /** The cash-out a change's RETURNING row is, its merchant events written (in the change's transaction). */
+  function withEvents(before: CashOut | undefined, row: Row): CashOut {
     const after = cashOutFromRow(row);
     for (const event of merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined)) {
       sql.insertMerchantEvent.run({ ...event, data: toJson(event.data) });
     }
-    return { before, after };
+    return after;
+  }
+
+  /** A late answer: the row activated from a state holding no transaction, or put back whole when it was deleted. */
+  const adopt = db.transaction((reserved: CashOut, transactionId: string, state: string, at: string) => {
+    const key = reserved.idempotencyKey;
+    const before = maybe(one(sql.byKey, key));
+    const row = before
+      ? one(sql.lateAnswer, { key, transactionId, state, at })
+      : one(sql.putBack, ...adoptedRow(reserved, transactionId, state, at));
+    return row ? withEvents(before, row) : maybe(one(sql.byKey, key));
   });
 
   /** The stale cash-outs' claim: those `Sending` first, then those followed, in one IMMEDIATE transaction. */
@@ -234,6 +260,9 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     },
     async activateCashOut(key, transactionId, state, at) {
       return changeCashOut.immediate(key, sql.activate, { key, transactionId, state, at: new Date(at).toISOString() }).after;
+    },
+    async adoptCashOut(reserved, transactionId, state, at) {
+      return adopt.immediate(reserved, transactionId, state, new Date(at).toISOString());
     },
     async discardCashOut(key) {
       discard.immediate(key);

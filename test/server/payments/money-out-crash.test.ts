@@ -17,7 +17,6 @@ import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import type { ProviderClient } from '../../../server/provider';
 import type { Tuning } from '../../../server/server';
-import type { CashOut } from '../../../server/store/back-office';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
@@ -241,7 +240,7 @@ describe.each(stores)('refunds and cash-outs cut by a crash (%s)', (_name, datab
     // One refund.created per refund the provider made; nothing yet of a cash-out still under way.
     const eventsOf = async (key: string) =>
       (await store!.merchantEventsAfter(0, 10_000)).filter((e) => e.data.idempotencyKey === key).map((e) => e.type);
-    const made = async (key: string) => (await store!.getCashOut(key)) as CashOut | undefined;
+    const made = async (key: string) => store!.getCashOut(key);
     for (const { key } of refunds) expect(await eventsOf(key)).toEqual((await made(key)) ? ['refund.created'] : []);
     for (const { key } of payouts) expect(await eventsOf(key)).toEqual([]);
 

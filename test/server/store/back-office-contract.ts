@@ -189,6 +189,46 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         expect(await store.getCashOut('k-d')).toMatchObject({ transactionId: 'tx-d' });
       });
 
+      it('stores an answer that came after its reservation was settled without it, whatever became of the reservation', async () => {
+        const checkout = await paid('LA-1', 0);
+        const eventsOf = async (key: string) =>
+          (await store.merchantEventsAfter(0, 1000)).filter((e) => e.data.idempotencyKey === key).map((e) => e.type);
+        // Its key freed (the look found nothing yet): put back as it was reserved, activated, with its events.
+        const freed = taken(
+          await store.reserveCashOut(cashOut({ idempotencyKey: 'la-freed', refundOf: checkout.id, requestedBy: 'maker' })),
+        );
+        await store.discardCashOut('la-freed');
+        expect(await store.adoptCashOut(freed, 'tx-la-freed', 'Created', at(2))).toEqual({
+          ...freed,
+          transactionId: 'tx-la-freed',
+          state: 'Created',
+          updatedAt: at(2),
+        });
+        expect(await store.refundsOf([checkout.id])).toHaveLength(1);
+        // Approved, then back to waiting for a decision, or rejected since: activated all the same.
+        for (const [key, approveAgain] of [
+          ['la-reopened', undefined],
+          ['la-rejected', false],
+        ] as const) {
+          const approved = taken(await store.reserveCashOut(cashOut({ idempotencyKey: key, awaitsApproval: true })));
+          await store.decideCashOut(key, { approve: true, by: 'owner', at: at(1) });
+          await store.discardCashOut(key);
+          if (approveAgain === false) await store.decideCashOut(key, { approve: false, by: 'owner', at: at(1) });
+          expect(await store.adoptCashOut(approved, `tx-${key}`, 'Completed', at(3))).toMatchObject({
+            transactionId: `tx-${key}`,
+            state: 'Completed',
+          });
+        }
+        // A key that holds a transaction already keeps it.
+        expect(await store.adoptCashOut(freed, 'tx-la-other', 'Completed', at(4))).toMatchObject({
+          transactionId: 'tx-la-freed',
+          state: 'Created',
+        });
+        expect(await eventsOf('la-freed')).toEqual(['refund.created']);
+        expect(await eventsOf('la-reopened')).toEqual(['cashout.completed']);
+        expect(await eventsOf('la-rejected')).toEqual(['cashout.completed']);
+      });
+
       it('lists recent cash-outs newest first, and the unsettled ones least recently updated first', async () => {
         await store.reserveCashOut(cashOut({ idempotencyKey: 'a', createdAt: at(1) }));
         await store.reserveCashOut(cashOut({ idempotencyKey: 'b', createdAt: at(2) }));
