@@ -13,11 +13,9 @@
  */
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { POSTGRES_CASH_OUT_CLAIMS } from '../../server/store/back-office-postgres';
-import { SQLITE_CASH_OUT_CLAIMS } from '../../server/store/back-office-sqlite';
+import { POSTGRES_CASH_OUT_CLAIMS, POSTGRES_CLAIMS } from '../../server/store/reconcile-postgres';
+import { SQLITE_CASH_OUT_CLAIMS, SQLITE_CLAIMS } from '../../server/store/reconcile-sqlite';
 import { CASH_OUTS_SENDING_INDEX } from '../../server/store/migrations-reconcile';
-import { POSTGRES_CLAIMS } from '../../server/store/reconcile-postgres';
-import { SQLITE_CLAIMS } from '../../server/store/reconcile-sqlite';
 
 /**
  * Partial indexes whose rows last moments, whatever the history: walking one whole is bounded. `cashouts_sending`

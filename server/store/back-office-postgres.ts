@@ -19,8 +19,6 @@ import {
 import {
   AWAITING_ANSWER,
   AWAITING_DECISION,
-  bySending,
-  byUpdate,
   adoptedRow,
   CASH_OUT_COLUMNS,
   checkoutListQuery,
@@ -35,7 +33,6 @@ import { PAID_LATE } from './migrations-indexes';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { mapInSlices } from './slices';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
-import { InstantSchema } from './types';
 
 /** The payments list's query (./back-office-sql) as this store runs it: positional parameters, the planner's index. */
 export function postgresCheckoutList(filter: CheckoutFilter, limit: number): { text: string; values: unknown[] } {
@@ -53,28 +50,6 @@ export const POSTGRES_REFUNDS_OF = 'SELECT * FROM cashouts WHERE refund_of = ANY
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
-
-/**
- * The stale cash-outs' claim (`claimStaleCashOuts`), shared with the plan tests: $1 now, $2 before, $3 limit, $4 until.
- * As the checkouts' claims (./reconcile-postgres.ts): a materialized CTE picks the rows once and locks them with
- * `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them.
- */
-export const POSTGRES_CASH_OUT_CLAIMS = {
-  sending: `
-    WITH picked AS MATERIALIZED (
-      SELECT idempotency_key FROM cashouts
-      WHERE state = '${CASH_OUT_SENDING}' AND COALESCE(decided_at, created_at) < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
-      ORDER BY created_at, idempotency_key LIMIT $3 FOR UPDATE SKIP LOCKED)
-    UPDATE cashouts SET next_check_at = $4 FROM picked WHERE cashouts.idempotency_key = picked.idempotency_key
-    RETURNING cashouts.*`,
-  followed: `
-    WITH picked AS MATERIALIZED (
-      SELECT idempotency_key FROM cashouts
-      WHERE state IN (${UNSETTLED}) AND updated_at < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
-      ORDER BY updated_at, idempotency_key LIMIT $3 FOR UPDATE SKIP LOCKED)
-    UPDATE cashouts SET next_check_at = $4 FROM picked WHERE cashouts.idempotency_key = picked.idempotency_key
-    RETURNING cashouts.*`,
-} as const;
 
 const BY_KEY = 'SELECT * FROM cashouts WHERE idempotency_key = $1';
 
@@ -287,13 +262,6 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
     async listUnsettledCashOuts(limit) {
       const rows = await all(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT $1`, [limit]);
       return rows.map(cashOutFromRow);
-    },
-    async claimStaleCashOuts(now, before, limit, until) {
-      const values = [InstantSchema.parse(now), InstantSchema.parse(before), limit, InstantSchema.parse(until)];
-      const sending = (await all(POSTGRES_CASH_OUT_CLAIMS.sending, values)).map(cashOutFromRow).sort(bySending);
-      if (sending.length >= limit) return sending;
-      const followed = await all(POSTGRES_CASH_OUT_CLAIMS.followed, [values[0], values[1], limit - sending.length, values[3]]);
-      return [...sending, ...followed.map(cashOutFromRow).sort(byUpdate)];
     },
     async refundsOf(checkoutIds) {
       if (checkoutIds.length === 0) return [];

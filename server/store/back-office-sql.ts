@@ -67,12 +67,6 @@ export const AWAITING_DECISION = sqlList(cashOutMovesFrom('approve'));
 /** The states from which an approved movement the provider refused waits for a decision again. */
 export const REOPENED_FROM = sqlList(cashOutMovesFrom('refused'));
 
-/** Oldest first, then by key: the order of the claim of cash-outs `Sending` (an UPDATE … RETURNING gives no order). */
-export const bySending = (a: CashOut, b: CashOut) => compare(a.createdAt, b.createdAt) || compare(a.idempotencyKey, b.idempotencyKey);
-/** Least recently updated first, then by key: the order of the claim of cash-outs followed at the provider. */
-export const byUpdate = (a: CashOut, b: CashOut) => compare(a.updatedAt, b.updatedAt) || compare(a.idempotencyKey, b.idempotencyKey);
-const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-
 export interface SqlDialect {
   /** Adds `value` to the query's parameters and returns its placeholder. */
   param(value: unknown): string;

@@ -19,8 +19,6 @@ import {
 import {
   AWAITING_ANSWER,
   AWAITING_DECISION,
-  bySending,
-  byUpdate,
   adoptedRow,
   CASH_OUT_COLUMNS,
   checkoutListQuery,
@@ -35,7 +33,6 @@ import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
 import { mapInSlices } from './slices';
 import type { SqliteReader } from './sqlite-reader';
-import { InstantSchema } from './types';
 
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
@@ -61,29 +58,6 @@ export function sqliteCheckoutList(
   });
   return { text, params };
 }
-
-/**
- * The stale cash-outs' claim (`claimStaleCashOuts`), shared with the plan tests: `@now`, `@before`, `@limit`, `@until`.
- * Those `Sending` are read through their partial index once it is built (an online step); those followed through
- * `cashouts_unsettled`.
- */
-export const SQLITE_CASH_OUT_CLAIMS = {
-  sending: `
-    UPDATE cashouts SET next_check_at = @until
-    WHERE idempotency_key IN (
-      SELECT idempotency_key FROM cashouts
-      WHERE state = '${CASH_OUT_SENDING}' AND coalesce(decided_at, created_at) < @before
-        AND (next_check_at IS NULL OR next_check_at <= @now)
-      ORDER BY created_at, idempotency_key LIMIT @limit)
-    RETURNING *`,
-  followed: `
-    UPDATE cashouts SET next_check_at = @until
-    WHERE idempotency_key IN (
-      SELECT idempotency_key FROM cashouts INDEXED BY cashouts_unsettled
-      WHERE state IN (${UNSETTLED}) AND updated_at < @before AND (next_check_at IS NULL OR next_check_at <= @now)
-      ORDER BY updated_at, idempotency_key LIMIT @limit)
-    RETURNING *`,
-} as const;
 
 /** Checkout ids per `refundsOf` statement (SQLite allows 32,766 parameters). */
 const REFUND_IDS = 1_024;
@@ -145,8 +119,6 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     insertMerchantEvent: db.prepare(`INSERT INTO merchant_events (id, type, created_at, data) VALUES (@id, @type, @createdAt, @data)`),
     recent: db.prepare(`SELECT * FROM cashouts ORDER BY created_at DESC, idempotency_key DESC LIMIT ?`),
     unsettled: db.prepare(`SELECT * FROM cashouts WHERE state IN (${UNSETTLED}) ORDER BY updated_at, idempotency_key LIMIT ?`),
-    claimSending: db.prepare(SQLITE_CASH_OUT_CLAIMS.sending),
-    claimFollowed: db.prepare(SQLITE_CASH_OUT_CLAIMS.followed),
     recordWebhook: db.prepare(`
       INSERT INTO checkout_webhooks (checkout_id, transaction_id, state, outcome, received_at)
       VALUES (@checkoutId, @transactionId, @state, @outcome, @receivedAt)`),
@@ -205,14 +177,6 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
       ? one(sql.lateAnswer, { key, transactionId, state, at })
       : one(sql.putBack, ...adoptedRow(reserved, transactionId, state, at));
     return row ? withEvents(before, row) : maybe(one(sql.byKey, key));
-  });
-
-  /** The stale cash-outs' claim: those `Sending` first, then those followed, in one IMMEDIATE transaction. */
-  const claimStale = db.transaction((params: { now: string; before: string; limit: number; until: string }) => {
-    const sending = all(sql.claimSending, params).map(cashOutFromRow).sort(bySending);
-    if (sending.length >= params.limit) return sending;
-    const followed = all(sql.claimFollowed, { ...params, limit: params.limit - sending.length });
-    return [...sending, ...followed.map(cashOutFromRow).sort(byUpdate)];
   });
 
   /** Deletes a key sent without an approval; puts an approved one back to waiting for a decision. */
@@ -287,14 +251,6 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     },
     async listUnsettledCashOuts(limit) {
       return all(sql.unsettled, limit).map(cashOutFromRow);
-    },
-    async claimStaleCashOuts(now, before, limit, until) {
-      return claimStale.immediate({
-        now: InstantSchema.parse(now),
-        before: InstantSchema.parse(before),
-        limit,
-        until: InstantSchema.parse(until),
-      });
     },
     async refundsOf(checkoutIds) {
       const ids = [...new Set(checkoutIds)];

@@ -215,14 +215,6 @@ export interface BackOfficeStore {
   listCashOuts(limit: number): Promise<CashOut[]>;
   /** Cash-outs still `Created` or `Registered` at the provider, least recently updated first. */
   listUnsettledCashOuts(limit: number): Promise<CashOut[]>;
-  /**
-   * Claims, for the reconciler, the cash-outs and refunds a crash or a lost answer may have left behind: first those
-   * `Sending` since before `before` (since their approval, for an approved one), oldest first, to settle at the
-   * provider; then those `Created` or `Registered` and unchanged since before `before`, least recently updated first,
-   * to re-read; at most `limit` in all. A claimed one is not claimed again before `until` (its lease): instances
-   * claiming at the same moment take different ones, and one an instance crashed on is claimed again after `until`.
-   */
-  claimStaleCashOuts(now: string, before: string, limit: number, until: string): Promise<CashOut[]>;
   /** The refunds (cash-outs with `refundOf`) of these checkouts, oldest first. */
   refundsOf(checkoutIds: readonly string[]): Promise<CashOut[]>;
 }
