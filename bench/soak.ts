@@ -8,7 +8,7 @@
  * - The emulator (`createSandbox`) on its own port. The BFFs reach it through the provider proxy (5xx bursts, 5xx
  *   before and after it acts, delays past their provider timeout); its webhooks reach the BFFs through the webhook
  *   proxy, their public address (dropped after an acknowledgement, duplicated, delayed), load-balanced over both.
- * - BFF A runs in this process; BFF B is a child process (`bench/soak/bff.ts`) that the provider proxy kills with
+ * - BFF A runs in this process; BFF B is a child process (`test/server/helpers/bff-process.ts`) that the provider proxy kills with
  *   SIGKILL while one of its creations is in flight, and that is started again on the same DATA_DIR, DATABASE_URL and
  *   port.
  * - Orders come from a stub of the order contract (ORDERS_URL); each shopper posts the order with its order token to
@@ -18,10 +18,14 @@
  *   signed webhooks, verifies every copy with `standardwebhooks`, and answers some with a 5xx, past the BFF's 10 s
  *   timeout, slowly, or by dropping the connection; and has B killed while B's delivery waits for its answer.
  *   Short retry waits (`merchantWebhookRetryDelaysMs`) let the retries finish while the system settles.
+ * - The back office's operators (bench/soak/money-out.ts) refund part of some paid checkouts and make PIX cash-outs
+ *   on either instance, through the same provider faults (and B killed while a cash-out call is in flight), one
+ *   Idempotency-Key per intent across retries; some walk away after a failure, leaving their key to the reconciler.
  * - Then faults stop, the reconcilers run, and every provider transaction of our orders is checked against our
- *   store (bench/soak/compare.ts), and the webhooks the merchant got against the provider's paid orders and our
+ *   store (bench/soak/compare.ts), the webhooks the merchant got against the provider's paid orders and our
  *   store's events (every paid order's checkout.completed, one webhook-id per event, every copy verified; the delay
- *   from the provider's completion to the first copy). Exit status 1 when there is any mismatch.
+ *   from the provider's completion to the first copy), and every refund and cash-out against the provider's
+ *   cash-outs of its order id (none lost, none doubled, none left unknown). Exit status 1 when there is any mismatch.
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -36,6 +40,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { signOrderToken } from '../server/bff/order-token';
 import { loadConfig } from '../server/config';
 import { createSandbox } from '../server/sandbox';
+import { ADMIN_KEY_HEADER } from '../server/sandbox/company/routes/admin';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
 import { startServer, type Tuning } from '../server/server';
 import { freePort } from '../test/server/helpers/http';
@@ -43,6 +48,14 @@ import { createTestDatabase } from '../test/server/store/pg-test-database';
 import type { Summary } from './lib/stats';
 import { compare, mismatchCount, type Comparison } from './soak/compare';
 import { compareMerchant, merchantMismatchCount, owed, startMerchantReceiver, type MerchantComparison } from './soak/merchant';
+import {
+  compareMoneyOut,
+  moneyOutMismatchCount,
+  moneyOutOperators,
+  newMoneyOutStats,
+  type MoneyOutComparison,
+  type MoneyOutStats,
+} from './soak/money-out';
 import { FAULT_KINDS, Faults, sleep, startProviderProxy, startWebhookProxy } from './soak/proxy';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -120,7 +133,7 @@ async function startEmulator(dataDir: string) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     sandbox.close();
   });
-  return { url, file: join(dataDir, 'sandbox.sqlite') };
+  return { url, file: join(dataDir, 'sandbox.sqlite'), adminKey: sandbox.adminKey };
 }
 
 /** The merchant's order service (the ORDERS_URL contract): `GET /orders/<id>` with the bearer token. */
@@ -235,6 +248,8 @@ async function main() {
     // Shoppers come through a load balancer: each is its own address in X-Forwarded-For, as the limits expect.
     TRUST_PROXY: '1',
     MERCHANT_WEBHOOK_SECRET: merchantSecret,
+    // Refunds and cash-outs are sent at once, none kept for an owner's approval.
+    APPROVAL_ABOVE: '1000000.00',
   };
 
   const a = await startServer(
@@ -259,9 +274,12 @@ async function main() {
       DATA_DIR: join(root, 'bff-b'),
       PROVIDER_BASE_URL: `${providerProxy.url}/b/sandbox/v1`,
       MERCHANT_WEBHOOK_URL: `${merchant.url}/b/hooks`,
-      SOAK_TUNING: JSON.stringify(tuning),
+      BFF_TUNING: JSON.stringify(tuning),
     };
-    const proc = spawn(process.execPath, ['--import', 'tsx', here('soak/bff.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', here('../test/server/helpers/bff-process.ts')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = proc;
     proc.stderr.on('data', (chunk: Buffer) => logFile.write(`[b] ${chunk.toString()}`));
     return new Promise<void>((resolve, reject) => {
@@ -357,6 +375,23 @@ async function main() {
     bump(stats.actionFailures, `${action}: HTTP ${response.status}`);
   }
 
+  // The back office's operators: refunds of paid checkouts and cash-outs, on either instance (bench/soak/money-out.ts).
+  const moneyOutStats = newMoneyOutStats();
+  const moneyOut = moneyOutOperators({
+    stats: moneyOutStats,
+    adminToken: common.ADMIN_TOKEN,
+    instance,
+    async completeAtBank(transactionId) {
+      const response = await fetch(`${emulator.url}/sandbox/admin/cashouts/${transactionId}/complete`, {
+        method: 'POST',
+        headers: { [ADMIN_KEY_HEADER]: emulator.adminKey },
+      });
+      await response.body?.cancel();
+      // 424: the webhook of the change was not accepted (an instance down); the change stands and is retried.
+      return response.ok || response.status === 424;
+    },
+  });
+
   async function shopper(order: { orderId: string; orderToken: string }, index: number) {
     const address = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
     const method = chance(0.85) ? 'pix' : 'openfinance';
@@ -383,8 +418,10 @@ async function main() {
     const action = roll < 0.5 ? 'complete' : roll < 0.65 ? 'error' : roll < 0.7 && method === 'pix' ? 'cancel' : undefined;
     if (action) {
       await sleep(between(0, 1_500));
-      await act(view, action);
+      const done = await act(view, action);
+      if (done && action === 'complete' && chance(0.3)) await moneyOut.refund(view.id, amounts.get(order.orderId)!);
     }
+    if (chance(0.1)) await moneyOut.payout();
   }
 
   say(`driving: emulator ${emulator.url}, BFF A ${urlA} (in process), BFF B ${urlB} (child), logs in ${logPath}`);
@@ -418,7 +455,8 @@ async function main() {
   const measure = async () => {
     const store = await compare({ sandboxFile: emulator.file, databaseUrl, orderIds });
     const webhooks = await compareMerchant({ ...merchant, sandboxFile: emulator.file, databaseUrl, orderIds });
-    return { store, webhooks, count: mismatchCount(store) + merchantMismatchCount(webhooks) };
+    const money = await compareMoneyOut({ sandboxFile: emulator.file, databaseUrl, intents: moneyOutStats.intents });
+    return { store, webhooks, money, count: mismatchCount(store) + merchantMismatchCount(webhooks) + moneyOutMismatchCount(money) };
   };
   const settleStart = Date.now();
   await sleep(Math.min(12_000, SETTLE_MS));
@@ -433,7 +471,10 @@ async function main() {
   }
   const settleSeconds = (Date.now() - settleStart) / 1_000;
 
-  report({ result: result.store, stats, faults, kills, restarts, driveSeconds, settleSeconds, logPath, webhooks: result.webhooks });
+  report({
+    ...{ result: result.store, stats, faults, kills, restarts, driveSeconds, settleSeconds, logPath, webhooks: result.webhooks },
+    ...{ money: result.money, moneyStats: moneyOutStats },
+  });
   return result.count;
 }
 
@@ -447,8 +488,10 @@ function report(r: {
   settleSeconds: number;
   logPath: string;
   webhooks: MerchantComparison;
+  money: MoneyOutComparison;
+  moneyStats: MoneyOutStats;
 }) {
-  const { result, stats, faults, webhooks } = r;
+  const { result, stats, faults, webhooks, money } = r;
   const list = (map: Map<string, number>) =>
     [...map.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
@@ -473,7 +516,8 @@ function report(r: {
     `  total: ${mismatchCount(result)}`,
     `  (not counted: live provider transactions no checkout holds: ${result.untrackedLive.length}; live OpenFinance initiations whose bank address reached no payer, followed as duplicates: ${result.unreachableLive.length})`,
     ...merchantLines(webhooks, list),
-    `total mismatches: ${mismatchCount(result) + merchantMismatchCount(webhooks)}`,
+    ...moneyOutLines(money, r.moneyStats, list),
+    `total mismatches: ${mismatchCount(result) + merchantMismatchCount(webhooks) + moneyOutMismatchCount(money)}`,
   ];
   const examples = [
     ['lost', result.mismatches.lost],
@@ -482,6 +526,7 @@ function report(r: {
     ['two live', result.mismatches.twoLive],
     ['untracked live', result.untrackedLive],
     ...Object.entries(webhooks.mismatches).map(([name, items]) => [`merchant webhooks, ${name}`, items] as const),
+    ...Object.entries(money.mismatches).map(([name, items]) => [`money out, ${name}`, items] as const),
   ] as const;
   for (const [name, items] of examples) {
     if (items.length) lines.push(`examples, ${name}:`, ...items.slice(0, 5).map((item) => `  ${item}`));
@@ -514,6 +559,20 @@ function merchantLines(w: MerchantComparison, list: (map: Map<string, number>) =
     `  events under two or more webhook-ids: ${m.twoIds.length}`,
     `  webhook-id not the event's id, or one id with two bodies: ${m.idMismatch.length}`,
     `  received events our store never wrote: ${m.unknown.length}`,
+  ];
+}
+
+/** The back office's side: the refunds and cash-outs asked for, what became of them, and the mismatches (counted). */
+function moneyOutLines(m: MoneyOutComparison, s: MoneyOutStats, list: (map: Map<string, number>) => string): string[] {
+  const refunds = s.intents.filter((i) => i.kind === 'refund').length;
+  return [
+    `money out (refunds and cash-outs through the back office, one key per intent, nobody retrying those walked away from)`,
+    `  intents: ${m.intents} (${refunds} refunds, ${m.intents - refunds} cash-outs); retries under the same key: ${s.retries}; walked away after a failure: ${s.walkedAway}; completed at the bank: ${s.completedAtBank}`,
+    `  answers: ${list(s.answers)}`,
+    `  provider: ${list(m.providerByState)}; our store: ${list(m.storeByState)}`,
+    `  lost money out (made at the provider, not held as such by our store): ${m.mismatches.lost.length}`,
+    `  doubled money out (two cash-outs for one intent, or refunds past what was paid): ${m.mismatches.doubled.length}`,
+    `  left unknown (still Sending): ${m.mismatches.unknown.length}`,
   ];
 }
 

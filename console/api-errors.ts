@@ -33,6 +33,8 @@ export const MESSAGES: Record<string, string> = {
   payer_not_refundable: 'O provedor não informa um pagador com CPF para este pagamento; reembolse manualmente.',
   idempotency_key_in_progress: 'A transferência ainda está sendo enviada. Aguarde um instante e confira a lista.',
   refund_exceeds_paid: 'O valor passa do que ainda pode ser reembolsado deste pagamento (outros reembolsos já o usam).',
+  refund_in_progress:
+    'Outro reembolso deste pagamento ainda está sendo enviado e o resultado não é conhecido. Aguarde a confirmação do provedor e confira a lista.',
   checkout_not_paid: 'Só um pagamento concluído pode ser reembolsado.',
   approval_by_maker: 'Você pediu esta operação: outro proprietário precisa aprová-la ou rejeitá-la.',
   approval_not_pending: 'Esta operação já foi decidida por outro proprietário.',

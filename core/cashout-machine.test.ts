@@ -53,6 +53,12 @@ describe('cash-out machine', () => {
     expect(cashOutMay('Created', 'refused', 'PendingApproval')).toBe(false);
   });
 
+  it('takes a late answer of the provider from any state that holds no transaction, Rejected included', () => {
+    expect(cashOutMovesFrom('late-answer').sort()).toEqual(['PendingApproval', 'Rejected', 'Sending']);
+    for (const from of STATES)
+      for (const to of PROVIDER) expect(cashOutMay(from, 'late-answer', to), `${from} → ${to}`).toBe(!PROVIDER.includes(from));
+  });
+
   it('ends with the provider’s final states and with a rejection, never with ours in between', () => {
     expect(STATES.filter(isFinalCashOutState).sort()).toEqual(['Cancelled', 'Completed', 'Error', 'Refunded', 'Rejected', 'Reversed']);
   });

@@ -4,7 +4,8 @@
  * to send (`Sending`); rejected, it ends (`Rejected`) without ever reaching the provider. A cash-out is ours
  * (`Sending`) until the provider answers; then it follows the provider's transaction states until a final one, after
  * which nothing changes it. An approved movement whose provider call was refused (nothing was made) waits for a
- * decision again. The stores guard their updates with the states listed here (`cashOutMovesFrom`), so neither holds a
+ * decision again. An answer that comes late, after its reservation was settled without it, is taken from any state
+ * that holds no transaction: money that left is never dropped. The stores guard their updates with the states listed here (`cashOutMovesFrom`), so neither holds a
  * rule of its own.
  */
 import { FINAL_TRANSACTION_STATES, TRANSACTION_STATES, type TransactionState } from './states';
@@ -34,6 +35,12 @@ export type CashOutEvent =
   | 'refused'
   /** The provider answered the create (or a settlement found what it made). */
   | 'answer'
+  /**
+   * The provider's answer came after its reservation was settled without it (the look found nothing yet, so the key
+   * was freed, or an approved movement waits for a decision again, or was rejected since): the provider made it, so
+   * it is stored all the same.
+   */
+  | 'late-answer'
   /** The provider's state of the transaction, re-read. */
   | 'provider';
 
@@ -45,11 +52,15 @@ export interface CashOutTransition {
 
 const LIVE = TRANSACTION_STATES.filter((state) => !(FINAL_TRANSACTION_STATES as readonly string[]).includes(state));
 
+/** Ours: the states that hold no transaction of the provider. */
+const UNANSWERED: readonly CashOutState[] = [CASH_OUT_SENDING, CASH_OUT_PENDING_APPROVAL, CASH_OUT_REJECTED];
+
 export const CASH_OUT_TRANSITIONS: readonly CashOutTransition[] = [
   { from: CASH_OUT_PENDING_APPROVAL, on: 'approve', to: [CASH_OUT_SENDING] },
   { from: CASH_OUT_PENDING_APPROVAL, on: 'reject', to: [CASH_OUT_REJECTED] },
   { from: CASH_OUT_SENDING, on: 'refused', to: [CASH_OUT_PENDING_APPROVAL] },
   { from: CASH_OUT_SENDING, on: 'answer', to: TRANSACTION_STATES },
+  ...UNANSWERED.map((from) => ({ from, on: 'late-answer' as const, to: TRANSACTION_STATES })),
   ...LIVE.map((from) => ({ from, on: 'provider' as const, to: TRANSACTION_STATES })),
 ];
 

@@ -147,6 +147,8 @@ export const BACK_OFFICE_ERRORS = {
   payment_request_not_ours: 409,
   /** The refunds of a checkout would add up to more than was paid. */
   refund_exceeds_paid: 409,
+  /** Another refund of the checkout is still being sent, its outcome unknown: a new one waits until it is settled. */
+  refund_in_progress: 409,
   /** Only a Completed checkout can be refunded. */
   checkout_not_paid: 409,
   invalid_cursor: 400,

@@ -158,6 +158,8 @@ export function createProduct(options: ProductOptions) {
       allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
+      // A repeated key settles its cash-out after the same window as the reconciler does.
+      ...(tuning?.settleAfterMs ? { tuning: { cashOutStaleMs: tuning.settleAfterMs } } : {}),
       paymentLinks: { orders, orderTokenSecret, publicBaseUrl: listener.publicBaseUrl },
       ...(tuning?.heartbeatMs ? { tuning: { heartbeatMs: tuning.heartbeatMs } } : {}),
     });

@@ -3,8 +3,9 @@
  *
  * Provider proxy (BFF → emulator), at `/<instance>/sandbox/v1/...`, so it knows which BFF is calling: 5xx bursts,
  * single 5xx before the provider acts, 5xx after it acted (the answer is lost), delays past the BFF's provider
- * timeout (the transaction is still made, late), and `kill -9` of the child BFF while its creation is in flight here
- * (the creation then reaches the provider: the BFF died after reserving and before hearing the answer).
+ * timeout (the transaction is still made, late), and `kill -9` of the child BFF while its creation or cash-out (a
+ * refund is one) is in flight here (it then reaches the provider: the BFF died after reserving and before hearing the
+ * answer).
  *
  * Webhook proxy (emulator → BFFs), the BFFs' public address: each webhook is forwarded to a live instance, or
  * acknowledged and dropped, or delivered twice, or held for a while first.
@@ -20,6 +21,8 @@ export const FAULT_KINDS = [
   'provider 5xx after acting (answer lost)',
   'provider delay past the BFF timeout',
   'kill -9 of a BFF mid-creation',
+  'kill -9 of a BFF mid-cash-out or refund',
+  'provider 5xx after a cash-out or refund (answer lost)',
   'webhook dropped (acknowledged, never delivered)',
   'webhook duplicated',
   'webhook delayed',
@@ -131,25 +134,27 @@ export async function startProviderProxy(options: ProviderProxyOptions) {
     const pass = () => forward(options.emulator, method, path, req.headers, body);
     const isLogin = path.endsWith('/login');
     const isCreation = method === 'POST' && /\/accounts\/(pix\/cashin|payment-initiation)$/.test(path.split('?')[0]!);
+    // A cash-out (a refund is one): money out, which the same faults hit and the soak counts apart.
+    const isMoneyOut = method === 'POST' && /\/accounts\/pix\/cashout$/.test(path.split('?')[0]!);
 
     if (!faults.enabled || isLogin) return reply(res, await pass());
     if (Date.now() < faults.burstUntil) {
       faults.add('provider 5xx burst (requests refused)');
       return replyError(res, 503, 'ServiceUnavailable');
     }
-    if (isCreation && chance(options.killChance) && options.kill(instance)) {
-      faults.add('kill -9 of a BFF mid-creation');
+    if ((isCreation || isMoneyOut) && chance(isMoneyOut ? 3 * options.killChance : options.killChance) && options.kill(instance)) {
+      faults.add(isMoneyOut ? 'kill -9 of a BFF mid-cash-out or refund' : 'kill -9 of a BFF mid-creation');
       // The caller is gone; the provider still makes the transaction, as it would have.
       await sleep(between(50, 400));
       await pass().catch(() => undefined);
       return;
     }
-    if (isCreation && chance(0.05)) {
-      faults.add('provider 5xx after acting (answer lost)');
+    if ((isCreation || isMoneyOut) && chance(0.05)) {
+      faults.add(isMoneyOut ? 'provider 5xx after a cash-out or refund (answer lost)' : 'provider 5xx after acting (answer lost)');
       await pass();
       return replyError(res, 502, 'BadGateway');
     }
-    if (chance(isCreation ? 0.05 : 0.02)) {
+    if (chance(isCreation || isMoneyOut ? 0.05 : 0.02)) {
       faults.add('provider delay past the BFF timeout');
       await sleep(options.providerTimeoutMs + between(200, 900));
       return reply(res, await pass());

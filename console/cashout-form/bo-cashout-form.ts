@@ -6,6 +6,7 @@ import type { PixKeyType } from '../../server/provider/schemas';
 import type { AdminApi, CashOutInput } from '../api';
 import { emit, notify } from '../events';
 import { formatMoney6 } from '../format';
+import { IntentKeys } from '../intent-key';
 import shared from '../shared.styles';
 
 const KEY_TYPES: { value: PixKeyType; label: string; hint: string }[] = [
@@ -19,15 +20,16 @@ const KEY_TYPES: { value: PixKeyType; label: string; hint: string }[] = [
 interface Pending {
   input: CashOutInput;
   keyLabel: string;
-  /** Generated once per confirmation: a double click or a retry sends the same key, and the BFF makes one cash-out. */
+  /** Drawn once per intended cash-out (../intent-key.ts): a double click, a retry or the same confirmation again sends it. */
   idempotencyKey: string;
   charges: string | null;
 }
 
 /**
  * A PIX cash-out from the merchant's account to a PIX key, in two steps: the form, then a confirmation that shows the
- * recipient, the key, the amount and the plan's charges before anything is sent. The confirmation holds one
- * Idempotency-Key, so however often "Confirmar transferência" is pressed, one cash-out is made.
+ * recipient, the key, the amount and the plan's charges before anything is sent. Each intended cash-out holds one
+ * Idempotency-Key, kept across retries and across going back and confirming the same cash-out again, so however often
+ * "Confirmar transferência" is pressed, and whatever answer was lost, one cash-out is made.
  *
  * @event bo-cashout-created - A cash-out was created. `detail: { cashOut }`
  * @event bo-balance-changed - A cash-out was created (the balance moves).
@@ -72,6 +74,7 @@ export class BoCashoutForm extends LitElement {
   @state() private error = '';
   @state() private busy = false;
   @state() private pending?: Pending;
+  private readonly keys = new IntentKeys();
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -109,7 +112,7 @@ export class BoCashoutForm extends LitElement {
     this.pending = {
       input,
       keyLabel: `${label}: ${this.keyType === 'CPF' ? formatCpf(keyValue) : keyValue}`,
-      idempotencyKey: crypto.randomUUID(),
+      idempotencyKey: this.keys.keyFor(JSON.stringify(input)),
       charges,
     };
     await this.updateComplete;
@@ -123,6 +126,7 @@ export class BoCashoutForm extends LitElement {
     this.error = '';
     try {
       const cashOut = await this.api.cashOut(pending.input, pending.idempotencyKey);
+      this.keys.answered();
       this.pending = undefined;
       this.keyType = 'CPF';
       notify(this, `Transferência PIX de ${formatMoney(cashOut.amount)} para ${cashOut.recipient.name} criada.`, 'success');

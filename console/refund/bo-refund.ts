@@ -2,8 +2,9 @@
  * The refund of a paid payment, inside its detail: what was paid, refunded and is left to refund, to whom (the payer,
  * CPF masked) or why it cannot be refunded, and the payment's refunds with their states. An operator or owner types
  * an amount (prefilled with all that is left, pt-BR "1.234,56", read exactly by core/money.ts), confirms it, and the
- * refund is sent, or waits for another owner's approval above the approval threshold. Each confirmation holds one
- * Idempotency-Key, kept while it is retried, so a double press or a retry after an error makes one refund.
+ * refund is sent, or waits for another owner's approval above the approval threshold. Each intended refund (a payment
+ * and an amount) holds one Idempotency-Key (../intent-key.ts), kept while it is retried, reviewed again or confirmed
+ * again after an error, so a double press, a retry or a lost answer makes one refund.
  */
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
@@ -12,6 +13,7 @@ import { AdminApiError, type AdminApi, type CheckoutRefunds, type Role } from '.
 import { hasRole } from '../api-types';
 import { emit, notify } from '../events';
 import { formatMoney6 } from '../format';
+import { IntentKeys } from '../intent-key';
 import shared from '../shared.styles';
 import { checkRefundAmount, typedAmount } from './refund-amount';
 import { refundTable } from './refund-list';
@@ -21,6 +23,8 @@ const REASONS: Record<string, string> = {
   checkout_not_paid: 'Este pagamento não foi concluído: não há valor a reembolsar.',
   payer_not_refundable: 'O provedor não informa um pagador com CPF para este pagamento; reembolse-o manualmente.',
   refund_exceeds_paid: 'Todo o valor pago já foi reembolsado ou está em reembolso.',
+  refund_in_progress:
+    'Um reembolso deste pagamento ainda está sendo enviado e o resultado não é conhecido. Aguarde a confirmação do provedor.',
   no_transaction: 'Este pagamento não tem transação no provedor.',
   provider_unavailable: 'O provedor não respondeu: não foi possível saber quem recebe o reembolso. Atualize em instantes.',
 };
@@ -111,6 +115,7 @@ export class BoRefund extends LitElement {
   @state() private sending = false;
   /** After a refund that waits for an owner's approval: said beside the list, besides the page's notice. */
   @state() private waiting = '';
+  private readonly keys = new IntentKeys();
 
   override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('checkoutId')) {
@@ -161,7 +166,7 @@ export class BoRefund extends LitElement {
       .quote(check.amount)
       .then((q) => q.charges)
       .catch(() => summary.charges);
-    this.intent = { amount: check.amount, idempotencyKey: crypto.randomUUID(), charges };
+    this.intent = { amount: check.amount, idempotencyKey: this.keys.keyFor(`${this.checkoutId}:${check.amount}`), charges };
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#rf-confirm-title')?.focus();
   }
@@ -173,6 +178,7 @@ export class BoRefund extends LitElement {
     this.sendError = '';
     try {
       const refund = await this.api.refundCheckout(this.checkoutId, intent.amount, intent.idempotencyKey);
+      this.keys.answered();
       this.intent = undefined;
       this.typed = '';
       // A refund is a cash-out: the recent transfers list it, and the approvals when it waits for an owner.

@@ -11,9 +11,17 @@
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, mulDiv, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../provider';
-import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from '../store/back-office';
+import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, type CashOut } from '../store/back-office';
 import type { Store } from '../store/types';
-import { checkoutNotPaid, idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, refundExceedsPaid } from './errors';
+import { refreshCashOut, sentFrom, settleCashOut } from './cashout-settle';
+import {
+  checkoutNotPaid,
+  idempotencyKeyInProgress,
+  idempotencyKeyReused,
+  merchantRefusal,
+  refundExceedsPaid,
+  refundInProgress,
+} from './errors';
 import { fingerprintOf, needsApproval, requestOf, sha256, type CashOutRequest } from './cashout-request';
 import { createSaga } from './saga';
 import type { WebhookTarget } from './webhook-target';
@@ -49,13 +57,6 @@ export interface CashOutDeskOptions {
   approvalAboveCents?: number | undefined;
   logger?: Pick<Console, 'warn'>;
 }
-
-/** When a cash-out was (last) taken for sending: its approval, or its creation. The provider's look-up starts there. */
-const sentFrom = (cashOut: CashOut) => cashOut.decidedAt ?? cashOut.createdAt;
-
-/** How far the provider's clock may be from ours when an order's transactions are listed. */
-const SKEW_MS = 5 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
 
 /** A cash-out request under its key: what the saga's steps need. */
 interface KeyedRequest {
@@ -109,6 +110,7 @@ export function createCashOutDesk({
           createdAt: now(),
         });
         if (reserved.outcome === 'not_paid') throw checkoutNotPaid();
+        if (reserved.outcome === 'in_progress') throw refundInProgress();
         if (reserved.outcome === 'exceeds_paid') throw refundExceedsPaid(formatCents(reserved.refundableCents));
         const same =
           reserved.cashOut.fingerprint === fingerprint || (request.wholeRefund === true && reserved.cashOut.refundOf === request.refundOf);
@@ -126,27 +128,10 @@ export function createCashOutDesk({
         return transaction;
       },
       activate: (cashOut, transaction) => store.activateCashOut(cashOut.idempotencyKey, transaction.id, transaction.state, now()),
-      adoptAnswer: (cashOut) => store.getCashOut(cashOut.idempotencyKey),
-      /** Finds what the provider made for the key's order id; activates it, or frees the key when it made nothing. */
-      async settle(cashOut, { release }) {
-        const start = Date.parse(sentFrom(cashOut)) - SKEW_MS;
-        const page = await provider.transactions.list({
-          transactionOrderId: cashOut.orderId,
-          startDate: new Date(start).toISOString(),
-          endDate: new Date(start + DAY_MS - 1).toISOString(),
-          'dataset.limit': 5,
-          'dataset.offset': 0,
-        });
-        const made = page.items.find((item) => item.transaction.type === 'Debit' && item.transaction.orderId === cashOut.orderId);
-        if (made) {
-          const activated = await store.activateCashOut(cashOut.idempotencyKey, made.transaction.id, made.transaction.state, now());
-          if (activated) return { outcome: 'adopted', record: activated };
-          return { outcome: 'moved', record: await store.getCashOut(cashOut.idempotencyKey) };
-        }
-        if (!release) return { outcome: 'moved', record: cashOut };
-        await store.discardCashOut(cashOut.idempotencyKey);
-        return { outcome: 'released' };
-      },
+      // Its reservation was settled without it meanwhile (a call slower than the settle window): the money left, so
+      // the answer is stored all the same, whatever became of the reservation.
+      adoptAnswer: (cashOut, transaction) => store.adoptCashOut(cashOut, transaction.id, transaction.state, now()),
+      settle: (cashOut, { release }) => settleCashOut({ provider, store, clock }, cashOut, { release }),
       discard: (cashOut) => store.discardCashOut(cashOut.idempotencyKey),
       reload: (cashOut) => store.getCashOut(cashOut.idempotencyKey),
       createdAt: sentFrom,
@@ -223,24 +208,3 @@ export function createCashOutDesk({
 }
 
 export type CashOutDesk = ReturnType<typeof createCashOutDesk>;
-
-/**
- * Re-reads one activated cash-out at the provider (the truth) and records a new state or its charges: for the desk's
- * lists, and for the provider's webhook of a cash-out, which, like every webhook, is only a hint.
- */
-export async function refreshCashOut(
-  { provider, store, clock }: { provider: ProviderClient; store: Store; clock: Clock },
-  cashOut: CashOut,
-  onRecord?: (record: TransactionRecord) => void,
-): Promise<CashOut> {
-  if (!cashOut.transactionId || (isFinalCashOutState(cashOut.state) && cashOut.charges)) return cashOut;
-  const record = await provider.transactions.retrieve(cashOut.transactionId);
-  onRecord?.(record);
-  const { state, charges } = record.transaction;
-  const { cashOut: updated } = await store.updateCashOut(
-    cashOut.idempotencyKey,
-    { state, charges: charges ?? null },
-    clock.now().toISOString(),
-  );
-  return updated ?? cashOut;
-}

@@ -171,6 +171,15 @@ export const checkoutNotPaid = (state?: string) =>
 /** The refund would take the checkout's refunds past what was paid; `refundable` is what is left (a decimal string). */
 export const refundExceedsPaid = (refundable: string) =>
   new ApiError('refund_exceeds_paid', `At most ${refundable} of this payment can still be refunded.`, { refundable });
+/**
+ * Another refund of the checkout is still being sent and its outcome is not known yet (a lost answer, a crash): the
+ * reconciler settles it with the provider shortly. A new refund meanwhile could pay the same intent twice.
+ */
+export const refundInProgress = () =>
+  new ApiError(
+    'refund_in_progress',
+    'Another refund of this payment is still being sent and its outcome is not known yet; try again once it is settled.',
+  );
 export const approvalNotFound = () =>
   new ApiError('approval_not_found', 'No cash-out, refund or payment request waits for a decision under this key.');
 /** Decided already (by another owner, or a moment ago); `state` is where it is now. */

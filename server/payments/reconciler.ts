@@ -1,12 +1,15 @@
 /**
  * Catches what a webhook or a crash left behind: live checkouts that heard nothing for a while are re-read from the
- * provider, and reservations whose provider call never answered are settled (adopted or released). It also ends
+ * provider, and reservations whose provider call never answered are settled (adopted or released), cash-outs and
+ * refunds as well as checkouts: no money out stays `Sending` (unknown) because nobody asked for its key again, and one
+ * the provider still moves is re-read when its webhook did not come. It also ends
  * payment windows (a live checkout past its window becomes `Expired`, after one last look at the provider) and keeps
  * re-reading expired checkouts for a while, so a late payment whose webhook was lost is still caught. It runs once at
  * start, so a restart after a crash settles at once.
  *
  * Several instances may run it together, and they share the work rather than repeat it: a pass claims the checkouts
- * it re-reads, expires and settles (`Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations`), so two
+ * it re-reads, expires and settles (`Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations`) and the
+ * cash-outs it settles or re-reads (`claimStaleCashOuts`), so two
  * instances make half the provider reads each. A claim is a lease:
  * a checkout claimed by an instance that crashed before reading it is re-read when the lease ends (a live one after
  * `staleAfterMs`, an expired one at its next backoff step). The store's compare-and-set and unique indexes keep
@@ -54,6 +57,7 @@ export function createReconciler(options: ReconcilerOptions) {
     const limit = options.batchSize ?? 50;
     const onError = (error: unknown) => options.onError?.(error);
     let moved = await service.settleStale(limit, onError, staleAfterMs);
+    moved += await service.settleStaleMoneyOut(limit, onError, staleAfterMs);
     moved += await service.expireDue(limit, onError, staleAfterMs);
     const stale = await store.claimStaleCheckouts({
       now: at(nowMs),

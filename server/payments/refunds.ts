@@ -93,8 +93,8 @@ export function createRefunds({ provider, store, desk }: { provider: ProviderCli
     totalsOf,
 
     /**
-     * What `GET /checkouts/:id/refunds` shows: the totals, who would get a refund (or why none can be made: a code),
-     * and the refunds so far, oldest first.
+     * What `GET /checkouts/:id/refunds` shows: the totals, who would get a refund (or why none can be made now: a
+     * code, `refund_in_progress` while one of its refunds is still being sent), and the refunds so far, oldest first.
      */
     async overview(checkout: Checkout) {
       const refunds = await store.refundsOf([checkout.id]);
@@ -102,6 +102,7 @@ export function createRefunds({ provider, store, desk }: { provider: ProviderCli
       let recipient: { name: string; cpf: string } | null = null;
       let reason: string | null = null;
       if (checkout.state !== COMPLETED) reason = 'checkout_not_paid';
+      else if (refunds.some((r) => r.state === CASH_OUT_SENDING)) reason = 'refund_in_progress';
       else if (totals.refundableCents === 0) reason = 'refund_exceeds_paid';
       else {
         recipient = await recipientOf(checkout).catch((error: unknown) => {
@@ -115,7 +116,8 @@ export function createRefunds({ provider, store, desk }: { provider: ProviderCli
     /**
      * Refunds `request.amountCents` of `checkout` (or all that is left) under `key`, or answers the key's refund:
      * `created` says which. The key with another request is 422; a checkout not Completed 409 `checkout_not_paid`;
-     * more than is left 409 `refund_exceeds_paid` (with what is left).
+     * while another refund of it is still being sent (its outcome unknown) 409 `refund_in_progress`; more than is left
+     * 409 `refund_exceeds_paid` (with what is left).
      */
     async refund(
       key: string,

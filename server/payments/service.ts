@@ -14,7 +14,7 @@ import { checkoutPending, fromProviderError, orderNotFound } from './errors';
 import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
 import type { OrderResolver, PricedOrder } from './orders';
 import { receiptOf } from './receipt';
-import { refreshCashOut } from './cashouts';
+import { refreshCashOut, settleStaleCashOuts } from './cashout-settle';
 import { createRecovery } from './recovery';
 import { createSaga } from './saga';
 import type { WebhookTarget } from './webhook-target';
@@ -241,6 +241,13 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
   }
 
   /**
+   * Settles the cash-outs and refunds a crash or a lost answer left `Sending` past the settle window, and re-reads the
+   * activated ones unheard of for as long (./cashout-settle.ts); resolves with how many moved.
+   */
+  const settleStaleMoneyOut = (limit: number, onError: (error: unknown) => void, claimMs = 60_000): Promise<number> =>
+    settleStaleCashOuts({ provider, store, clock }, { limit, settleAfterMs: options.settleAfterMs ?? 30_000, claimMs }, onError);
+
+  /**
    * A provider webhook of one of our cash-outs (or refunds): re-reads it and records its state, so the merchant's
    * events of it are written at once. False when no cash-out is that transaction.
    */
@@ -259,6 +266,7 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
     expireIfDue,
     expireDue,
     settleStale,
+    settleStaleMoneyOut,
     adopt: (transactionId: string, source: EventSource) => recovery.adopt(transactionId, source),
   };
 }

@@ -12,10 +12,22 @@ import {
   ForeignTransactionSchema,
   NewCashOutSchema,
   type BackOfficeStore,
+  type CashOut,
   type CheckoutFilter,
   type ReserveCashOutResult,
 } from './back-office';
-import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDING, REOPENED_FROM, UNSETTLED } from './back-office-sql';
+import {
+  AWAITING_ANSWER,
+  AWAITING_DECISION,
+  adoptedRow,
+  CASH_OUT_COLUMNS,
+  checkoutListQuery,
+  FOLLOWED,
+  HOLDING,
+  LATE_ANSWER,
+  REOPENED_FROM,
+  UNSETTLED,
+} from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
@@ -39,6 +51,14 @@ export const POSTGRES_REFUNDS_OF = 'SELECT * FROM cashouts WHERE refund_of = ANY
 /** What a cash-out's change returns besides the row: the refunded checkout's order, which a refund's events carry. */
 const RETURNING = `RETURNING *, (SELECT order_id FROM checkouts WHERE checkouts.id = refund_of) AS checkout_order_id`;
 
+const BY_KEY = 'SELECT * FROM cashouts WHERE idempotency_key = $1';
+
+/** A cash-out put back whole with its late answer (`adoptCashOut`), its values in `CASH_OUT_COLUMNS` order. */
+const PUT_BACK = `
+  INSERT INTO cashouts (${CASH_OUT_COLUMNS.join(', ')}) VALUES (${CASH_OUT_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT DO NOTHING
+  ${RETURNING}`;
+
 const INSERT_CASH_OUT = `
   INSERT INTO cashouts (idempotency_key, fingerprint, order_id, state, amount_cents, recipient_name, recipient_cpf,
     key_type, key_value, description, refund_of, requested_by, created_at, updated_at)
@@ -57,14 +77,21 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
    */
   async function changeCashOut(key: string, write: string, values: unknown[]) {
     return inTransaction(pool, async (client) => {
-      const before = maybe((await client.query<Row>('SELECT * FROM cashouts WHERE idempotency_key = $1 FOR UPDATE', [key])).rows[0]);
+      const before = await locked(client, key);
       const row = (await client.query<Row>(write, values)).rows[0];
-      if (!row) return { before, after: undefined };
-      const after = cashOutFromRow(row);
-      const events = merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined);
-      for (const event of events) await insertMerchantEvent(client, event);
-      return { before, after };
+      return { before, after: row ? await withEvents(client, before, row) : undefined };
     });
+  }
+
+  const locked = async (client: pg.PoolClient, key: string) =>
+    maybe((await client.query<Row>('SELECT * FROM cashouts WHERE idempotency_key = $1 FOR UPDATE', [key])).rows[0]);
+
+  /** The cash-out a change's RETURNING row is, its merchant events written (in the change's transaction). */
+  async function withEvents(client: pg.PoolClient, before: CashOut | undefined, row: Row): Promise<CashOut> {
+    const after = cashOutFromRow(row);
+    const events = merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined);
+    for (const event of events) await insertMerchantEvent(client, event);
+    return after;
   }
 
   return {
@@ -126,6 +153,10 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
             const existing = await row('SELECT * FROM cashouts WHERE idempotency_key = $1', [d.idempotencyKey]);
             if (existing) return { outcome: 'existing', cashOut: cashOutFromRow(existing) };
             if (!checkout || checkout.state !== COMPLETED) return { outcome: 'not_paid' };
+            const sending = await row(`SELECT 1 FROM cashouts WHERE refund_of = $1 AND state = '${CASH_OUT_SENDING}' LIMIT 1`, [
+              d.refundOf,
+            ]);
+            if (sending) return { outcome: 'in_progress' };
             const paid = BigInt(checkout.amount_cents as string);
             const sum = await row(
               `SELECT coalesce(sum(amount_cents), 0)::text AS held FROM cashouts WHERE refund_of = $1 AND state IN (${HOLDING})`,
@@ -176,6 +207,24 @@ export function backOfficePostgres(pool: pg.Pool): BackOfficeStore {
         [key, transactionId, state, new Date(at).toISOString()],
       );
       return after;
+    },
+    async adoptCashOut(reserved, transactionId, state, at) {
+      const key = reserved.idempotencyKey;
+      const iso = new Date(at).toISOString();
+      return inTransaction(pool, async (client) => {
+        const before = await locked(client, key);
+        const row = before
+          ? (
+              await client.query<Row>(
+                `UPDATE cashouts SET transaction_id = $2, state = $3, updated_at = $4
+                 WHERE idempotency_key = $1 AND state IN (${LATE_ANSWER}) AND transaction_id IS NULL
+                 ${RETURNING}`,
+                [key, transactionId, state, iso],
+              )
+            ).rows[0]
+          : (await client.query<Row>(PUT_BACK, adoptedRow(reserved, transactionId, state, iso))).rows[0];
+        return row ? withEvents(client, before, row) : maybe((await client.query<Row>(BY_KEY, [key])).rows[0]);
+      });
     },
     async discardCashOut(key) {
       // Sent without an approval: deleted. Approved: waits for a decision again. (One statement each, each guarded.)

@@ -6,7 +6,7 @@
  */
 import { cashOutMovesFrom } from '../../core/cashout-machine';
 import { COMPLETED, CREATING } from '../../core/states';
-import { CheckoutFilterSchema, HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES, type CheckoutFilter } from './back-office';
+import { CheckoutFilterSchema, HOLDING_REFUND_STATES, UNSETTLED_CASH_OUT_STATES, type CashOut, type CheckoutFilter } from './back-office';
 import { sqlList } from './migrations';
 import { LIST_INDEXES, type ListIndex } from './migrations-indexes';
 
@@ -16,6 +16,50 @@ export const HOLDING = sqlList(HOLDING_REFUND_STATES);
 export const UNSETTLED = sqlList(UNSETTLED_CASH_OUT_STATES);
 /** The states in which the cash-out machine (core/cashout-machine.ts) takes the provider's answer: the key may also be freed. */
 export const AWAITING_ANSWER = sqlList(cashOutMovesFrom('answer'));
+/** The states (none holding a transaction) from which the cash-out machine takes an answer that came late. */
+export const LATE_ANSWER = sqlList(cashOutMovesFrom('late-answer'));
+/** The columns of a cash-out put back whole with its late answer (`adoptCashOut`). */
+export const CASH_OUT_COLUMNS = [
+  'idempotency_key',
+  'fingerprint',
+  'order_id',
+  'transaction_id',
+  'state',
+  'amount_cents',
+  'recipient_name',
+  'recipient_cpf',
+  'key_type',
+  'key_value',
+  'description',
+  'refund_of',
+  'requested_by',
+  'decided_by',
+  'decided_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A cash-out as its row's values, in `CASH_OUT_COLUMNS` order, with the late answer's transaction and state. */
+export const adoptedRow = (c: CashOut, transactionId: string, state: string, at: string) => [
+  c.idempotencyKey,
+  c.fingerprint,
+  c.orderId,
+  transactionId,
+  state,
+  c.amountCents,
+  c.recipientName,
+  c.recipientCpf,
+  c.keyType,
+  c.keyValue,
+  c.description,
+  c.refundOf,
+  c.requestedBy,
+  c.decidedBy,
+  c.decidedAt,
+  c.createdAt,
+  at,
+];
+
 /** The states in which the cash-out machine follows the provider's state. */
 export const FOLLOWED = sqlList(cashOutMovesFrom('provider'));
 /** The states an owner's decision (approve or reject) moves a cash-out from. */

@@ -12,10 +12,22 @@ import {
   ForeignTransactionSchema,
   NewCashOutSchema,
   type BackOfficeStore,
+  type CashOut,
   type CheckoutFilter,
   type ReserveCashOutResult,
 } from './back-office';
-import { AWAITING_ANSWER, AWAITING_DECISION, checkoutListQuery, FOLLOWED, HOLDING, REOPENED_FROM, UNSETTLED } from './back-office-sql';
+import {
+  AWAITING_ANSWER,
+  AWAITING_DECISION,
+  adoptedRow,
+  CASH_OUT_COLUMNS,
+  checkoutListQuery,
+  FOLLOWED,
+  HOLDING,
+  LATE_ANSWER,
+  REOPENED_FROM,
+  UNSETTLED,
+} from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
 import { PAID_LATE } from './migrations-indexes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, toJson, webhookFromRow, type Row } from './rows';
@@ -74,6 +86,7 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     byTransaction: db.prepare(`SELECT * FROM cashouts WHERE transaction_id = ?`),
     paidCheckout: db.prepare(`SELECT amount_cents FROM checkouts WHERE id = ? AND state = '${COMPLETED}'`),
     heldRefunds: db.prepare(`SELECT coalesce(sum(amount_cents), 0) AS held FROM cashouts WHERE refund_of = ? AND state IN (${HOLDING})`),
+    refundSending: db.prepare(`SELECT 1 FROM cashouts WHERE refund_of = ? AND state = '${CASH_OUT_SENDING}' LIMIT 1`),
     decide: db.prepare(`
       UPDATE cashouts SET state = @state, decided_by = @by, decided_at = @at, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_DECISION})
@@ -85,6 +98,14 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     activate: db.prepare(`
       UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
       WHERE idempotency_key = @key AND state IN (${AWAITING_ANSWER})
+      ${RETURNING}`),
+    lateAnswer: db.prepare(`
+      UPDATE cashouts SET transaction_id = @transactionId, state = @state, updated_at = @at
+      WHERE idempotency_key = @key AND state IN (${LATE_ANSWER}) AND transaction_id IS NULL
+      ${RETURNING}`),
+    putBack: db.prepare(`
+      INSERT INTO cashouts (${CASH_OUT_COLUMNS.join(', ')}) VALUES (${CASH_OUT_COLUMNS.map(() => '?').join(', ')})
+      ON CONFLICT DO NOTHING
       ${RETURNING}`),
     discard: db.prepare(`DELETE FROM cashouts WHERE idempotency_key = ? AND state IN (${AWAITING_ANSWER}) AND decided_at IS NULL`),
     reopen: db.prepare(`
@@ -117,6 +138,7 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     if (draft.refundOf) {
       const checkout = one(sql.paidCheckout, draft.refundOf);
       if (!checkout) return { outcome: 'not_paid' };
+      if (one(sql.refundSending, draft.refundOf)) return { outcome: 'in_progress' };
       const paid = BigInt(checkout.amount_cents as number);
       const held = BigInt(one(sql.heldRefunds, draft.refundOf)!.held as number);
       if (held + BigInt(draft.amountCents) > paid)
@@ -135,12 +157,26 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
   const changeCashOut = db.transaction((key: string, write: Database.Statement, params: Record<string, unknown>) => {
     const before = maybe(one(sql.byKey, key));
     const row = one(write, params);
-    if (!row) return { before, after: undefined };
+    return { before, after: row ? withEvents(before, row) : undefined };
+  });
+
+  /** The cash-out a change's RETURNING row is, its merchant events written (in the change's transaction). */
+  function withEvents(before: CashOut | undefined, row: Row): CashOut {
     const after = cashOutFromRow(row);
     for (const event of merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined)) {
       sql.insertMerchantEvent.run({ ...event, data: toJson(event.data) });
     }
-    return { before, after };
+    return after;
+  }
+
+  /** A late answer: the row activated from a state holding no transaction, or put back whole when it was deleted. */
+  const adopt = db.transaction((reserved: CashOut, transactionId: string, state: string, at: string) => {
+    const key = reserved.idempotencyKey;
+    const before = maybe(one(sql.byKey, key));
+    const row = before
+      ? one(sql.lateAnswer, { key, transactionId, state, at })
+      : one(sql.putBack, ...adoptedRow(reserved, transactionId, state, at));
+    return row ? withEvents(before, row) : maybe(one(sql.byKey, key));
   });
 
   /** Deletes a key sent without an approval; puts an approved one back to waiting for a decision. */
@@ -188,6 +224,9 @@ export function backOfficeSqlite(db: Database.Database, reader: SqliteReader, bu
     },
     async activateCashOut(key, transactionId, state, at) {
       return changeCashOut.immediate(key, sql.activate, { key, transactionId, state, at: new Date(at).toISOString() }).after;
+    },
+    async adoptCashOut(reserved, transactionId, state, at) {
+      return adopt.immediate(reserved, transactionId, state, new Date(at).toISOString());
     },
     async discardCashOut(key) {
       discard.immediate(key);

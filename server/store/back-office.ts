@@ -88,6 +88,11 @@ export type ReserveCashOutResult =
   | { outcome: 'existing'; cashOut: CashOut }
   /** A refund of a checkout that is not (or no longer) Completed: nothing was paid to give back. */
   | { outcome: 'not_paid' }
+  /**
+   * A refund of a checkout while another refund of it is still `Sending` (its provider call unanswered, so whether its
+   * money left is unknown): a new refund waits until that one is settled, so one intent is never paid twice.
+   */
+  | { outcome: 'in_progress' }
   /** A refund that would take the checkout's refunds past what was paid: `refundableCents` is what is left. */
   | { outcome: 'exceeds_paid'; refundableCents: number };
 
@@ -181,6 +186,14 @@ export interface BackOfficeStore {
   listApprovals(state: ApprovalListState, limit: number): Promise<CashOut[]>;
   /** `Sending` → the provider's answer. Returns undefined when the key's cash-out is not `Sending` (settled meanwhile). */
   activateCashOut(idempotencyKey: string, transactionId: string, state: string, at: string): Promise<CashOut | undefined>;
+  /**
+   * Stores the provider's answer to a call that came after its reservation was settled without it (its key freed, or
+   * the approved movement back to waiting for a decision, or rejected since): the money left, so it is never dropped.
+   * The cash-out is put back as `reserved` had it, activated, when its key is free; else activated from any state that
+   * holds no transaction (`late-answer` in core/cashout-machine.ts). With its merchant events, as an activation's.
+   * Resolves with what the key holds afterwards (unchanged when it holds a transaction already).
+   */
+  adoptCashOut(reserved: CashOut, transactionId: string, state: string, at: string): Promise<CashOut | undefined>;
   /**
    * Frees a key whose provider call was refused or found to have made nothing: a `Sending` cash-out is deleted, or,
    * when an owner had approved it, waits for a decision again (`PendingApproval`). A cash-out past `Sending` stays.

@@ -141,15 +141,16 @@ export function merchantEventOf(checkout: Checkout, event: CheckoutEvent): NewMe
 
 /**
  * The merchant's events for a cash-out's change from `before` (undefined: not stored before) to `after`, oldest
- * first: a refund's `refund.created` when the provider's answer arrives, and the `.completed` or `.failed` of a
- * cash-out or refund when it first reaches a final state. A refund answered straight in a final state gets both, so
+ * first: a refund's `refund.created` when the provider's answer arrives (also one that came late, `adoptCashOut`),
+ * and the `.completed` or `.failed` of a cash-out or refund when it first reaches a final state. A refund answered straight in a final state gets both, so
  * every refund begins with `refund.created`. Nothing else is one (`Created` → `Registered`, charges read, a repeat).
  * `checkoutOrderId` is the refunded checkout's order, which the store reads in the change's transaction.
  */
 export function merchantEventsOfCashOut(before: CashOut | undefined, after: CashOut, checkoutOrderId?: string): NewMerchantEvent[] {
   if (!after.transactionId || after.state === CASH_OUT_SENDING) return [];
-  const answered = before !== undefined && before.state !== CASH_OUT_SENDING;
-  const ended = isFinalCashOutState(after.state) && !(before && isFinalCashOutState(before.state));
+  // Before the provider's answer a cash-out holds no transaction (Sending, or a late answer's PendingApproval or Rejected).
+  const answered = before?.transactionId != null;
+  const ended = isFinalCashOutState(after.state) && !(answered && isFinalCashOutState(before.state));
   const base = {
     idempotencyKey: after.idempotencyKey,
     orderId: after.orderId,

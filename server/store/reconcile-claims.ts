@@ -1,7 +1,9 @@
 /**
- * What both stores share of `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations`: the claim's input checked and
- * normalised, and the order the claimed checkouts are returned in (an UPDATE … RETURNING gives its rows in no set order).
+ * What both stores share of `Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations` and
+ * `claimStaleCashOuts`: the claim's input checked and normalised, and the order the claimed rows are returned in (an
+ * UPDATE … RETURNING gives its rows in no set order).
  */
+import type { CashOut } from './back-office';
 import { InstantSchema, type Checkout, type StaleClaim } from './types';
 
 /** Milliseconds in a day: SQLite's date arithmetic counts in days. */
@@ -45,3 +47,9 @@ export function byWindowEnd(a: Checkout, b: Checkout): number {
   if (x !== y) return x < y ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
+
+/** Oldest first, then by key: the order of the claim of cash-outs `Sending` (an UPDATE … RETURNING gives no order). */
+export const bySending = (a: CashOut, b: CashOut) => compare(a.createdAt, b.createdAt) || compare(a.idempotencyKey, b.idempotencyKey);
+/** Least recently updated first, then by key: the order of the claim of cash-outs followed at the provider. */
+export const byUpdate = (a: CashOut, b: CashOut) => compare(a.updatedAt, b.updatedAt) || compare(a.idempotencyKey, b.idempotencyKey);
+const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);

@@ -1,17 +1,20 @@
 /**
- * `Store.claimStaleCheckouts`, `claimDueExpiries` and `claimStaleReservations` on PostgreSQL. Each claim is one statement: its
- * materialized CTE picks the rows once and locks them with `FOR UPDATE SKIP LOCKED` (as `id IN (subquery … LIMIT)`, the
- * planner may run the subquery once per outer row and claim more than the limit), so an instance claiming at the same moment passes over them and
- * picks others, and the UPDATE pushes their `next_check_at` before the locks go, so an instance claiming a moment
- * later finds them not due (READ COMMITTED re-checks a locked row's conditions on its newest version). Live checkouts
- * are claimed first, then expired ones up to the limit; checkouts past their window are claimed for expiring the same
- * way, and so are reservations whose provider call never answered, for settling.
+ * `Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations` and `claimStaleCashOuts` on PostgreSQL.
+ * Each claim is one statement: its materialized CTE picks the rows once and locks them with `FOR UPDATE SKIP LOCKED`
+ * (as `id IN (subquery … LIMIT)`, the planner may run the subquery once per outer row and claim more than the limit),
+ * so an instance claiming at the same moment passes over them and picks others, and the UPDATE pushes their
+ * `next_check_at` before the locks go, so an instance claiming a moment later finds them not due (READ COMMITTED
+ * re-checks a locked row's conditions on its newest version). Live checkouts are claimed first, then expired ones up
+ * to the limit; checkouts past their window are claimed for expiring the same way, and so are reservations whose
+ * provider call never answered, for settling, and cash-outs left `Sending` or unheard of.
  */
 import type pg from 'pg';
 import { CREATING, EXPIRED, LIVE_STATES } from '../../core/states';
 import { sqlList } from './migration-step';
-import { byClaimOrder, byCreation, byWindowEnd, parseClaim } from './reconcile-claims';
-import { checkoutFromRow, type Row } from './rows';
+import { CASH_OUT_SENDING } from './back-office';
+import { UNSETTLED } from './back-office-sql';
+import { byClaimOrder, byCreation, bySending, byUpdate, byWindowEnd, parseClaim } from './reconcile-claims';
+import { cashOutFromRow, checkoutFromRow, type Row } from './rows';
 import { InstantSchema, type Store } from './types';
 
 /** Nothing heard since $2 (`before`), and no claim still running at $1 (`now`). */
@@ -58,7 +61,31 @@ export const POSTGRES_CLAIMS = {
     RETURNING checkouts.*`,
 } as const;
 
-export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries' | 'claimStaleReservations'> {
+/**
+ * The stale cash-outs' claim (`claimStaleCashOuts`), shared with the plan tests: $1 now, $2 before, $3 limit, $4 until.
+ * As the checkouts' claims: a materialized CTE picks the rows once and locks them with
+ * `FOR UPDATE SKIP LOCKED`, so an instance claiming at the same moment passes over them.
+ */
+export const POSTGRES_CASH_OUT_CLAIMS = {
+  sending: `
+    WITH picked AS MATERIALIZED (
+      SELECT idempotency_key FROM cashouts
+      WHERE state = '${CASH_OUT_SENDING}' AND COALESCE(decided_at, created_at) < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
+      ORDER BY created_at, idempotency_key LIMIT $3 FOR UPDATE SKIP LOCKED)
+    UPDATE cashouts SET next_check_at = $4 FROM picked WHERE cashouts.idempotency_key = picked.idempotency_key
+    RETURNING cashouts.*`,
+  followed: `
+    WITH picked AS MATERIALIZED (
+      SELECT idempotency_key FROM cashouts
+      WHERE state IN (${UNSETTLED}) AND updated_at < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
+      ORDER BY updated_at, idempotency_key LIMIT $3 FOR UPDATE SKIP LOCKED)
+    UPDATE cashouts SET next_check_at = $4 FROM picked WHERE cashouts.idempotency_key = picked.idempotency_key
+    RETURNING cashouts.*`,
+} as const;
+
+export function reconcilePostgres(
+  pool: pg.Pool,
+): Pick<Store, 'claimStaleCheckouts' | 'claimDueExpiries' | 'claimStaleReservations' | 'claimStaleCashOuts'> {
   const claimed = (rows: Row[]) => rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byClaimOrder);
   return {
     async claimStaleCheckouts(input) {
@@ -76,6 +103,14 @@ export function reconcilePostgres(pool: pg.Pool): Pick<Store, 'claimStaleCheckou
       const values = [InstantSchema.parse(now), InstantSchema.parse(before), limit, InstantSchema.parse(until)];
       const { rows } = await pool.query<Row>(POSTGRES_CLAIMS.staleReservations, values);
       return rows.map((row) => checkoutFromRow(row, 'parsed')).sort(byCreation);
+    },
+    async claimStaleCashOuts(now, before, limit, until) {
+      const values = [InstantSchema.parse(now), InstantSchema.parse(before), limit, InstantSchema.parse(until)];
+      const claim = async (text: string, params: unknown[]) => (await pool.query<Row>(text, params)).rows.map(cashOutFromRow);
+      const sending = (await claim(POSTGRES_CASH_OUT_CLAIMS.sending, values)).sort(bySending);
+      if (sending.length >= limit) return sending;
+      const followed = await claim(POSTGRES_CASH_OUT_CLAIMS.followed, [values[0], values[1], limit - sending.length, values[3]]);
+      return [...sending, ...followed.sort(byUpdate)];
     },
   };
 }

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
-import type { BackOfficeStore } from './back-office';
+import type { BackOfficeStore, CashOut } from './back-office';
 import type { CompanyPaymentStore } from './company-payments';
 import type { DeliveryStore } from './deliveries';
 import type { DeliveryLogStore, EndpointStore } from './endpoints';
@@ -261,6 +261,14 @@ export interface Store extends BackOfficeStore, CompanyPaymentStore, DeliverySto
    * taken before the window ended does not hold it back.
    */
   claimDueExpiries(now: string, limit: number, until: string): Promise<Checkout[]>;
+  /**
+   * Claims, for the reconciler, the cash-outs and refunds a crash or a lost answer may have left behind: first those
+   * `Sending` since before `before` (since their approval, for an approved one), oldest first, to settle at the
+   * provider; then those `Created` or `Registered` and unchanged since before `before`, least recently updated first,
+   * to re-read; at most `limit` in all. A claimed one is not claimed again before `until` (its lease): instances
+   * claiming at the same moment take different ones, and one an instance crashed on is claimed again after `until`.
+   */
+  claimStaleCashOuts(now: string, before: string, limit: number, until: string): Promise<CashOut[]>;
   /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */
   listExpiredCheckouts(now: string, limit: number): Promise<Checkout[]>;
   close(): Promise<void>;

@@ -304,4 +304,46 @@ describe('the console', () => {
     // No bank decision in the console: those buttons are the portal's.
     expect(await recent.getByRole('button', { name: /^Concluir/ }).count()).toBe(0);
   });
+
+  it('keeps the key of a cash-out whose answer was lost, however it is confirmed again, and draws a new one for another', async () => {
+    await signInAs(page, app, 'operator');
+    const keys: string[] = [];
+    const statuses: number[] = [];
+    await page.route('**/api/admin/cashouts', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      const answer = await route.fetch();
+      statuses.push(answer.status());
+      // The first one is made, and its answer lost on the way back.
+      if (keys.length === 1) return route.abort('connectionreset');
+      return route.fulfill({ response: answer });
+    });
+    const form = page.locator('bo-cashout-form');
+    const send = async (amount: string) => {
+      await form.getByLabel('Tipo de chave').selectOption('EMAIL');
+      await form.getByLabel('Chave PIX').fill('fornecedor@exemplo.com.br');
+      await form.getByLabel('Nome do destinatário').fill('Maria da Silva');
+      await form.getByLabel('CPF do destinatário').fill('529.982.247-25');
+      await form.getByLabel('Valor (R$)').fill(amount);
+      await form.getByRole('button', { name: 'Revisar transferência' }).click();
+      await form.getByRole('button', { name: 'Confirmar transferência' }).click();
+    };
+    await send('7,00');
+    await form.getByRole('alert').waitFor();
+    // Back to the form and the same cash-out confirmed again: the same key, so the one made is answered.
+    await form.getByRole('button', { name: 'Corrigir' }).click();
+    await send('7,00');
+    await expect.poll(() => statuses).toEqual([201, 200]);
+    // Answered: the same cash-out once more is another one, under a new key.
+    await form.getByRole('button', { name: 'Revisar transferência' }).waitFor();
+    await send('7,00');
+    await expect.poll(() => statuses).toEqual([201, 200, 201]);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    await page.unroute('**/api/admin/cashouts');
+    // The lost answer is a failed load, which the browser logs as it should.
+    const lost = problems.problems.filter((p) => p.includes('ERR_CONNECTION_RESET') && p.includes('/api/admin/cashouts'));
+    expect(lost).toHaveLength(1);
+    problems.problems.splice(0, problems.problems.length, ...problems.problems.filter((p) => !lost.includes(p)));
+  });
 });

@@ -9,7 +9,10 @@ import { createSandbox, type SandboxOptions } from '../../../server/sandbox';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import { tempDir } from './server';
 
-export async function startSandbox(options: Partial<SandboxOptions> = {}) {
+/** What stands before the emulator's handler, when a test holds or drops some of its requests (`handle` serves one). */
+export type AroundSandbox = (request: Request, handle: (request: Request) => Promise<Response>) => Promise<Response>;
+
+export async function startSandbox({ around, ...options }: Partial<SandboxOptions> & { around?: AroundSandbox } = {}) {
   // The port must be known before the sandbox is built (its public address), so the handler is set after listening.
   const handler: { fetch?: (request: Request) => Response | Promise<Response> } = {};
   const server = serve({ fetch: (request) => handler.fetch!(request), port: 0, hostname: '127.0.0.1' }) as Server;
@@ -19,7 +22,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}) {
   const dataDir = options.dataDir ?? tempDir('sandbox-');
   const sandbox = createSandbox({ dataDir, clock, publicBaseUrl: url, webhookRetry: { delaysMs: [50, 100] }, ...options });
   const root = new Hono().route('/sandbox', sandbox.app);
-  handler.fetch = root.fetch;
+  const handle = async (request: Request) => root.fetch(request);
+  handler.fetch = around ? (request) => around(request, handle) : root.fetch;
 
   const client = (extra: Partial<ProviderClientOptions> = {}) =>
     createProviderClient({ baseUrl: `${url}/sandbox/v1`, accessKey: SANDBOX_ACCESS_KEY, secret: SANDBOX_SECRET, retryBaseMs: 5, ...extra });

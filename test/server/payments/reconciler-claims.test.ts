@@ -1,7 +1,7 @@
 /**
  * Instances share the reconciler's work: two reconcilers over one database (two PostgreSQL stores with
  * TEST_DATABASE_URL, two connections to one SQLite file) pass at the same time, and the provider is asked about
- * each stale checkout once, not once per instance. And an expired checkout is re-read with backoff over its day of
+ * each stale checkout, and each cash-out left Sending, once, not once per instance. And an expired checkout is re-read with backoff over its day of
  * follow-up, not at every pass.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -173,6 +173,30 @@ for (const database of databases) {
       expect(b.lookups.length).toBeGreaterThan(0);
       // The provider made nothing for them: each order is free again.
       for (const reservation of reservations) expect(await storeA.getCheckout(reservation.id)).toBeUndefined();
+    });
+
+    it('settles each cash-out and refund a crash left Sending once between them: one look-up of its order, then released', async () => {
+      const [storeA, storeB] = await database.open();
+      opened.push(storeA, storeB);
+      const keys = Array.from({ length: 24 }, (_, i) => `crashed-cash-out-${i}`);
+      for (const key of keys) {
+        const reserved = await storeA.reserveCashOut({
+          ...{ idempotencyKey: key, fingerprint: 'f', orderId: `payout-${key}`, amountCents: 1_000, createdAt: iso(T0) },
+          ...{ recipientName: 'Maria', recipientCpf: '52998224725', keyType: 'CPF', keyValue: '52998224725' },
+        });
+        expect(reserved.outcome).toBe('created');
+      }
+      const clock = new ManualClock(iso(T0 + 10 * MINUTE));
+      const a = countingProvider();
+      const b = countingProvider();
+      const lookups = () => a.lookups.length + b.lookups.length;
+      await passTogether(instance(storeA, a.provider, clock), instance(storeB, b.provider, clock), lookups);
+
+      expect([...a.lookups, ...b.lookups].sort()).toEqual(keys.map((key) => `payout-${key}`).sort());
+      expect(a.lookups.length).toBeGreaterThan(0);
+      expect(b.lookups.length).toBeGreaterThan(0);
+      // The provider made none of them: each key is free again.
+      for (const key of keys) expect(await storeB.getCashOut(key)).toBeUndefined();
     });
 
     it('re-reads a checkout whose claimer crashed before reading it, once its claim runs out', async () => {

@@ -189,6 +189,46 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         expect(await store.getCashOut('k-d')).toMatchObject({ transactionId: 'tx-d' });
       });
 
+      it('stores an answer that came after its reservation was settled without it, whatever became of the reservation', async () => {
+        const checkout = await paid('LA-1', 0);
+        const eventsOf = async (key: string) =>
+          (await store.merchantEventsAfter(0, 1000)).filter((e) => e.data.idempotencyKey === key).map((e) => e.type);
+        // Its key freed (the look found nothing yet): put back as it was reserved, activated, with its events.
+        const freed = taken(
+          await store.reserveCashOut(cashOut({ idempotencyKey: 'la-freed', refundOf: checkout.id, requestedBy: 'maker' })),
+        );
+        await store.discardCashOut('la-freed');
+        expect(await store.adoptCashOut(freed, 'tx-la-freed', 'Created', at(2))).toEqual({
+          ...freed,
+          transactionId: 'tx-la-freed',
+          state: 'Created',
+          updatedAt: at(2),
+        });
+        expect(await store.refundsOf([checkout.id])).toHaveLength(1);
+        // Approved, then back to waiting for a decision, or rejected since: activated all the same.
+        for (const [key, approveAgain] of [
+          ['la-reopened', undefined],
+          ['la-rejected', false],
+        ] as const) {
+          const approved = taken(await store.reserveCashOut(cashOut({ idempotencyKey: key, awaitsApproval: true })));
+          await store.decideCashOut(key, { approve: true, by: 'owner', at: at(1) });
+          await store.discardCashOut(key);
+          if (approveAgain === false) await store.decideCashOut(key, { approve: false, by: 'owner', at: at(1) });
+          expect(await store.adoptCashOut(approved, `tx-${key}`, 'Completed', at(3))).toMatchObject({
+            transactionId: `tx-${key}`,
+            state: 'Completed',
+          });
+        }
+        // A key that holds a transaction already keeps it.
+        expect(await store.adoptCashOut(freed, 'tx-la-other', 'Completed', at(4))).toMatchObject({
+          transactionId: 'tx-la-freed',
+          state: 'Created',
+        });
+        expect(await eventsOf('la-freed')).toEqual(['refund.created']);
+        expect(await eventsOf('la-reopened')).toEqual(['cashout.completed']);
+        expect(await eventsOf('la-rejected')).toEqual(['cashout.completed']);
+      });
+
       it('lists recent cash-outs newest first, and the unsettled ones least recently updated first', async () => {
         await store.reserveCashOut(cashOut({ idempotencyKey: 'a', createdAt: at(1) }));
         await store.reserveCashOut(cashOut({ idempotencyKey: 'b', createdAt: at(2) }));
@@ -199,13 +239,17 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         expect((await store.listUnsettledCashOuts(10)).map((c) => c.idempotencyKey)).toEqual(['b', 'a']);
       });
 
-      it('holds a refund of the whole payment until it fails, and links refunds to their checkout', async () => {
+      it('holds a refund of the whole payment until it fails, refuses another while one is Sending, and links refunds to their checkout', async () => {
         const checkout = await paid('R-1', 0);
         const first = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-1', refundOf: checkout.id, amountCents: 12_345 }));
         expect(first.outcome).toBe('created');
+        // Whether its money left is not known yet: another refund of the checkout waits, whatever its amount.
+        expect(await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, amountCents: 1 }))).toEqual({
+          outcome: 'in_progress',
+        });
+        await store.activateCashOut('r-1', 'tx-r1', 'Created', at(1));
         const second = await store.reserveCashOut(cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, amountCents: 12_345 }));
         expect(second).toEqual({ outcome: 'exceeds_paid', refundableCents: 0 });
-        await store.activateCashOut('r-1', 'tx-r1', 'Created', at(1));
         await store.updateCashOut('r-1', { state: 'Error' }, at(2));
         const retry = await store.reserveCashOut(
           cashOut({ idempotencyKey: 'r-2', refundOf: checkout.id, amountCents: 12_345, createdAt: at(3) }),
@@ -220,6 +264,48 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
 
       it('refuses amounts that are not integer cents', async () => {
         await expect(store.reserveCashOut(cashOut({ amountCents: 10.5 }))).rejects.toThrow();
+      });
+    });
+
+    describe("the reconciler's claim of stale cash-outs", () => {
+      const keys = (list: CashOut[]) => list.map((c) => c.idempotencyKey);
+
+      it('claims those Sending past the window first (an approved one counted from its approval), then those unheard of', async () => {
+        await store.reserveCashOut(cashOut({ idempotencyKey: 's-old', createdAt: at(0) }));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 's-new', createdAt: at(9) }));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 's-pending', createdAt: at(0), awaitsApproval: true }));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 's-approved', createdAt: at(0), awaitsApproval: true }));
+        await store.decideCashOut('s-approved', { approve: true, by: 'owner@shop.example', at: at(8) });
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'f-quiet', createdAt: at(0) }));
+        await store.activateCashOut('f-quiet', 'tx-f-quiet', 'Registered', at(1));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'f-heard', createdAt: at(0) }));
+        await store.activateCashOut('f-heard', 'tx-f-heard', 'Created', at(9));
+        await store.reserveCashOut(cashOut({ idempotencyKey: 'f-done', createdAt: at(0) }));
+        await store.activateCashOut('f-done', 'tx-f-done', 'Completed', at(1));
+
+        const claimed = await store.claimStaleCashOuts(at(10), at(5), 10, at(11));
+        expect(claimed.map((c) => [c.idempotencyKey, c.state])).toEqual([
+          ['s-old', 'Sending'],
+          ['f-quiet', 'Registered'],
+        ]);
+        // Leased until minute 11: claimed by nobody else before, and by the next pass after.
+        expect(await store.claimStaleCashOuts(at(10.5), at(5), 10, at(11.5))).toEqual([]);
+        expect(keys(await store.claimStaleCashOuts(at(11), at(9), 10, at(12)))).toEqual(['s-approved', 's-old', 'f-quiet']);
+        // The claim changes nothing a cash-out shows.
+        expect(await store.getCashOut('s-old')).toMatchObject({ state: 'Sending', transactionId: null, updatedAt: at(0) });
+      });
+
+      it('claims at most the limit, Sending first, and each one once of claims at the same moment', async () => {
+        for (let i = 0; i < 6; i++) await store.reserveCashOut(cashOut({ idempotencyKey: `l-s${i}`, createdAt: at(i / 10) }));
+        for (let i = 0; i < 4; i++) {
+          await store.reserveCashOut(cashOut({ idempotencyKey: `l-f${i}`, createdAt: at(0) }));
+          await store.activateCashOut(`l-f${i}`, `tx-l-f${i}`, 'Created', at(1 + i / 10));
+        }
+        expect(keys(await store.claimStaleCashOuts(at(10), at(5), 4, at(20)))).toEqual(['l-s0', 'l-s1', 'l-s2', 'l-s3']);
+        expect(keys(await store.claimStaleCashOuts(at(10), at(5), 4, at(20)))).toEqual(['l-s4', 'l-s5', 'l-f0', 'l-f1']);
+        const racing = await Promise.all(Array.from({ length: 4 }, () => store.claimStaleCashOuts(at(21), at(5), 3, at(30))));
+        const all = racing.flatMap(keys);
+        expect(all.sort()).toEqual(['l-f0', 'l-f1', 'l-f2', 'l-f3', 'l-s0', 'l-s1', 'l-s2', 'l-s3', 'l-s4', 'l-s5']);
       });
     });
 
