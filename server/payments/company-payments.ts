@@ -9,13 +9,14 @@
  * id of ours, so it is found by what it asks: amount, description, receiver, account, and no other key holding it).
  */
 import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING } from '../../core/cashout-machine';
-import { formatCents, MICRO_SCALE, microsOf, parseDecimal } from '../../core/money';
+import { formatCents } from '../../core/money';
 import type { Clock } from '../lib/clock';
 import type { PaymentRequest, ProviderClient } from '../provider';
 import type { CompanyPayment } from '../store/company-payments';
 import type { Store } from '../store/types';
 import { needsApproval, sha256 } from './cashout-request';
 import { idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, receiverNotPayable } from './errors';
+import { sentFrom, settleCompanyPayment } from './company-payment-settle';
 import { createSaga } from './saga';
 
 export interface CompanyPaymentRequest {
@@ -55,22 +56,9 @@ export interface CompanyPaymentDeskOptions {
   logger?: Pick<Console, 'warn'>;
 }
 
-/** How far the provider's clock may be from ours, and the day after a send that a lost request is looked for in. */
-const SKEW_MS = 5 * 60_000;
-const DAY_MS = 24 * 60 * 60_000;
-/** Pages of the provider's list looked through for a lost request (20 each), per status. */
-const SETTLE_PAGES = 5;
-
 /** The fingerprint of a payment request: what it asks (the same key with another request is refused). */
 export const companyPaymentFingerprint = (r: CompanyPaymentRequest) =>
   sha256(JSON.stringify(['company-payment', r.amountCents.toString(), r.description, r.receiverId, r.accountId]));
-
-/** Whether the provider's `item` is the request `payment` asked for (its amount compared exactly, at six decimals). */
-const asks = (item: PaymentRequest, payment: CompanyPayment) =>
-  parseDecimal(item.amount, MICRO_SCALE) === microsOf(payment.amountCents) &&
-  item.description === payment.description &&
-  item.refReceiver === payment.receiverId &&
-  item.refBankAccount === payment.accountId;
 
 export function createCompanyPaymentDesk({
   provider,
@@ -82,28 +70,6 @@ export function createCompanyPaymentDesk({
   logger = console,
 }: CompanyPaymentDeskOptions) {
   const now = () => clock.now().toISOString();
-  const sentFrom = (payment: CompanyPayment) => payment.decidedAt ?? payment.createdAt;
-
-  /** The provider's request that `payment` made, if the provider has one no other key holds. */
-  async function findMade(payment: CompanyPayment): Promise<PaymentRequest | undefined> {
-    const start = Date.parse(sentFrom(payment)) - SKEW_MS;
-    for (const status of ['Pending', 'Approved'] as const) {
-      for (let page = 0; page < SETTLE_PAGES; page++) {
-        const found = await provider.paymentRequests.list({
-          'dataset.limit': 20,
-          'dataset.offset': page * 20,
-          status,
-          startDate: new Date(start).toISOString(),
-          endDate: new Date(start + DAY_MS).toISOString(),
-        });
-        for (const item of found.items.filter((i) => asks(i, payment))) {
-          if (!(await store.findCompanyPaymentByRequest(item.id))) return item;
-        }
-        if ((page + 1) * 20 >= found.total) break;
-      }
-    }
-    return undefined;
-  }
 
   const saga = createSaga<KeyedPayment, DeskPayment, PaymentRequest>(
     {
@@ -137,17 +103,7 @@ export function createCompanyPaymentDesk({
         return stored && { ...stored, answer };
       },
       adoptAnswer: (payment) => store.getCompanyPayment(payment.idempotencyKey),
-      async settle(payment, { release }) {
-        const made = await findMade(payment);
-        if (made) {
-          const activated = await store.activateCompanyPayment(payment.idempotencyKey, made.id, now());
-          if (activated) return { outcome: 'adopted', record: activated };
-          return { outcome: 'moved', record: await store.getCompanyPayment(payment.idempotencyKey) };
-        }
-        if (!release) return { outcome: 'moved', record: payment };
-        await store.discardCompanyPayment(payment.idempotencyKey);
-        return { outcome: 'released' };
-      },
+      settle: (payment, { release }) => settleCompanyPayment({ provider, store, clock }, payment, { release }),
       discard: (payment) => store.discardCompanyPayment(payment.idempotencyKey),
       reload: (payment) => store.getCompanyPayment(payment.idempotencyKey),
       createdAt: sentFrom,

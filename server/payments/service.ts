@@ -15,6 +15,7 @@ import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
 import type { OrderResolver, PricedOrder } from './orders';
 import { receiptOf } from './receipt';
 import { refreshCashOut, settleStaleCashOuts } from './cashout-settle';
+import { settleStaleCompanyPayments } from './company-payment-settle';
 import { createRecovery } from './recovery';
 import { createSaga } from './saga';
 import type { WebhookTarget } from './webhook-target';
@@ -242,10 +243,14 @@ export function createCheckoutService(options: CheckoutServiceOptions) {
 
   /**
    * Settles the cash-outs and refunds a crash or a lost answer left `Sending` past the settle window, and re-reads the
-   * activated ones unheard of for as long (./cashout-settle.ts); resolves with how many moved.
+   * activated ones unheard of for as long (./cashout-settle.ts); and the payment requests to companies left `Sending`
+   * (./company-payment-settle.ts). Resolves with how many moved.
    */
-  const settleStaleMoneyOut = (limit: number, onError: (error: unknown) => void, claimMs = 60_000): Promise<number> =>
-    settleStaleCashOuts({ provider, store, clock }, { limit, settleAfterMs: options.settleAfterMs ?? 30_000, claimMs }, onError);
+  async function settleStaleMoneyOut(limit: number, onError: (error: unknown) => void, claimMs = 60_000): Promise<number> {
+    const terms = { limit, settleAfterMs: options.settleAfterMs ?? 30_000, claimMs };
+    const cashOuts = await settleStaleCashOuts({ provider, store, clock }, terms, onError);
+    return cashOuts + (await settleStaleCompanyPayments({ provider, store, clock }, terms, onError));
+  }
 
   /**
    * A provider webhook of one of our cash-outs (or refunds): re-reads it and records its state, so the merchant's

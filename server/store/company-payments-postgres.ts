@@ -82,6 +82,21 @@ export function companyPaymentsPostgres(pool: pg.Pool): CompanyPaymentStore {
     async findCompanyPaymentByRequest(requestId) {
       return maybe(await one('SELECT * FROM company_payments WHERE request_id = $1', [requestId]));
     },
+    async claimStaleCompanyPayments(now, before, limit, until) {
+      // As the cash-outs' claim: the rows picked once and locked, so an instance claiming at the same moment skips them.
+      const { rows } = await pool.query<Row>(
+        `WITH picked AS MATERIALIZED (
+           SELECT idempotency_key FROM company_payments
+           WHERE state = '${CASH_OUT_SENDING}' AND COALESCE(decided_at, created_at) < $2 AND (next_check_at IS NULL OR next_check_at <= $1)
+           ORDER BY created_at, idempotency_key COLLATE "C" LIMIT $3 FOR UPDATE SKIP LOCKED)
+         UPDATE company_payments SET next_check_at = $4 FROM picked WHERE company_payments.idempotency_key = picked.idempotency_key
+         RETURNING company_payments.*`,
+        [new Date(now).toISOString(), new Date(before).toISOString(), limit, new Date(until).toISOString()],
+      );
+      return rows
+        .map(companyPaymentFromRow)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.idempotencyKey < b.idempotencyKey ? -1 : 1));
+    },
     async listCompanyPaymentApprovals(state, limit) {
       const text =
         state === 'pending'

@@ -35,6 +35,14 @@ export function companyPaymentsSqlite(db: Database.Database): CompanyPaymentStor
       WHERE idempotency_key = ? AND state IN (${REOPENED_FROM}) AND decided_at IS NOT NULL`),
     pending: db.prepare(`
       SELECT * FROM company_payments WHERE state = '${CASH_OUT_PENDING_APPROVAL}' ORDER BY created_at, idempotency_key LIMIT ?`),
+    claim: db.prepare(`
+      UPDATE company_payments SET next_check_at = @until
+      WHERE idempotency_key IN (
+        SELECT idempotency_key FROM company_payments INDEXED BY company_payments_sending
+        WHERE state = '${CASH_OUT_SENDING}' AND coalesce(decided_at, created_at) < @before
+          AND (next_check_at IS NULL OR next_check_at <= @now)
+        ORDER BY created_at, idempotency_key LIMIT @limit)
+      RETURNING *`),
     decided: db.prepare(`
       SELECT * FROM company_payments WHERE decided_at IS NOT NULL ORDER BY decided_at DESC, idempotency_key DESC LIMIT ?`),
   };
@@ -47,6 +55,8 @@ export function companyPaymentsSqlite(db: Database.Database): CompanyPaymentStor
     if (inserted) return { outcome: 'created', payment: companyPaymentFromRow(inserted) };
     return { outcome: 'existing', payment: companyPaymentFromRow(one(sql.byKey, draft.idempotencyKey)!) };
   });
+  /** The claim in a write transaction of its own: a second process on the file waits, then sees these leased. */
+  const claim = db.transaction((params: Record<string, unknown>) => sql.claim.all(params) as Row[]);
   /** Deletes a key sent without an approval; puts an approved one back to waiting for a decision. */
   const discard = db.transaction((key: string) => {
     if (sql.discard.run(key).changes === 0) sql.reopen.run(key);
@@ -77,6 +87,13 @@ export function companyPaymentsSqlite(db: Database.Database): CompanyPaymentStor
     },
     async listCompanyPaymentApprovals(state, limit) {
       return (sql[state === 'pending' ? 'pending' : 'decided'].all(limit) as Row[]).map(companyPaymentFromRow);
+    },
+    async claimStaleCompanyPayments(now, before, limit, until) {
+      const iso = (at: string) => new Date(at).toISOString();
+      const rows = claim.immediate({ now: iso(now), before: iso(before), limit, until: iso(until) });
+      return rows
+        .map(companyPaymentFromRow)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.idempotencyKey < b.idempotencyKey ? -1 : 1));
     },
   };
 }

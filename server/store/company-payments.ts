@@ -91,4 +91,10 @@ export interface CompanyPaymentStore {
   findCompanyPaymentByRequest(requestId: string): Promise<CompanyPayment | undefined>;
   /** Payments waiting for approval (oldest first), or decided ones (most recently decided first), at most `limit`. */
   listCompanyPaymentApprovals(state: ApprovalListState, limit: number): Promise<CompanyPayment[]>;
+  /**
+   * The reconciler's claim: at most `limit` payments `Sending` since before `before` (taken for sending: created, or
+   * approved) whose last claim ended by `now`, oldest first, each leased until `until` so that an instance claiming
+   * at the same moment takes others.
+   */
+  claimStaleCompanyPayments(now: string, before: string, limit: number, until: string): Promise<CompanyPayment[]>;
 }

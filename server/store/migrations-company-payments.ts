@@ -1,8 +1,10 @@
 /**
  * Schema step 16: the payment requests the back office asks the provider for (./company-payments), each under its
  * key, kept for an owner's approval above the threshold, and linked to the provider's request once it answered.
+ * Step 20 (`companyPaymentClaimSteps`): `next_check_at`, the lease of the reconciler's claim of those a crash left
+ * `Sending` (`claimStaleCompanyPayments`), so instances settle each once between them.
  */
-import { CASH_OUT_PENDING_APPROVAL } from '../../core/cashout-machine';
+import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING } from '../../core/cashout-machine';
 import { COMPANY_PAYMENT_STATES } from '../../core/company-payment-machine';
 import { sqlList, type Migration } from './migration-step';
 
@@ -64,5 +66,19 @@ export const companyPaymentSteps: readonly Migration[] = [
       CREATE INDEX company_payments_pending_approval ON company_payments (created_at) WHERE state = '${CASH_OUT_PENDING_APPROVAL}';
       CREATE INDEX company_payments_decided ON company_payments (decided_at) WHERE decided_at IS NOT NULL;
     `,
+  },
+];
+
+/** Step 20, after step 19 in `./migrations`' list. */
+export const companyPaymentClaimSteps: readonly Migration[] = [
+  {
+    version: 20,
+    name: "reconciler: next_check_at of company payments, the settle claim's lease",
+    // The claim reads the few `Sending` (a crash leaves a handful) through their partial index; the table is small
+    // and new (step 16), so the index is built at once.
+    sqlite: `ALTER TABLE company_payments ADD COLUMN next_check_at TEXT;
+      CREATE INDEX company_payments_sending ON company_payments (created_at) WHERE state = '${CASH_OUT_SENDING}';`,
+    postgres: `ALTER TABLE company_payments ADD COLUMN next_check_at timestamptz;
+      CREATE INDEX company_payments_sending ON company_payments (created_at) WHERE state = '${CASH_OUT_SENDING}';`,
   },
 ];

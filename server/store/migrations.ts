@@ -10,7 +10,7 @@
  */
 import type { Migration } from './migration-step';
 import { checkoutSteps } from './migrations-checkouts';
-import { companyPaymentSteps } from './migrations-company-payments';
+import { companyPaymentClaimSteps, companyPaymentSteps } from './migrations-company-payments';
 import { backOfficeApprovalSteps, backOfficeSteps } from './migrations-back-office';
 import { deliveryIndexSteps, deliverySteps } from './migrations-deliveries';
 import { endpointSteps } from './migrations-endpoints';
@@ -25,7 +25,7 @@ export { sqlList, type Migration } from './migration-step';
 /**
  * Every step, oldest first: 1 to 4 in ./migrations-checkouts, 5 to 7 in ./migrations-back-office, 8 in
  * ./migrations-foreign, 9 in ./migrations-events, 10 in
- * ./migrations-deliveries, 11 in ./migrations-endpoints, 12 in ./migrations-accounts, 13 in ./migrations-back-office, 14 in ./migrations-indexes, 15 in ./migrations-reconcile, 16 in ./migrations-company-payments, 17 in ./migrations-deliveries, 18 and 19 in ./migrations-reconcile. A new step goes at
+ * ./migrations-deliveries, 11 in ./migrations-endpoints, 12 in ./migrations-accounts, 13 in ./migrations-back-office, 14 in ./migrations-indexes, 15 in ./migrations-reconcile, 16 in ./migrations-company-payments, 17 in ./migrations-deliveries, 18 and 19 in ./migrations-reconcile, 20 in ./migrations-company-payments. A new step goes at
  * the end of the list (in the file its tables belong to, or a new one), with the next version number.
  */
 export const migrations: readonly Migration[] = [
@@ -42,4 +42,5 @@ export const migrations: readonly Migration[] = [
   ...companyPaymentSteps,
   ...deliveryIndexSteps,
   ...moneyOutReconcileSteps,
+  ...companyPaymentClaimSteps,
 ];

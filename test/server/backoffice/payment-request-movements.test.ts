@@ -3,7 +3,8 @@
  * APPROVAL_ABOVE at R$ 50.00: each is asked of the provider once per Idempotency-Key; one above the threshold is kept
  * `PendingApproval` (202) with nothing at the provider until an owner other than its maker approves it (the bearer
  * token never does), and rejected it never reaches the provider; a refusal of the provider's at the approval leaves
- * it waiting again; an answer lost on the way is found at the provider, not asked twice; and every action (create,
+ * it waiting again; an answer lost on the way is found at the provider, not asked twice, on a retry of the key or by
+ * the reconciler with nobody asking; and every action (create,
  * decide, cancel, invoice upload and deletion) is in the audit trail, refused and failed ones included.
  */
 import { randomUUID } from 'node:crypto';
@@ -261,6 +262,22 @@ describe('a payment request whose answer was lost', () => {
     expect(retried).toMatchObject({ status: 200, body: { id } });
     expect(await atProvider(request.description)).toHaveLength(1);
     expect(await t.server.store.getCompanyPayment(key)).toMatchObject({ state: 'Requested', requestId: id });
+  });
+
+  it('is settled by the reconciler with nobody asking again: adopted when the provider made it, once', async () => {
+    const { key, request, id } = await lost(true);
+    await t.server.checkout.reconciler.runOnce();
+    expect(await t.server.store.getCompanyPayment(key)).toMatchObject({ state: 'Requested', requestId: id });
+    // A retry of the key afterwards answers the same request; the provider still has one.
+    expect(await ana('POST', '/payment-requests', request, { 'idempotency-key': key })).toMatchObject({ status: 200, body: { id } });
+    expect(await atProvider(request.description)).toHaveLength(1);
+  });
+
+  it('is released by the reconciler when the provider made nothing, so the key asks afresh', async () => {
+    const { key, request } = await lost(false);
+    await t.server.checkout.reconciler.runOnce();
+    expect(await t.server.store.getCompanyPayment(key)).toBeUndefined();
+    expect(await atProvider(request.description)).toHaveLength(0);
   });
 
   it('is asked again when the provider made nothing', async () => {

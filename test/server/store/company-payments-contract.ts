@@ -143,6 +143,35 @@ export function describeCompanyPaymentContract(name: string, setup: StoreSetup) 
       expect(await store.listCompanyPaymentApprovals('decided', 1)).toHaveLength(1);
     });
 
+    it('claims the payments Sending past the window once per lease, oldest first; two claims at once take each once', async () => {
+      await store.reserveCompanyPayment(draft({ idempotencyKey: 'k-old', createdAt: at(0) }));
+      await store.reserveCompanyPayment(draft({ idempotencyKey: 'k-older', createdAt: at(-1) }));
+      await store.reserveCompanyPayment(draft({ idempotencyKey: 'k-new', createdAt: at(9) }));
+      await store.reserveCompanyPayment(draft({ idempotencyKey: 'k-waiting', awaitsApproval: true, createdAt: at(0) }));
+      await store.reserveCompanyPayment(draft({ idempotencyKey: 'k-requested', createdAt: at(0) }));
+      await store.activateCompanyPayment('k-requested', 'pr-1', at(1));
+      const claims = await Promise.all([
+        store.claimStaleCompanyPayments(at(10), at(5), 10, at(11)),
+        store.claimStaleCompanyPayments(at(10), at(5), 10, at(11)),
+      ]);
+      const taken = claims.flat().map((p) => p.idempotencyKey);
+      expect(taken.sort()).toEqual(['k-old', 'k-older']);
+      // Each claim's own rows come oldest first.
+      for (const claim of claims)
+        expect(claim.map((p) => p.idempotencyKey)).toEqual(['k-older', 'k-old'].filter((k) => claim.some((p) => p.idempotencyKey === k)));
+      // Leased until minute 11: not again before, again after.
+      expect(await store.claimStaleCompanyPayments(at(10.5), at(5), 10, at(12))).toEqual([]);
+      expect((await store.claimStaleCompanyPayments(at(11), at(5), 1, at(12))).map((p) => p.idempotencyKey)).toEqual(['k-older']);
+      // One approved later is taken for sending at its approval: not stale until the window passed since then.
+      await store.decideCompanyPayment('k-waiting', { approve: true, by: 'bia@shop.example', at: at(8) });
+      expect((await store.claimStaleCompanyPayments(at(11.5), at(7), 10, at(13))).map((p) => p.idempotencyKey)).toEqual(['k-old']);
+      expect((await store.claimStaleCompanyPayments(at(13), at(9), 10, at(14))).map((p) => p.idempotencyKey)).toEqual([
+        'k-older',
+        'k-old',
+        'k-waiting',
+      ]);
+    });
+
     it('refuses what the schema refuses: no amount of zero or less, no fraction of a cent', async () => {
       await expect(store.reserveCompanyPayment(draft({ amountCents: 0 }))).rejects.toThrow();
       await expect(store.reserveCompanyPayment(draft({ amountCents: 10.5 }))).rejects.toThrow();
