@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCpf, isValidCpf } from '../../core/cpf';
 import { formatDecimal, formatMoney, MICRO_SCALE, microsOf, parseDecimal, parseTypedAmount, requireCents } from '../../core/money';
-import type { PixKeyType } from '../../server/provider/schemas';
+import type { PixKeyType } from '../../core/backoffice';
 import type { AdminApi, CashOutInput } from '../api';
 import { emit, notify } from '../events';
 import { formatMoney6 } from '../format';

@@ -9,7 +9,7 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../core/money';
 import { AdminApiError, type AdminApi, type CheckoutRefunds, type Role } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
 import { emit, notify } from '../events';
 import { formatMoney6 } from '../format';
 import shared from '../shared.styles';

@@ -6,7 +6,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AdminApi, AdminUser, Role } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
 import { notify } from '../events';
 import { formatDate, roleLabel } from '../format';
 import { Loading } from '../loading';

@@ -7,7 +7,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { AdminApi, Role, WebhookEndpointView } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
 import { notify } from '../events';
 import { formatDate } from '../format';
 import { Loading } from '../loading';
@@ -26,7 +26,7 @@ const stateOf = (e: WebhookEndpointView) =>
     : e.disabled.reason === 'failing'
       ? { label: 'Desativado após falhas', tone: 'bad' }
       : { label: 'Desativado por você', tone: 'neutral' };
-const failingSince = (e: WebhookEndpointView) => e.failingSince ?? (e.disabled?.reason === 'failing' ? e.disabled.since : null);
+const failingSince = (e: WebhookEndpointView) => (e.disabled?.reason === 'failing' ? e.disabled.since : null);
 /** Why a test event was not delivered, when no status came: the BFF's few words (server/events/send.ts) in Portuguese. */
 const REASONS: Record<string, string> = {
   timeout: 'sem resposta no prazo',
