@@ -22,23 +22,15 @@ module.exports = {
       to: { path: '^(server|demo)/' },
     },
     {
-      name: 'console-not-to-demo-or-widget',
+      name: 'console-core-only',
       comment:
-        "console/ is the merchant console's page (Lit elements, served by the product at /admin): it talks to the BFF over " +
-        "HTTP only. Nothing of demo/ (the sandbox controls are the demo's sandbox portal, never the console's) or widget/.",
+        "console/ is the merchant console's page (Lit elements, served by the product at /admin): it talks to the back office " +
+        'over HTTP only, and reads its answers through the contract in core/backoffice/ (the declared views the server ' +
+        'builds them against). It imports core/, Lit and itself: nothing of server/, not even a type, nor of demo/ (the ' +
+        "sandbox controls are the demo's sandbox portal) or widget/.",
       severity: 'error',
       from: { path: '^console/' },
-      to: { path: '^(demo|widget)/' },
-    },
-    {
-      name: 'console-server-types-only',
-      comment:
-        "console/ runs in the browser and may take from server/ only types: the wire's shapes (the provider schemas, and the " +
-        "views the back office answers), as `import type`. No server code, not even the schemas' zod, in the bundle; shared " +
-        'rules (money, CPF, states) come from core/.',
-      severity: 'error',
-      from: { path: '^console/' },
-      to: { path: '^server/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^(server|demo|widget)/' },
     },
     {
       name: 'core-not-to-outer-layers',

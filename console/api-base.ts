@@ -2,7 +2,7 @@
  * The console's wire underneath `AdminApi` (./api.ts): one JSON call to `/api/admin`, with the session cookie, that
  * tells the page when the session is gone, and the session itself (sign in, who is signed in, sign out).
  */
-import type { Session, SignedIn } from './api-types';
+import type { Session, SignedIn } from '../core/backoffice';
 import { AdminApiError, errorFrom, MESSAGES } from './api-errors';
 
 /** A query string of the values given (empty ones left out), with its `?`; '' when none. */
@@ -36,7 +36,7 @@ export class AdminApiBase {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch {
-      throw new AdminApiError(0, 'network_error', MESSAGES.network_error!);
+      throw new AdminApiError(0, 'network_error', MESSAGES.network_error);
     }
     const data: unknown = await response.json().catch(() => null);
     if (response.ok) return data as T;

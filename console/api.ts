@@ -6,77 +6,76 @@
  * with fetch. Nothing here knows the demo or the emulator: their controls live in the demo's sandbox portal.
  */
 import type {
+  AdminUser,
   ApprovalFilter,
-  Balance,
-  DocumentPage,
-  PaymentRequest,
-  PaymentRequestDetail,
-  PaymentRequestPage,
-  ReceiverAccount,
-  ReceiverPage,
-  TransactionList,
-} from '../server/provider/schemas';
-import type {
+  ApprovalList,
+  ApprovalView,
+  AuditFilters,
+  AuditPage,
+  BalanceView,
   CashOutInput,
+  CashOutQuote,
   CashOutView,
   CheckoutDetail,
   CheckoutFilters,
   CheckoutPage,
-  LiveChange,
-  PageSize,
-  PaymentRequestInput,
-  ProviderRecord,
-  AdminUser,
-  ApprovalView,
-  AuditFilters,
-  CompanyPaymentView,
-  AuditPage,
   CheckoutRefunds,
   CsvFormat,
+  DocumentView,
+  LiveChange,
   MerchantEventPage,
   NewUserInput,
+  PageSize,
   PaymentLink,
-  RefundView,
+  PaymentRequestCreated,
+  PaymentRequestDetailView,
+  PaymentRequestInput,
+  PaymentRequestView,
+  ProviderPage,
+  ProviderRecord,
+  ReceiverAccountView,
+  ReceiverView,
   UserChange,
   WebhookEndpointInput,
   WebhookEndpointView,
   WebhookEndpointWithSecret,
   WebhookTestResult,
-} from './api-types';
+} from '../core/backoffice';
 
 import { AdminApiError, errorFrom, MESSAGES } from './api-errors';
 import { AdminApiBase, query } from './api-base';
 
 export { AdminApiError } from './api-errors';
 
-/** The wire's shapes, importable from here as from ./api-types. */
-export type * from './api-types';
+/** The wire's shapes (core/backoffice, which the server builds its answers against), importable from here too. */
+export type * from '../core/backoffice';
 
 export class AdminApi extends AdminApiBase {
-  balance = () => this.call<Balance & { credits?: string; debits?: string; charges?: string }>('GET', '/balance');
+  balance = () => this.call<BalanceView>('GET', '/balance');
 
-  receivers = (p: { status?: ApprovalFilter; limit: PageSize; offset: number }) => this.call<ReceiverPage>('GET', `/receivers${query(p)}`);
+  receivers = (p: { status?: ApprovalFilter; limit: PageSize; offset: number }) =>
+    this.call<ProviderPage<ReceiverView>>('GET', `/receivers${query(p)}`);
 
   accounts = (receiverId: string) =>
-    this.call<{ items: ReceiverAccount[] }>('GET', `/receivers/${encodeURIComponent(receiverId)}/accounts`);
+    this.call<{ items: ReceiverAccountView[] }>('GET', `/receivers/${encodeURIComponent(receiverId)}/accounts`);
 
   /**
    * One payment request per `idempotencyKey`: the provider's request (201), or, above the approval threshold, the
    * request kept for another owner's approval (202, `kind: 'payment_request'`, state `PendingApproval`).
    */
   createPaymentRequest = (input: PaymentRequestInput, idempotencyKey: string) =>
-    this.call<(PaymentRequest & { idempotencyKey: string }) | CompanyPaymentView>('POST', '/payment-requests', input, {
+    this.call<PaymentRequestCreated>('POST', '/payment-requests', input, {
       'idempotency-key': idempotencyKey,
     });
 
   paymentRequests = (p: { status: ApprovalFilter; startDate: string; endDate: string; limit: PageSize; offset: number }) =>
-    this.call<PaymentRequestPage>('GET', `/payment-requests${query(p)}`);
+    this.call<ProviderPage<PaymentRequestView>>('GET', `/payment-requests${query(p)}`);
 
-  paymentRequest = (id: string) => this.call<PaymentRequestDetail>('GET', `/payment-requests/${encodeURIComponent(id)}`);
+  paymentRequest = (id: string) => this.call<PaymentRequestDetailView>('GET', `/payment-requests/${encodeURIComponent(id)}`);
 
   cancelPaymentRequest = (id: string) => this.call<unknown>('POST', `/payment-requests/${encodeURIComponent(id)}/cancel`);
 
-  documents = (id: string) => this.call<DocumentPage>('GET', `/payment-requests/${encodeURIComponent(id)}/documents`);
+  documents = (id: string) => this.call<ProviderPage<DocumentView>>('GET', `/payment-requests/${encodeURIComponent(id)}/documents`);
 
   deleteDocument = (id: string) => this.call<unknown>('DELETE', `/documents/${encodeURIComponent(id)}`);
 
@@ -87,7 +86,7 @@ export class AdminApi extends AdminApiBase {
   cashOuts = (limit = 10) => this.call<{ items: CashOutView[] }>('GET', `/cashouts${query({ limit })}`);
 
   /** The charges the provider's plan takes from `amount` (a decimal string), null while unknown. */
-  quote = (amount: string) => this.call<{ amount: string; charges: string | null }>('GET', `/cashouts/quote${query({ amount })}`);
+  quote = (amount: string) => this.call<CashOutQuote>('GET', `/cashouts/quote${query({ amount })}`);
 
   checkouts = (filters: CheckoutFilters, cursor?: string, limit = 10) =>
     this.call<CheckoutPage>('GET', `/checkouts${query({ ...filters, limit, cursor })}`);
@@ -101,9 +100,9 @@ export class AdminApi extends AdminApiBase {
 
   /** One refund per `idempotencyKey`; its state is `PendingApproval` when it waits for an owner's approval. */
   refundCheckout = (id: string, amount: string, idempotencyKey: string) =>
-    this.call<RefundView>('POST', `/checkouts/${encodeURIComponent(id)}/refunds`, { amount }, { 'idempotency-key': idempotencyKey });
+    this.call<CashOutView>('POST', `/checkouts/${encodeURIComponent(id)}/refunds`, { amount }, { 'idempotency-key': idempotencyKey });
 
-  approvals = (state: 'pending' | 'decided') => this.call<{ data: ApprovalView[] }>('GET', `/approvals${query({ state })}`);
+  approvals = (state: 'pending' | 'decided') => this.call<ApprovalList>('GET', `/approvals${query({ state })}`);
 
   /** Decides a movement waiting for approval; a payment request's key is its own (`/approvals/payment-requests/…`). */
   decideApproval = (item: ApprovalView, decision: 'approve' | 'reject') =>
@@ -159,7 +158,7 @@ export class AdminApi extends AdminApiBase {
         credentials: 'same-origin',
       });
     } catch {
-      throw new AdminApiError(0, 'network_error', MESSAGES.network_error!);
+      throw new AdminApiError(0, 'network_error', MESSAGES.network_error);
     }
     if (!response.ok) {
       const error = errorFrom(response.status, await response.json().catch(() => null));
@@ -215,8 +214,6 @@ export class AdminApi extends AdminApiBase {
     }
   }
 
-  transactions = (orderId: string) => this.call<TransactionList>('GET', `/transactions${query({ orderId })}`);
-
   /** Streams the PDF to the BFF; `onProgress` gets the fraction sent, from 0 to 1. */
   uploadInvoice(id: string, file: File, onProgress: (fraction: number) => void): Promise<void> {
     const generation = this.generation;
@@ -239,7 +236,7 @@ export class AdminApi extends AdminApiBase {
         if (error.code === 'admin_unauthorized') this.unauthorized(generation);
         reject(error);
       });
-      xhr.addEventListener('error', () => reject(new AdminApiError(0, 'network_error', MESSAGES.network_error!)));
+      xhr.addEventListener('error', () => reject(new AdminApiError(0, 'network_error', MESSAGES.network_error)));
       // The browser sets Content-Length from the File itself.
       xhr.send(file);
     });

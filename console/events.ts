@@ -1,5 +1,5 @@
 /** The DOM events the back-office elements send up to `<bo-app>`: their details, the one helper, their typing. */
-import type { PaymentRequest, Receiver, ReceiverAccount } from '../server/provider/schemas';
+import type { PaymentRequestView, ReceiverView, ReceiverAccountView } from '../core/backoffice';
 import type { CashOutView, Session } from './api';
 
 export interface BoNoticeDetail {
@@ -12,10 +12,10 @@ export interface BoEventMap {
   'bo-signed-in': CustomEvent<{ session: Session }>;
   'bo-sign-out': CustomEvent<null>;
   'bo-notice': CustomEvent<BoNoticeDetail>;
-  'bo-account-selected': CustomEvent<{ receiver: Receiver; account: ReceiverAccount }>;
-  'bo-payment-request-created': CustomEvent<{ request: PaymentRequest }>;
+  'bo-account-selected': CustomEvent<{ receiver: ReceiverView; account: ReceiverAccountView }>;
+  'bo-payment-request-created': CustomEvent<{ request: PaymentRequestView }>;
   'bo-payment-request-open': CustomEvent<{ id: string }>;
-  'bo-payment-request-changed': CustomEvent<{ request: PaymentRequest }>;
+  'bo-payment-request-changed': CustomEvent<{ request: PaymentRequestView }>;
   'bo-balance-changed': CustomEvent<null>;
   'bo-checkout-open': CustomEvent<{ id: string }>;
   'bo-cashout-created': CustomEvent<{ cashOut: CashOutView }>;

@@ -1,10 +1,23 @@
 /**
- * pt-BR display of what the API returns that core/ does not cover: dates, file sizes and status names. Money
- * (formatMoney, parseTypedAmount), the CNPJ (formatCnpj) and which transaction states are final
+ * pt-BR display of what the API returns: dates, file sizes, and the names of states, methods, roles and event types
+ * (the words are core/backoffice/labels.ts's, which the CSV exports write too; the pills' colours are the page's own).
+ * Money (formatMoney, parseTypedAmount), the CNPJ (formatCnpj) and which transaction states are final
  * (isFinalTransactionState) come from core/.
  */
+import {
+  APPROVAL_STATUS_LABELS,
+  CASH_OUT_STATE_LABELS,
+  CHECKOUT_STATE_LABELS,
+  COMPANY_PAYMENT_STATE_LABELS,
+  labelOf,
+  MERCHANT_EVENT_LABELS,
+  METHOD_LABELS,
+  REFUND_STATE_LABELS,
+  ROLE_LABELS,
+  TRANSACTION_STATE_LABELS,
+  type CheckoutDetail,
+} from '../core/backoffice';
 import { formatMoney } from '../core/money';
-import type { TransactionState } from '../core/states';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
 
@@ -20,27 +33,9 @@ export function formatBytes(size: number | null | undefined): string {
   return `${(size / 1024).toLocaleString('pt-BR', { maximumFractionDigits: 1 })} KB`;
 }
 
-const APPROVAL: Record<string, string> = {
-  Pending: 'Pendente',
-  Approved: 'Aprovado',
-  Rejected: 'Recusado',
-  Denied: 'Recusado',
-  Cancelled: 'Cancelado',
-};
-/** Display text of the provider's transaction states. */
-const EXECUTION: Record<TransactionState, string> = {
-  Created: 'Criada',
-  Registered: 'Registrada',
-  Completed: 'Concluída',
-  Cancelled: 'Cancelada',
-  Reversed: 'Estornada',
-  Error: 'Erro',
-  Refunded: 'Reembolsada',
-};
-
-export const approvalLabel = (status: string) => APPROVAL[status] ?? status;
-export const executionLabel = (state: string | null | undefined) =>
-  state ? ((EXECUTION as Record<string, string | undefined>)[state] ?? state) : '—';
+export const approvalLabel = (status: string) => labelOf(APPROVAL_STATUS_LABELS, status);
+/** A provider transaction's state; "—" when it has none yet. */
+export const executionLabel = (state: string | null | undefined) => (state ? labelOf(TRANSACTION_STATE_LABELS, state) : '—');
 
 const TONES: Record<string, 'good' | 'bad' | 'wait'> = {
   Sending: 'wait',
@@ -62,64 +57,26 @@ const TONES: Record<string, 'good' | 'bad' | 'wait'> = {
 /** The colour family of a status pill (`data-tone`). */
 export const toneOf = (status: string | null | undefined) => (status ? (TONES[status] ?? 'neutral') : 'neutral');
 
-/** Display text of a checkout's state, as the merchant reads the payments received. */
-const CHECKOUT: Record<string, string> = {
-  Created: 'Criado',
-  Registered: 'Aguardando pagamento',
-  Expired: 'Expirado',
-  Completed: 'Pago',
-  Error: 'Erro',
-  Cancelled: 'Cancelado',
-  Reversed: 'Estornado',
-};
-export const checkoutLabel = (state: string) => CHECKOUT[state] ?? state;
-
-/** Our states of a movement before the provider has it: waiting for an owner, refused by one, being sent. */
-const MOVEMENT: Record<string, string> = {
-  PendingApproval: 'Aguardando aprovação',
-  Rejected: 'Rejeitada',
-  Sending: 'Enviando',
-};
-
-/** Display text of a cash-out's state: the provider's, or ours while the provider has not answered. */
-export const cashOutLabel = (state: string) => MOVEMENT[state] ?? executionLabel(state);
-
-/** Display text of a refund's state ("o reembolso": the masculine forms). */
-const REFUND: Record<string, string> = {
-  PendingApproval: 'Aguardando aprovação',
-  Sending: 'Enviando',
-  Created: 'Criado',
-  Registered: 'Registrado',
-  Completed: 'Concluído',
-  Rejected: 'Rejeitado',
-  Cancelled: 'Cancelado',
-  Reversed: 'Estornado',
-  Refunded: 'Devolvido',
-  Error: 'Erro',
-};
-export const refundLabel = (state: string) => REFUND[state] ?? state;
-
-/** A payment request the BFF kept: ours until the provider has it (then the provider's approval flow is its state). */
-const COMPANY_PAYMENT: Record<string, string> = { ...MOVEMENT, Requested: 'Enviada ao provedor' };
+export const checkoutLabel = (state: string) => labelOf(CHECKOUT_STATE_LABELS, state);
+export const cashOutLabel = (state: string) => labelOf(CASH_OUT_STATE_LABELS, state);
+export const refundLabel = (state: string) => labelOf(REFUND_STATE_LABELS, state);
 
 /** A movement's state in its own gender: a refund's, a cash-out's, or a payment request's ("a solicitação"). */
 export const movementLabel = (state: string, kind: 'refund' | 'cashout' | 'payment_request') =>
-  kind === 'refund' ? refundLabel(state) : kind === 'payment_request' ? (COMPANY_PAYMENT[state] ?? state) : cashOutLabel(state);
+  kind === 'refund' ? refundLabel(state) : kind === 'payment_request' ? labelOf(COMPANY_PAYMENT_STATE_LABELS, state) : cashOutLabel(state);
 
-/** The roles, as the console names them. */
-const ROLE_NAMES: Record<string, string> = { viewer: 'Leitura', operator: 'Operador', owner: 'Proprietário' };
-export const roleLabel = (role: string) => ROLE_NAMES[role] ?? role;
+export const roleLabel = (role: string) => labelOf(ROLE_LABELS, role);
+export const methodLabel = (method: string) => labelOf(METHOD_LABELS, method);
+export const eventTypeLabel = (type: string) => labelOf(MERCHANT_EVENT_LABELS, type);
 
 /** What made the BFF store an event of a checkout. */
-const SOURCES: Record<string, string> = {
+const SOURCES: Readonly<Record<CheckoutDetail['events'][number]['source'], string>> = {
   create: 'criação no provedor',
   webhook: 'webhook do provedor',
   reconcile: 'conciliação (releitura no provedor)',
   read: 'leitura após o prazo',
 };
-export const sourceLabel = (source: string) => SOURCES[source] ?? source;
-
-export const methodLabel = (method: string) => (method === 'openfinance' ? 'Open Finance' : method === 'pix' ? 'PIX' : method);
+export const sourceLabel = (source: string) => labelOf(SOURCES, source);
 
 /**
  * An amount that may be absent, such as the provider's six-decimal charges ("1.490000" → "R$ 1,49"): core's

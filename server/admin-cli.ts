@@ -15,8 +15,9 @@
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import type { AdminUser } from '../core/backoffice';
 import { auditRecorder } from './accounts/audit';
-import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps, type UserView } from './accounts/users';
+import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from './pay-link';
 import { ORDER_ID } from './pay-page';
@@ -136,7 +137,7 @@ async function readPassword(): Promise<string> {
 }
 
 /** The users as a table: e-mail, role, state, last sign-in. */
-function table(users: readonly UserView[]): string {
+function table(users: readonly AdminUser[]): string {
   if (users.length === 0) return 'No users yet. Add one with: npm run admin -- user add <email> --role owner --password-stdin';
   const rows = [
     ['EMAIL', 'ROLE', 'STATE', 'LAST SIGN-IN'],

@@ -1,8 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
-import type { ReceiverAccount, Receiver } from '../../server/provider/schemas';
+import { hasRole, type ReceiverAccountView, type ReceiverView } from '../../core/backoffice';
 import { AdminApi, type Role, type Session } from '../api';
-import { hasRole } from '../api-types';
 import type { BoApprovals } from '../approvals/bo-approvals';
 import '../balance/bo-balance';
 import type { BoBalance } from '../balance/bo-balance';
@@ -47,8 +46,8 @@ export class BoApp extends LitElement {
   /** Why the sign-in is shown again, for its alert. */
   @state() private signInMessage = '';
   @state() private notice?: BoNoticeDetail;
-  @state() private receiver?: Receiver;
-  @state() private account?: ReceiverAccount;
+  @state() private receiver?: ReceiverView;
+  @state() private account?: ReceiverAccountView;
   @state() private currentId = '';
   @state() private checkoutId = '';
   @state() private sandbox = false;

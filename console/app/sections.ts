@@ -6,7 +6,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AdminApi, Role } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
 import '../approvals/bo-approvals';
 import '../audit/bo-audit';
 import '../payment-link/bo-payment-link';

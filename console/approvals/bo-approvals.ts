@@ -8,7 +8,10 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../core/money';
 import { AdminApiError, type AdminApi, type ApprovalView, type Role } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
+import { confirmStep } from '../confirm/confirm-step';
+import confirmStyles from '../confirm/confirm.styles';
+import { Confirmation } from '../confirm/confirmation';
 import { emit, notify } from '../events';
 import { formatDate } from '../format';
 import { Loading } from '../loading';
@@ -43,6 +46,8 @@ const consequence = (item: ApprovalView, decision: Decision) =>
       ? 'Ao aprovar, a solicitação é enviada ao provedor, que a paga depois da aprovação no portal dele.'
       : 'Ao aprovar, o valor é enviado por PIX ao destinatário.';
 type Decision = keyof typeof DECISIONS;
+/** The movement whose decision is being confirmed, and which one. */
+type Asking = { item: ApprovalView; decision: Decision };
 
 /**
  * @event bo-balance-changed - An approved movement was sent.
@@ -53,16 +58,8 @@ type Decision = keyof typeof DECISIONS;
 export class BoApprovals extends LitElement {
   static override styles = [
     shared,
+    confirmStyles,
     css`
-      .confirm {
-        border: 2px solid var(--bo-color-primary, #1849a9);
-        border-radius: 10px;
-        padding: 0.75rem 1rem;
-        margin: 0.75rem 0;
-      }
-      .confirm h3 {
-        margin-top: 0;
-      }
       div.actions {
         display: flex;
         flex-wrap: wrap;
@@ -80,12 +77,16 @@ export class BoApprovals extends LitElement {
 
   @state() private pending?: ApprovalView[];
   @state() private decided?: ApprovalView[];
-  @state() private asking?: { item: ApprovalView; decision: Decision };
-  @state() private sending = false;
-  @state() private error = '';
   /** Movements the server said were made by the signed-in owner (when `me` did not tell). */
   @state() private own = new Set<string>();
   private readonly loading = new Loading(this);
+  private readonly confirmation = new Confirmation<Asking>(this, {
+    id: 'ap-confirm',
+    back:
+      ({ item }) =>
+      () =>
+        this.rowButton(item) ?? this.heading(),
+  });
 
   override connectedCallback() {
     super.connectedCallback();
@@ -107,7 +108,8 @@ export class BoApprovals extends LitElement {
       const [pending, decided] = await Promise.all([api.approvals('pending'), api.approvals('decided')]);
       this.pending = pending.data;
       this.decided = decided.data.slice(0, DECIDED_SHOWN);
-      if (this.asking && !this.pending.some((a) => a.idempotencyKey === this.asking!.item.idempotencyKey)) this.asking = undefined;
+      const asked = this.confirmation.subject?.item.idempotencyKey;
+      if (asked && !this.pending.some((a) => a.idempotencyKey === asked)) this.confirmation.close();
     });
   }
 
@@ -115,57 +117,45 @@ export class BoApprovals extends LitElement {
     return (!!this.me && a.requestedBy === this.me) || this.own.has(a.idempotencyKey);
   }
 
-  private async ask(item: ApprovalView, decision: Decision) {
-    this.asking = { item, decision };
-    this.error = '';
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#ap-confirm-title')?.focus();
+  private rowButton(item: ApprovalView) {
+    return this.renderRoot.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(item.idempotencyKey)}"] button`);
   }
 
-  /** Closes the confirmation, focus back on the row's first button (or the title when the row went). */
-  private async back() {
-    const key = this.asking?.item.idempotencyKey;
-    this.asking = undefined;
-    this.error = '';
-    await this.updateComplete;
-    const button = key && this.renderRoot.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(key)}"] button`);
-    (button || this.renderRoot.querySelector<HTMLElement>('#ap-title'))?.focus();
+  private heading() {
+    return this.renderRoot.querySelector<HTMLElement>('#ap-title');
   }
 
   private async decide() {
-    const asking = this.asking;
-    if (!asking || !this.api || this.sending) return;
-    const { item, decision } = asking;
-    this.sending = true;
-    this.error = '';
-    try {
-      const view = await this.api.decideApproval(item, decision);
-      this.asking = undefined;
-      notify(this, `${approvalSubject(item)} ${DECISIONS[decision][item.kind]}.`, 'success');
-      // A payment request approved here is only asked of the provider: the balance moves once its portal pays it.
-      if (decision === 'approve' && view.kind !== 'payment_request') {
-        emit(this, 'bo-balance-changed', null);
-        if (view.kind === 'cashout') emit(this, 'bo-cashout-created', { cashOut: view });
-      }
-      await this.refresh();
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('#ap-title')?.focus();
-    } catch (error) {
-      this.error = (error as Error).message;
-      if (error instanceof AdminApiError && error.code === 'approval_by_maker') this.own = new Set([...this.own, item.idempotencyKey]);
-      if (error instanceof AdminApiError && (error.code === 'approval_not_pending' || error.code === 'approval_not_found')) {
-        notify(this, error.message, 'error');
+    const api = this.api;
+    if (!api) return;
+    await this.confirmation.run(
+      async ({ item, decision }) => {
+        const view = await api.decideApproval(item, decision);
+        notify(this, `${approvalSubject(item)} ${DECISIONS[decision][item.kind]}.`, 'success');
+        // A payment request approved here is only asked of the provider: the balance moves once its portal pays it.
+        if (decision === 'approve' && view.kind !== 'payment_request') {
+          emit(this, 'bo-balance-changed', null);
+          if (view.kind === 'cashout') emit(this, 'bo-cashout-created', { cashOut: view });
+        }
         await this.refresh();
-        await this.back();
-      }
-    } finally {
-      this.sending = false;
-    }
+        return '#ap-title';
+      },
+      async (error, { item }) => {
+        if (!(error instanceof AdminApiError)) return;
+        if (error.code === 'approval_by_maker') this.own = new Set([...this.own, item.idempotencyKey]);
+        // Decided or gone meanwhile: say so, show the lists as they are now, and close the step.
+        if (error.code === 'approval_not_pending' || error.code === 'approval_not_found') {
+          notify(this, error.message, 'error');
+          await this.refresh();
+          return () => this.rowButton(item) ?? this.heading();
+        }
+      },
+    );
   }
 
   private renderPendingRow(a: ApprovalView) {
     const subject = approvalSubject(a);
-    return html`<tr data-key=${a.idempotencyKey} aria-current=${this.asking?.item.idempotencyKey === a.idempotencyKey ? 'true' : 'false'}>
+    return html`<tr data-key=${a.idempotencyKey} aria-current=${this.confirmation.subject?.item.idempotencyKey === a.idempotencyKey ? 'true' : 'false'}>
       ${movementCells(a)}
       <td data-label="Quando" class="nowrap">${formatDate(a.createdAt)}</td>
       <td class="actions">
@@ -173,21 +163,19 @@ export class BoApprovals extends LitElement {
           this.isOwn(a)
             ? html`<span class="muted" data-testid="own-approval">Pedido por você: outro proprietário precisa decidir.</span>`
             : html`<div class="actions">
-                <button class="small" type="button" aria-label="Aprovar: ${subject}" ?disabled=${this.sending}
-                  @click=${() => this.ask(a, 'approve')}>Aprovar</button>
-                <button class="danger small" type="button" aria-label="Rejeitar: ${subject}" ?disabled=${this.sending}
-                  @click=${() => this.ask(a, 'reject')}>Rejeitar</button>
+                <button class="small" type="button" aria-label="Aprovar: ${subject}" ?disabled=${this.confirmation.busy}
+                  @click=${() => this.confirmation.ask({ item: a, decision: 'approve' })}>Aprovar</button>
+                <button class="danger small" type="button" aria-label="Rejeitar: ${subject}" ?disabled=${this.confirmation.busy}
+                  @click=${() => this.confirmation.ask({ item: a, decision: 'reject' })}>Rejeitar</button>
               </div>`
         }
       </td>
     </tr>`;
   }
 
-  private renderConfirm({ item, decision }: { item: ApprovalView; decision: Decision }) {
+  private renderConfirm({ item, decision }: Asking) {
     const words = DECISIONS[decision];
-    return html`<section class="confirm" aria-labelledby="ap-confirm-title">
-      <h3 id="ap-confirm-title" tabindex="-1">${words.title}</h3>
-      <dl data-testid="approval-confirmation">
+    const body = html`<dl data-testid="approval-confirmation">
         <dt>${kindLabel(item.kind)}</dt>
         <dd>${formatMoney(item.amount)} para ${payeeName(item)}${payeeDocument(item) ? ` · ${payeeDocument(item)}` : ''}</dd>
         ${
@@ -199,15 +187,12 @@ export class BoApprovals extends LitElement {
         <dt>Pedido por</dt>
         <dd>${item.requestedBy ?? '—'} em ${formatDate(item.createdAt)}</dd>
       </dl>
-      <p class="muted">${consequence(item, decision)}</p>
-      ${this.error ? html`<p class="error" role="alert" data-testid="approval-error">${this.error}</p>` : nothing}
-      <div class="actions">
-        <button class=${decision === 'reject' ? 'danger' : ''} type="button" ?disabled=${this.sending} @click=${this.decide}>
-          ${this.sending ? 'Enviando…' : words.confirm}
-        </button>
-        <button class="secondary" type="button" ?disabled=${this.sending} @click=${() => this.back()}>Voltar</button>
-      </div>
-    </section>`;
+      <p class="muted">${consequence(item, decision)}</p>`;
+    return confirmStep(
+      this.confirmation,
+      { title: words.title, body, confirm: words.confirm, busy: 'Enviando…', danger: decision === 'reject', errorTestId: 'approval-error' },
+      () => void this.decide(),
+    );
   }
 
   private renderLists() {
@@ -223,7 +208,7 @@ export class BoApprovals extends LitElement {
             </table></div>`
           : html`<p class="muted">${pending ? 'Nenhuma operação aguardando aprovação.' : 'Carregando…'}</p>`
       }
-      ${this.asking ? this.renderConfirm(this.asking) : nothing}
+      ${this.confirmation.subject ? this.renderConfirm(this.confirmation.subject) : nothing}
       <h3>Decididas recentemente</h3>
       ${
         decided && decided.length > 0

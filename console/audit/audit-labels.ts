@@ -1,8 +1,9 @@
 /**
  * The audit trail in the merchant's words: the known actions (the BFF records them dotted, `refund.create`) and the
- * outcomes. An action not listed here is shown as the BFF wrote it.
+ * outcomes (their words are core/backoffice's, as the CSV writes them). An action not listed here is shown as the BFF
+ * wrote it.
  */
-import type { AuditOutcome } from '../api';
+import { AUDIT_OUTCOME_LABELS, AUDIT_OUTCOMES, type AuditOutcome } from '../../core/backoffice';
 
 /** The actions the back office records, in the order the filter offers them. */
 export const AUDIT_ACTIONS: readonly { action: string; label: string }[] = [
@@ -45,12 +46,19 @@ const ACTION_LABELS = new Map([...AUDIT_ACTIONS, ...AUDIT_GROUPS].map((a) => [a.
 /** pt-BR label of a known action; the action itself otherwise. */
 export const actionLabel = (action: string) => ACTION_LABELS.get(action) ?? action;
 
-export const AUDIT_OUTCOMES: readonly { outcome: AuditOutcome; label: string; tone: 'good' | 'bad' | 'wait' }[] = [
-  { outcome: 'ok', label: 'Feito', tone: 'good' },
-  { outcome: 'pending_approval', label: 'Aguardando aprovação', tone: 'wait' },
-  { outcome: 'refused', label: 'Recusado', tone: 'bad' },
-  { outcome: 'failed', label: 'Falhou', tone: 'bad' },
-];
+const OUTCOME_TONES: Readonly<Record<AuditOutcome, 'good' | 'bad' | 'wait'>> = {
+  ok: 'good',
+  pending_approval: 'wait',
+  refused: 'bad',
+  failed: 'bad',
+};
+
+/** The outcomes, as the filter offers them, with their words (core/backoffice) and the colour of their pill. */
+export const AUDIT_OUTCOME_CHOICES = AUDIT_OUTCOMES.map((outcome) => ({
+  outcome,
+  label: AUDIT_OUTCOME_LABELS[outcome],
+  tone: OUTCOME_TONES[outcome],
+}));
 
 export const outcomeOf = (outcome: string) =>
-  AUDIT_OUTCOMES.find((o) => o.outcome === outcome) ?? { outcome, label: outcome, tone: 'neutral' as const };
+  AUDIT_OUTCOME_CHOICES.find((o) => o.outcome === outcome) ?? { outcome, label: outcome, tone: 'neutral' as const };

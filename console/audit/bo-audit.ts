@@ -10,7 +10,7 @@ import type { AdminApi, AuditEntry, AuditFilters } from '../api';
 import { dayOf, dayStart, formatDate, roleLabel } from '../format';
 import { Loading } from '../loading';
 import shared from '../shared.styles';
-import { actionLabel, AUDIT_ACTIONS, AUDIT_GROUPS, AUDIT_OUTCOMES, outcomeOf } from './audit-labels';
+import { actionLabel, AUDIT_ACTIONS, AUDIT_GROUPS, AUDIT_OUTCOME_CHOICES, outcomeOf } from './audit-labels';
 
 const PAGE_SIZE = 50;
 
@@ -121,7 +121,7 @@ export class BoAudit extends LitElement {
           <label for="au-outcome">Resultado</label>
           <select id="au-outcome" name="outcome">
             <option value="" ?selected=${!f.outcome}>Todos</option>
-            ${AUDIT_OUTCOMES.map((o) => html`<option value=${o.outcome} ?selected=${f.outcome === o.outcome}>${o.label}</option>`)}
+            ${AUDIT_OUTCOME_CHOICES.map((o) => html`<option value=${o.outcome} ?selected=${f.outcome === o.outcome}>${o.label}</option>`)}
           </select>
         </div>
       </div>

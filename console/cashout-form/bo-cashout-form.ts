@@ -2,12 +2,15 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCpf, isValidCpf } from '../../core/cpf';
 import { formatDecimal, formatMoney, MICRO_SCALE, microsOf, parseDecimal, parseTypedAmount, requireCents } from '../../core/money';
-import type { PixKeyType } from '../../server/provider/schemas';
+import type { PixKeyType } from '../../core/backoffice';
 import type { AdminApi, CashOutInput } from '../api';
 import { emit, notify } from '../events';
 import { formatMoney6 } from '../format';
 import { IntentKeys } from '../intent-key';
 import shared from '../shared.styles';
+import { confirmStep } from '../confirm/confirm-step';
+import confirmStyles from '../confirm/confirm.styles';
+import { Confirmation } from '../confirm/confirmation';
 
 const KEY_TYPES: { value: PixKeyType; label: string; hint: string }[] = [
   { value: 'CPF', label: 'CPF', hint: '11 dígitos, por exemplo 529.982.247-25' },
@@ -39,15 +42,8 @@ interface Pending {
 export class BoCashoutForm extends LitElement {
   static override styles = [
     shared,
+    confirmStyles,
     css`
-      .confirm {
-        border: 2px solid var(--bo-color-primary, #1849a9);
-        border-radius: 10px;
-        padding: 0.75rem 1rem;
-      }
-      .confirm h3 {
-        margin-top: 0;
-      }
       dl {
         display: grid;
         grid-template-columns: auto 1fr;
@@ -61,20 +57,13 @@ export class BoCashoutForm extends LitElement {
         margin: 0;
         overflow-wrap: anywhere;
       }
-      .actions {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem;
-      }
     `,
   ];
 
   @state() private keyType: PixKeyType = 'CPF';
   @state() private errors: Record<string, string> = {};
-  @state() private error = '';
-  @state() private busy = false;
-  @state() private pending?: Pending;
   private readonly keys = new IntentKeys();
+  private readonly confirmation = new Confirmation<Pending>(this, { id: 'co-confirm', back: () => '#co-keyValue' });
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -97,7 +86,6 @@ export class BoCashoutForm extends LitElement {
       form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    this.error = '';
     const input: CashOutInput = {
       recipient: { name: data.name!, cpf: (data.cpf ?? '').replace(/\D/g, '') },
       key: { type: this.keyType, value: keyValue },
@@ -109,44 +97,29 @@ export class BoCashoutForm extends LitElement {
       .quote(amount)
       .then((q) => q.charges)
       .catch(() => null);
-    this.pending = {
+    await this.confirmation.ask({
       input,
       keyLabel: `${label}: ${this.keyType === 'CPF' ? formatCpf(keyValue) : keyValue}`,
       idempotencyKey: this.keys.keyFor(JSON.stringify(input)),
       charges,
-    };
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#co-confirm-title')?.focus();
+    });
   }
 
   private async handleConfirm() {
-    const pending = this.pending;
-    if (!pending || !this.api || this.busy) return;
-    this.busy = true;
-    this.error = '';
-    try {
-      const cashOut = await this.api.cashOut(pending.input, pending.idempotencyKey);
+    const api = this.api;
+    if (!api) return;
+    await this.confirmation.run(async (pending) => {
+      const cashOut = await api.cashOut(pending.input, pending.idempotencyKey);
       this.keys.answered();
-      this.pending = undefined;
       this.keyType = 'CPF';
       notify(this, `Transferência PIX de ${formatMoney(cashOut.amount)} para ${cashOut.recipient.name} criada.`, 'success');
       emit(this, 'bo-cashout-created', { cashOut });
       emit(this, 'bo-balance-changed', null);
+      // Emptied once the key type shows CPF again, so the reset keeps it.
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLFormElement>('form')?.reset();
-      this.renderRoot.querySelector<HTMLElement>('#co-key-type')?.focus();
-    } catch (error) {
-      this.error = (error as Error).message;
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  private async handleBack() {
-    this.pending = undefined;
-    this.error = '';
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#co-keyValue')?.focus();
+      return '#co-key-type';
+    });
   }
 
   private field(name: string, label: string, attrs: { type?: string; hint?: string; inputmode?: string; autocomplete?: string } = {}) {
@@ -164,26 +137,23 @@ export class BoCashoutForm extends LitElement {
     const chargesMicros = p.charges ? parseDecimal(p.charges, MICRO_SCALE) : undefined;
     const total =
       chargesMicros === undefined ? undefined : formatDecimal(microsOf(requireCents(p.input.amount)) + chargesMicros, MICRO_SCALE);
-    return html`<section class="confirm" aria-labelledby="co-confirm-title">
-      <h3 id="co-confirm-title" tabindex="-1">Confirme a transferência</h3>
-      <dl data-testid="cashout-confirmation">
-        <dt>Destinatário</dt>
-        <dd>${p.input.recipient.name} · CPF ${formatCpf(p.input.recipient.cpf)}</dd>
-        <dt>Chave PIX</dt>
-        <dd>${p.keyLabel}</dd>
-        <dt>Valor</dt>
-        <dd>${formatMoney(p.input.amount)}</dd>
-        <dt>Tarifa</dt>
-        <dd>${p.charges ? formatMoney6(p.charges) : 'a do plano, conhecida após o envio'}</dd>
-        ${total ? html`<dt>Total debitado</dt><dd>${formatMoney6(total)}</dd>` : nothing}
-        ${p.input.description ? html`<dt>Descrição</dt><dd>${p.input.description}</dd>` : nothing}
-      </dl>
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      <div class="actions">
-        <button type="button" ?disabled=${this.busy} @click=${this.handleConfirm}>${this.busy ? 'Enviando…' : 'Confirmar transferência'}</button>
-        <button type="button" class="secondary" ?disabled=${this.busy} @click=${this.handleBack}>Corrigir</button>
-      </div>
-    </section>`;
+    const body = html`<dl data-testid="cashout-confirmation">
+      <dt>Destinatário</dt>
+      <dd>${p.input.recipient.name} · CPF ${formatCpf(p.input.recipient.cpf)}</dd>
+      <dt>Chave PIX</dt>
+      <dd>${p.keyLabel}</dd>
+      <dt>Valor</dt>
+      <dd>${formatMoney(p.input.amount)}</dd>
+      <dt>Tarifa</dt>
+      <dd>${p.charges ? formatMoney6(p.charges) : 'a do plano, conhecida após o envio'}</dd>
+      ${total ? html`<dt>Total debitado</dt><dd>${formatMoney6(total)}</dd>` : nothing}
+      ${p.input.description ? html`<dt>Descrição</dt><dd>${p.input.description}</dd>` : nothing}
+    </dl>`;
+    return confirmStep(
+      this.confirmation,
+      { title: 'Confirme a transferência', body, confirm: 'Confirmar transferência', busy: 'Enviando…', back: 'Corrigir' },
+      () => void this.handleConfirm(),
+    );
   }
 
   override render() {
@@ -191,7 +161,7 @@ export class BoCashoutForm extends LitElement {
     return html`
       <section class="card" aria-labelledby="co-title">
         <h2 id="co-title">Transferência PIX (cash-out)</h2>
-        <form @submit=${this.handleReview} novalidate ?hidden=${!!this.pending}>
+        <form @submit=${this.handleReview} novalidate ?hidden=${!!this.confirmation.subject}>
           <div class="row">
             <div class="field narrow">
               <label for="co-key-type">Tipo de chave</label>
@@ -209,7 +179,7 @@ export class BoCashoutForm extends LitElement {
           ${this.field('description', 'Descrição (opcional)')}
           <button type="submit">Revisar transferência</button>
         </form>
-        ${this.pending ? this.renderConfirm(this.pending) : nothing}
+        ${this.confirmation.subject ? this.renderConfirm(this.confirmation.subject) : nothing}
       </section>
     `;
   }

@@ -1,8 +1,7 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { DocumentItem } from '../../server/provider/schemas';
+import { hasRole, type DocumentView } from '../../core/backoffice';
 import type { AdminApi, Role } from '../api';
-import { hasRole } from '../api-types';
 import { notify } from '../events';
 import { formatBytes, formatDate } from '../format';
 import shared from '../shared.styles';
@@ -33,7 +32,7 @@ export class BoInvoiceUpload extends LitElement {
     `,
   ];
 
-  @state() private documents?: DocumentItem[];
+  @state() private documents?: DocumentView[];
   @state() private progress: number | undefined;
   @state() private error = '';
   @state() private listError = '';
@@ -90,7 +89,7 @@ export class BoInvoiceUpload extends LitElement {
     }
   }
 
-  private async handleDelete(doc: DocumentItem) {
+  private async handleDelete(doc: DocumentView) {
     try {
       await this.api!.deleteDocument(doc.id);
       notify(this, `Documento ${doc.fileName} excluído.`, 'success');

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCnpj } from '../../core/cpf';
 import { formatMoney, parseTypedAmount } from '../../core/money';
-import type { Receiver, ReceiverAccount } from '../../server/provider/schemas';
+import type { ReceiverView, ReceiverAccountView } from '../../core/backoffice';
 import type { AdminApi } from '../api';
 import { emit, notify } from '../events';
 import shared from '../shared.styles';
@@ -40,9 +40,9 @@ export class BoPaymentRequestForm extends LitElement {
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
   /** The approved receiver to pay. */
-  @property({ attribute: false }) receiver?: Receiver;
+  @property({ attribute: false }) receiver?: ReceiverView;
   /** Its bank account that receives the payment. */
-  @property({ attribute: false }) account?: ReceiverAccount;
+  @property({ attribute: false }) account?: ReceiverAccountView;
 
   private async handleSubmit(event: SubmitEvent) {
     event.preventDefault();

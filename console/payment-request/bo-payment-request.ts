@@ -2,9 +2,8 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCnpj } from '../../core/cpf';
 import { formatMoney } from '../../core/money';
-import type { PaymentRequestDetail } from '../../server/provider/schemas';
+import { hasRole, type PaymentRequestDetailView } from '../../core/backoffice';
 import type { AdminApi, Role } from '../api';
-import { hasRole } from '../api-types';
 import { emit, notify } from '../events';
 import { approvalLabel, executionLabel, formatDate, toneOf } from '../format';
 import '../invoice-upload/bo-invoice-upload';
@@ -55,7 +54,7 @@ export class BoPaymentRequest extends LitElement {
     `,
   ];
 
-  @state() private detail?: PaymentRequestDetail;
+  @state() private detail?: PaymentRequestDetailView;
   @state() private error = '';
   @state() private busy = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -114,7 +113,7 @@ export class BoPaymentRequest extends LitElement {
     await this.load();
   }
 
-  private renderFacts(d: PaymentRequestDetail) {
+  private renderFacts(d: PaymentRequestDetailView) {
     const e = d.entity;
     const status = displayStatus(d);
     return html`<dl>
@@ -134,7 +133,7 @@ export class BoPaymentRequest extends LitElement {
     </dl>`;
   }
 
-  private renderFlows(d: PaymentRequestDetail) {
+  private renderFlows(d: PaymentRequestDetailView) {
     return html`<h3>Fluxo de aprovação</h3>
       <ol>
         ${d.flows.map(

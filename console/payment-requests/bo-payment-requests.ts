@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../core/money';
-import type { ApprovalFilter, PaymentRequest, PaymentRequestPage } from '../../server/provider/schemas';
+import type { ApprovalFilter, PaymentRequestView, ProviderPage } from '../../core/backoffice';
 import type { AdminApi, PageSize } from '../api';
 import { emit } from '../events';
 import { approvalLabel, executionLabel, toneOf } from '../format';
@@ -29,7 +29,7 @@ export class BoPaymentRequests extends LitElement {
     `,
   ];
 
-  @state() private page?: PaymentRequestPage;
+  @state() private page?: ProviderPage<PaymentRequestView>;
   @state() private status: ApprovalFilter = 'Pending';
   @state() private limit: PageSize = 5;
   @state() private offset = 0;
@@ -72,7 +72,7 @@ export class BoPaymentRequests extends LitElement {
     void this.refresh();
   }
 
-  private renderRow(r: PaymentRequest) {
+  private renderRow(r: PaymentRequestView) {
     return html`<tr aria-current=${this.currentId === r.id ? 'true' : 'false'}>
       <td data-label="Recebedor">${r.referencesInfo?.receiverName ?? r.refReceiver}</td>
       <td class="description" data-label="Descrição">${r.description}</td>

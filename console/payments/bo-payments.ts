@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { METHOD_LABELS } from '../../core/backoffice';
+import { METHODS } from '../../core/methods';
 import { formatMoney } from '../../core/money';
 import type { AdminApi, AdminCheckoutView, CheckoutFilters, CheckoutPage, CsvFormat } from '../api';
 import { emit, notify } from '../events';
@@ -195,8 +197,7 @@ export class BoPayments extends LitElement {
           <label for="pay-method">Meio</label>
           <select id="pay-method" name="method">
             <option value="" ?selected=${!f.method}>Todos</option>
-            <option value="pix" ?selected=${f.method === 'pix'}>PIX</option>
-            <option value="openfinance" ?selected=${f.method === 'openfinance'}>Open Finance</option>
+            ${METHODS.map((m) => html`<option value=${m} ?selected=${f.method === m}>${METHOD_LABELS[m]}</option>`)}
           </select>
         </div>
         <div class="field">

@@ -1,9 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatCnpj } from '../../core/cpf';
-import type { ApprovalFilter, Receiver, ReceiverAccount, ReceiverPage } from '../../server/provider/schemas';
+import { hasRole, type ApprovalFilter, type ProviderPage, type ReceiverAccountView, type ReceiverView } from '../../core/backoffice';
 import type { AdminApi, PageSize, Role } from '../api';
-import { hasRole } from '../api-types';
 import { emit } from '../events';
 import { approvalLabel, formatDate, toneOf } from '../format';
 import { pager, pageSizeField } from '../pager';
@@ -33,13 +32,13 @@ export class BoReceivers extends LitElement {
     `,
   ];
 
-  @state() private page?: ReceiverPage;
+  @state() private page?: ProviderPage<ReceiverView>;
   @state() private status: ApprovalFilter | '' = 'Approved';
   @state() private limit: PageSize = 5;
   @state() private offset = 0;
   private readonly loading = new Loading(this);
-  @state() private open?: Receiver;
-  @state() private accounts?: ReceiverAccount[];
+  @state() private open?: ReceiverView;
+  @state() private accounts?: ReceiverAccountView[];
   @state() private accountsError = '';
 
   /** The back-office API of the signed-in merchant. */
@@ -79,7 +78,7 @@ export class BoReceivers extends LitElement {
     void this.load();
   }
 
-  private async handleOpen(receiver: Receiver) {
+  private async handleOpen(receiver: ReceiverView) {
     this.open = receiver;
     this.accounts = undefined;
     this.accountsError = '';
@@ -92,7 +91,7 @@ export class BoReceivers extends LitElement {
     this.renderRoot.querySelector<HTMLElement>('#accounts-title')?.focus();
   }
 
-  private renderReceiver(r: Receiver) {
+  private renderReceiver(r: ReceiverView) {
     return html`<tr aria-current=${this.open?.id === r.id ? 'true' : 'false'}>
       <td data-label="Empresa">${r.companyFantasyName}${r.reviewNote ? html`<div class="muted">${r.reviewNote}</div>` : nothing}</td>
       <td class="nowrap" data-label="CNPJ">${formatCnpj(r.companyCNPJ)}</td>
@@ -106,7 +105,7 @@ export class BoReceivers extends LitElement {
     </tr>`;
   }
 
-  private renderAccounts(receiver: Receiver) {
+  private renderAccounts(receiver: ReceiverView) {
     const payable = receiver.receiverStatus === 'Approved';
     const payer = hasRole(this.role, 'operator');
     return html`<section class="accounts" aria-labelledby="accounts-title">

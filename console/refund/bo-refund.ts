@@ -10,11 +10,14 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { formatMoney } from '../../core/money';
 import { AdminApiError, type AdminApi, type CheckoutRefunds, type Role } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
 import { emit, notify } from '../events';
 import { formatMoney6 } from '../format';
 import { IntentKeys } from '../intent-key';
 import shared from '../shared.styles';
+import { confirmStep } from '../confirm/confirm-step';
+import confirmStyles from '../confirm/confirm.styles';
+import { Confirmation } from '../confirm/confirmation';
 import { checkRefundAmount, typedAmount } from './refund-amount';
 import { refundTable } from './refund-list';
 
@@ -47,6 +50,7 @@ interface Intent {
 export class BoRefund extends LitElement {
   static override styles = [
     shared,
+    confirmStyles,
     css`
       dl {
         display: grid;
@@ -74,21 +78,6 @@ export class BoRefund extends LitElement {
       .field.amount {
         max-width: 18rem;
       }
-      .confirm {
-        border: 2px solid var(--bo-color-danger, #b42318);
-        border-radius: 10px;
-        padding: 0.75rem 1rem;
-        margin: 0.5rem 0 0.75rem;
-      }
-      .confirm h4 {
-        margin: 0 0 0.5rem;
-        font-size: 1rem;
-      }
-      div.actions {
-        display: flex;
-        flex-wrap: wrap;
-        gap: 0.5rem;
-      }
       form {
         margin-bottom: 0.75rem;
       }
@@ -109,18 +98,16 @@ export class BoRefund extends LitElement {
   @state() private summary?: CheckoutRefunds;
   @state() private loadError = '';
   @state() private fieldError = '';
-  @state() private sendError = '';
   @state() private typed = '';
-  @state() private intent?: Intent;
-  @state() private sending = false;
   /** After a refund that waits for an owner's approval: said beside the list, besides the page's notice. */
   @state() private waiting = '';
   private readonly keys = new IntentKeys();
+  private readonly confirmation = new Confirmation<Intent>(this, { id: 'rf-confirm', back: () => '#rf-amount' });
 
   override willUpdate(changed: PropertyValues<this>) {
     if (changed.has('checkoutId')) {
       this.summary = undefined;
-      this.intent = undefined;
+      this.confirmation.close();
       this.waiting = '';
       this.typed = '';
     }
@@ -161,58 +148,44 @@ export class BoRefund extends LitElement {
       return;
     }
     this.fieldError = '';
-    this.sendError = '';
     const charges = await this.api
       .quote(check.amount)
       .then((q) => q.charges)
       .catch(() => summary.charges);
-    this.intent = { amount: check.amount, idempotencyKey: this.keys.keyFor(`${this.checkoutId}:${check.amount}`), charges };
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#rf-confirm-title')?.focus();
+    await this.confirmation.ask({ amount: check.amount, idempotencyKey: this.keys.keyFor(`${this.checkoutId}:${check.amount}`), charges });
   }
 
   private async confirm() {
-    const intent = this.intent;
-    if (!intent || !this.api || this.sending) return;
-    this.sending = true;
-    this.sendError = '';
-    try {
-      const refund = await this.api.refundCheckout(this.checkoutId, intent.amount, intent.idempotencyKey);
-      this.keys.answered();
-      this.intent = undefined;
-      this.typed = '';
-      // A refund is a cash-out: the recent transfers list it, and the approvals when it waits for an owner.
-      emit(this, 'bo-cashout-created', { cashOut: refund });
-      if (refund.state === 'PendingApproval') {
-        this.waiting = `Reembolso de ${formatMoney(refund.amount)}: aguardando aprovação de outro proprietário.`;
-        notify(this, `Reembolso de ${formatMoney(refund.amount)} aguardando aprovação de outro proprietário.`, 'info');
-      } else {
-        this.waiting = '';
-        notify(this, `Reembolso de ${formatMoney(refund.amount)} enviado para ${refund.recipient.name}.`, 'success');
-        emit(this, 'bo-balance-changed', null);
-      }
-      await this.refresh();
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('#rf-list-title')?.focus();
-    } catch (error) {
-      this.sendError = (error as Error).message;
+    const api = this.api;
+    if (!api) return;
+    await this.confirmation.run(
+      async (intent) => {
+        const refund = await api.refundCheckout(this.checkoutId, intent.amount, intent.idempotencyKey);
+        this.keys.answered();
+        this.typed = '';
+        // A refund is a cash-out: the recent transfers list it, and the approvals when it waits for an owner.
+        emit(this, 'bo-cashout-created', { cashOut: refund });
+        if (refund.state === 'PendingApproval') {
+          this.waiting = `Reembolso de ${formatMoney(refund.amount)}: aguardando aprovação de outro proprietário.`;
+          notify(this, `Reembolso de ${formatMoney(refund.amount)} aguardando aprovação de outro proprietário.`, 'info');
+        } else {
+          this.waiting = '';
+          notify(this, `Reembolso de ${formatMoney(refund.amount)} enviado para ${refund.recipient.name}.`, 'success');
+          emit(this, 'bo-balance-changed', null);
+        }
+        await this.refresh();
+        return '#rf-list-title';
+      },
       // What is left changed meanwhile (another refund): show the new amounts; the key stays for a retry.
-      if (error instanceof AdminApiError && error.status === 409) void this.refresh();
-    } finally {
-      this.sending = false;
-    }
-  }
-
-  private async back() {
-    this.intent = undefined;
-    this.sendError = '';
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#rf-amount')?.focus();
+      (error) => {
+        if (error instanceof AdminApiError && error.status === 409) void this.refresh();
+      },
+    );
   }
 
   private renderForm(s: CheckoutRefunds) {
     const error = this.fieldError;
-    return html`<form @submit=${this.review} novalidate ?hidden=${!!this.intent} aria-label="Reembolso">
+    return html`<form @submit=${this.review} novalidate ?hidden=${!!this.confirmation.subject} aria-label="Reembolso">
       <div class="field amount">
           <label for="rf-amount">Valor do reembolso (R$)</label>
           <input id="rf-amount" name="amount" inputmode="decimal" autocomplete="off" .value=${this.typed}
@@ -225,26 +198,21 @@ export class BoRefund extends LitElement {
   }
 
   private renderConfirm(s: CheckoutRefunds, intent: Intent) {
-    return html`<section class="confirm" aria-labelledby="rf-confirm-title">
-      <h4 id="rf-confirm-title" tabindex="-1">Confirme o reembolso</h4>
-      <dl data-testid="refund-confirmation">
-        <dt>Destinatário</dt>
-        <dd>${s.recipient ? `${s.recipient.name} · CPF ${s.recipient.cpf}` : '—'}</dd>
-        <dt>Chave PIX</dt>
-        <dd>o CPF do pagador</dd>
-        <dt>Valor</dt>
-        <dd>${formatMoney(intent.amount)}</dd>
-        <dt>Tarifa</dt>
-        <dd>${intent.charges ? formatMoney6(intent.charges) : 'a do plano, conhecida após o envio'}</dd>
-      </dl>
-      ${this.sendError ? html`<p class="error" role="alert">${this.sendError}</p>` : nothing}
-      <div class="actions">
-        <button class="danger" type="button" ?disabled=${this.sending} @click=${this.confirm}>
-          ${this.sending ? 'Enviando…' : 'Confirmar reembolso'}
-        </button>
-        <button class="secondary" type="button" ?disabled=${this.sending} @click=${this.back}>Voltar</button>
-      </div>
-    </section>`;
+    const body = html`<dl data-testid="refund-confirmation">
+      <dt>Destinatário</dt>
+      <dd>${s.recipient ? `${s.recipient.name} · CPF ${s.recipient.cpf}` : '—'}</dd>
+      <dt>Chave PIX</dt>
+      <dd>o CPF do pagador</dd>
+      <dt>Valor</dt>
+      <dd>${formatMoney(intent.amount)}</dd>
+      <dt>Tarifa</dt>
+      <dd>${intent.charges ? formatMoney6(intent.charges) : 'a do plano, conhecida após o envio'}</dd>
+    </dl>`;
+    return confirmStep(
+      this.confirmation,
+      { title: 'Confirme o reembolso', level: 4, body, confirm: 'Confirmar reembolso', busy: 'Enviando…', danger: true, frame: 'danger' },
+      () => void this.confirm(),
+    );
   }
 
   private renderAction(s: CheckoutRefunds) {
@@ -254,7 +222,7 @@ export class BoRefund extends LitElement {
     if (!s.recipient || s.refundable === '0.00' || !/^\d+\.\d{2}$/.test(s.refundable)) {
       return html`<p class="muted" data-testid="refund-unavailable">${reasonText(s.reason)}</p>`;
     }
-    return html`${this.renderForm(s)}${this.intent ? this.renderConfirm(s, this.intent) : nothing}`;
+    return html`${this.renderForm(s)}${this.confirmation.subject ? this.renderConfirm(s, this.confirmation.subject) : nothing}`;
   }
 
   override render() {

@@ -4,17 +4,17 @@
  */
 import { html } from 'lit';
 import { formatMoney } from '../../core/money';
-import type { RefundView } from '../api';
+import type { CashOutView } from '../api';
 import { formatDate, refundLabel, toneOf } from '../format';
 
-const decision = (r: RefundView) => {
+const decision = (r: CashOutView) => {
   if (r.state === 'PendingApproval') return 'aguardando outro proprietário';
   if (!r.decidedBy) return '—';
   return `${r.state === 'Rejected' ? 'rejeitado' : 'aprovado'} por ${r.decidedBy}${r.decidedAt ? `, ${formatDate(r.decidedAt)}` : ''}`;
 };
 
 /** The refunds, oldest first as the BFF lists them; a line saying there are none otherwise. */
-export function refundTable(refunds: RefundView[]) {
+export function refundTable(refunds: CashOutView[]) {
   if (refunds.length === 0) return html`<p class="muted">Nenhum reembolso deste pagamento.</p>`;
   return html`<div class="table-wrap">
     <table data-testid="refunds">

@@ -5,8 +5,11 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AdminApi, AdminUser, Role } from '../api';
-import { hasRole } from '../api-types';
+import type { AdminApi, AdminUser, Role, UserChange } from '../api';
+import { confirmStep } from '../confirm/confirm-step';
+import confirmStyles from '../confirm/confirm.styles';
+import { Confirmation } from '../confirm/confirmation';
+import { hasRole } from '../../core/backoffice';
 import { notify } from '../events';
 import { formatDate, roleLabel } from '../format';
 import { Loading } from '../loading';
@@ -21,16 +24,8 @@ const TITLES = { role: 'Alterar o papel', disable: 'Desativar o usuário', enabl
 export class BoUsers extends LitElement {
   static override styles = [
     shared,
+    confirmStyles,
     css`
-      .confirm {
-        border: 2px solid var(--bo-color-primary, #1849a9);
-        border-radius: 10px;
-        padding: 0.75rem 1rem;
-        margin: 0.75rem 0;
-      }
-      .confirm h3 {
-        margin-top: 0;
-      }
       div.actions {
         display: flex;
         flex-wrap: wrap;
@@ -50,10 +45,14 @@ export class BoUsers extends LitElement {
   @state() private errors: Record<string, string> = {};
   @state() private addError = '';
   @state() private adding = false;
-  @state() private change?: Change;
-  @state() private changeError = '';
-  @state() private changing = false;
   private readonly loading = new Loading(this);
+  private readonly confirmation = new Confirmation<Change>(this, {
+    id: 'us-confirm',
+    back:
+      ({ user }) =>
+      () =>
+        this.rowButton(user.id) ?? this.renderRoot.querySelector<HTMLElement>('#us-title'),
+  });
 
   override connectedCallback() {
     super.connectedCallback();
@@ -94,41 +93,23 @@ export class BoUsers extends LitElement {
     }
   }
 
-  private async ask(user: AdminUser, kind: Change['kind']) {
-    this.change = { user, kind };
-    this.changeError = '';
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#us-confirm-title')?.focus();
+  private rowButton(id: string) {
+    return this.renderRoot.querySelector<HTMLElement>(`tr[data-user="${CSS.escape(id)}"] button`);
   }
 
-  private async back() {
-    const id = this.change?.user.id;
-    this.change = undefined;
-    this.changeError = '';
-    await this.updateComplete;
-    const row = id ? this.renderRoot.querySelector<HTMLElement>(`tr[data-user="${CSS.escape(id)}"] button`) : null;
-    (row ?? this.renderRoot.querySelector<HTMLElement>('#us-title'))?.focus();
-  }
-
-  private async confirm() {
-    const change = this.change;
-    if (!change || !this.api || this.changing) return;
-    const { user, kind } = change;
-    let input: { role?: Role; disabled?: boolean };
-    if (kind === 'role') {
-      const role = this.renderRoot.querySelector<HTMLSelectElement>('#us-new-role')?.value as Role | undefined;
-      if (!role || role === user.role) {
-        this.changeError = 'Escolha um papel diferente do atual.';
-        return;
+  private async change() {
+    const api = this.api;
+    if (!api) return;
+    await this.confirmation.run(async ({ user, kind }) => {
+      let input: UserChange;
+      if (kind === 'role') {
+        const role = this.renderRoot.querySelector<HTMLSelectElement>('#us-new-role')?.value as Role | undefined;
+        if (!role || role === user.role) throw new Error('Escolha um papel diferente do atual.');
+        input = { role };
+      } else {
+        input = { disabled: kind === 'disable' };
       }
-      input = { role };
-    } else {
-      input = { disabled: kind === 'disable' };
-    }
-    this.changing = true;
-    this.changeError = '';
-    try {
-      const changed = await this.api.changeUser(user.id, input);
+      const changed = await api.changeUser(user.id, input);
       const said =
         kind === 'role'
           ? `agora é ${roleLabel(changed.role)}`
@@ -137,30 +118,25 @@ export class BoUsers extends LitElement {
             : 'reativado';
       notify(this, `Usuário ${changed.email} ${said}.`, 'success');
       await this.refresh();
-      await this.back();
-    } catch (error) {
-      this.changeError = (error as Error).message;
-    } finally {
-      this.changing = false;
-    }
+    });
   }
 
   private renderRow(u: AdminUser) {
     const self = !!this.me && u.email === this.me;
-    return html`<tr data-user=${u.id} aria-current=${this.change?.user.id === u.id ? 'true' : 'false'}>
+    return html`<tr data-user=${u.id} aria-current=${this.confirmation.subject?.user.id === u.id ? 'true' : 'false'}>
       <td data-label="E-mail">${u.email}${self ? html` <span class="muted">(você)</span>` : nothing}</td>
       <td data-label="Papel">${roleLabel(u.role)}</td>
       <td data-label="Situação"><span class="pill" data-tone=${u.disabled ? 'bad' : 'good'}>${u.disabled ? 'Desativado' : 'Ativo'}</span></td>
       <td data-label="Último acesso" class="nowrap">${u.lastSignInAt ? formatDate(u.lastSignInAt) : 'nunca entrou'}</td>
       <td class="actions">
         <div class="actions">
-          <button class="secondary small" type="button" aria-label="Alterar papel de ${u.email}" @click=${() => this.ask(u, 'role')}>
+          <button class="secondary small" type="button" aria-label="Alterar papel de ${u.email}" @click=${() => this.confirmation.ask({ user: u, kind: 'role' })}>
             Alterar papel
           </button>
           ${
             u.disabled
-              ? html`<button class="secondary small" type="button" aria-label="Reativar ${u.email}" @click=${() => this.ask(u, 'enable')}>Reativar</button>`
-              : html`<button class="danger small" type="button" aria-label="Desativar ${u.email}" @click=${() => this.ask(u, 'disable')}>Desativar</button>`
+              ? html`<button class="secondary small" type="button" aria-label="Reativar ${u.email}" @click=${() => this.confirmation.ask({ user: u, kind: 'enable' })}>Reativar</button>`
+              : html`<button class="danger small" type="button" aria-label="Desativar ${u.email}" @click=${() => this.confirmation.ask({ user: u, kind: 'disable' })}>Desativar</button>`
           }
         </div>
       </td>
@@ -168,26 +144,21 @@ export class BoUsers extends LitElement {
   }
 
   private renderConfirm({ user, kind }: Change) {
-    return html`<section class="confirm" aria-labelledby="us-confirm-title">
-      <h3 id="us-confirm-title" tabindex="-1">${TITLES[kind]} ${user.email}</h3>
-      ${
-        kind === 'role'
-          ? html`<div class="field">
-              <label for="us-new-role">Novo papel (hoje: ${roleLabel(user.role)})</label>
-              <select id="us-new-role">${roleOptions(user.role)}</select>
-            </div>`
-          : html`<p class="muted">
-              ${kind === 'disable' ? 'A pessoa não poderá mais entrar, e suas sessões abertas terminam agora.' : 'A pessoa poderá entrar de novo com sua senha.'}
-            </p>`
-      }
-      ${this.changeError ? html`<p class="error" role="alert" data-testid="user-error">${this.changeError}</p>` : nothing}
-      <div class="actions">
-        <button class=${kind === 'disable' ? 'danger' : ''} type="button" ?disabled=${this.changing} @click=${this.confirm}>
-          ${this.changing ? 'Salvando…' : kind === 'role' ? 'Confirmar papel' : kind === 'disable' ? 'Confirmar desativação' : 'Confirmar reativação'}
-        </button>
-        <button class="secondary" type="button" ?disabled=${this.changing} @click=${this.back}>Voltar</button>
-      </div>
-    </section>`;
+    const body =
+      kind === 'role'
+        ? html`<div class="field">
+            <label for="us-new-role">Novo papel (hoje: ${roleLabel(user.role)})</label>
+            <select id="us-new-role">${roleOptions(user.role)}</select>
+          </div>`
+        : html`<p class="muted">
+            ${kind === 'disable' ? 'A pessoa não poderá mais entrar, e suas sessões abertas terminam agora.' : 'A pessoa poderá entrar de novo com sua senha.'}
+          </p>`;
+    const confirm = kind === 'role' ? 'Confirmar papel' : kind === 'disable' ? 'Confirmar desativação' : 'Confirmar reativação';
+    return confirmStep(
+      this.confirmation,
+      { title: `${TITLES[kind]} ${user.email}`, body, confirm, busy: 'Salvando…', danger: kind === 'disable', errorTestId: 'user-error' },
+      () => void this.change(),
+    );
   }
 
   override render() {
@@ -214,7 +185,7 @@ export class BoUsers extends LitElement {
             </table></div>`
           : html`<p class="muted">${users ? 'Nenhum usuário ainda.' : 'Carregando…'}</p>`
       }
-      ${this.change ? this.renderConfirm(this.change) : nothing}
+      ${this.confirmation.subject ? this.renderConfirm(this.confirmation.subject) : nothing}
       ${userForm({ errors: this.errors, error: this.addError, busy: this.adding, onSubmit: (e) => void this.add(e) })}
     </section>`;
   }

@@ -7,9 +7,8 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AdminApi, EventDeliveryView, MerchantEventView } from '../api';
-import { MERCHANT_EVENT_TYPES } from '../api-types';
 import { notify } from '../events';
-import { formatDate } from '../format';
+import { eventTypeLabel, formatDate } from '../format';
 import { Loading } from '../loading';
 import shared from '../shared.styles';
 
@@ -25,7 +24,6 @@ const STATES: Record<EventDeliveryView['state'], { label: string; tone: 'good' |
   delivered: { label: 'Entregue', tone: 'good' },
   failed: { label: 'Falhou', tone: 'bad' },
 };
-const typeLabel = (type: string) => MERCHANT_EVENT_TYPES.find((t) => t.type === type)?.label ?? type;
 
 type Row = { event: MerchantEventView; delivery: EventDeliveryView };
 
@@ -90,7 +88,7 @@ export class BoWebhookDeliveries extends LitElement {
     this.sending = event.id;
     try {
       await this.api.redeliver(event.id, this.endpointId);
-      notify(this, `Evento ${typeLabel(event.type)} reenviado: a entrega está na fila.`, 'success');
+      notify(this, `Evento ${eventTypeLabel(event.type)} reenviado: a entrega está na fila.`, 'success');
       await this.refresh();
     } catch (error) {
       notify(this, (error as Error).message, 'error');
@@ -102,7 +100,7 @@ export class BoWebhookDeliveries extends LitElement {
   private renderRow({ event, delivery }: Row) {
     const state = STATES[delivery.state] ?? { label: delivery.state, tone: 'neutral' };
     return html`<tr>
-      <td data-label="Evento"><span>${typeLabel(event.type)} <code class="muted">${event.id}</code></span></td>
+      <td data-label="Evento"><span>${eventTypeLabel(event.type)} <code class="muted">${event.id}</code></span></td>
       <td data-label="Criado em" class="nowrap">${formatDate(event.createdAt)}</td>
       <td data-label="Situação"><span class="pill" data-tone=${state.tone}>${state.label}</span></td>
       <td data-label="Tentativas" class="num">${delivery.attempts}</td>
@@ -110,7 +108,7 @@ export class BoWebhookDeliveries extends LitElement {
       <td data-label="Próxima tentativa" class="nowrap">${formatDate(delivery.nextAt)}</td>
       <td class="actions">
         <button class="secondary small" type="button" ?disabled=${this.sending !== ''} @click=${() => this.redeliver(event)}
-          aria-label="Reenviar ${typeLabel(event.type)} ${event.id}">
+          aria-label="Reenviar ${eventTypeLabel(event.type)} ${event.id}">
           ${this.sending === event.id ? 'Reenviando…' : 'Reenviar'}
         </button>
       </td>

@@ -1,4 +1,4 @@
-/** The look of the webhook endpoints' section: row actions, the confirmation, the event types' checkboxes. */
+/** The look of the webhook endpoints' section: row actions, the event types' checkboxes (the confirmation's is ../confirm's). */
 import { css } from 'lit';
 
 export default css`
@@ -6,15 +6,6 @@ export default css`
     display: flex;
     flex-wrap: wrap;
     gap: 0.35rem;
-  }
-  .confirm {
-    border: 2px solid var(--bo-color-primary, #1849a9);
-    border-radius: 10px;
-    padding: 0.75rem 1rem;
-    margin: 0.75rem 0;
-  }
-  .confirm h3 {
-    margin-top: 0;
   }
   fieldset {
     border: 1px solid var(--bo-color-border, #d5dbe3);

@@ -7,7 +7,10 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { AdminApi, Role, WebhookEndpointView } from '../api';
-import { hasRole } from '../api-types';
+import { hasRole } from '../../core/backoffice';
+import { confirmStep } from '../confirm/confirm-step';
+import confirmStyles from '../confirm/confirm.styles';
+import { Confirmation } from '../confirm/confirmation';
 import { notify } from '../events';
 import { formatDate } from '../format';
 import { Loading } from '../loading';
@@ -26,7 +29,7 @@ const stateOf = (e: WebhookEndpointView) =>
     : e.disabled.reason === 'failing'
       ? { label: 'Desativado após falhas', tone: 'bad' }
       : { label: 'Desativado por você', tone: 'neutral' };
-const failingSince = (e: WebhookEndpointView) => e.failingSince ?? (e.disabled?.reason === 'failing' ? e.disabled.since : null);
+const failingSince = (e: WebhookEndpointView) => (e.disabled?.reason === 'failing' ? e.disabled.since : null);
 /** Why a test event was not delivered, when no status came: the BFF's few words (server/events/send.ts) in Portuguese. */
 const REASONS: Record<string, string> = {
   timeout: 'sem resposta no prazo',
@@ -36,7 +39,7 @@ const REASONS: Record<string, string> = {
 
 @customElement('bo-webhook-endpoints')
 export class BoWebhookEndpoints extends LitElement {
-  static override styles = [shared, styles];
+  static override styles = [shared, confirmStyles, styles];
 
   /** The back-office API of the signed-in merchant. */
   @property({ attribute: false }) api?: AdminApi;
@@ -47,8 +50,6 @@ export class BoWebhookEndpoints extends LitElement {
   @state() private urlError = '';
   @state() private addError = '';
   @state() private adding = false;
-  @state() private confirming?: Confirm;
-  @state() private confirmError = '';
   @state() private acting = '';
   /** The endpoint whose deliveries are open. */
   @state() private open = '';
@@ -56,6 +57,13 @@ export class BoWebhookEndpoints extends LitElement {
   /** Where focus goes back when the secret's dialog closes. */
   private returnFocus?: string;
   private readonly loading = new Loading(this);
+  private readonly confirmation = new Confirmation<Confirm>(this, {
+    id: 'we-confirm',
+    back:
+      ({ endpoint }) =>
+      () =>
+        this.rowButton(endpoint.id),
+  });
 
   override connectedCallback() {
     super.connectedCallback();
@@ -96,50 +104,32 @@ export class BoWebhookEndpoints extends LitElement {
     }
   }
 
-  private async ask(endpoint: WebhookEndpointView, kind: Confirm['kind']) {
-    this.confirming = { endpoint, kind };
-    this.confirmError = '';
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('#we-confirm-title')?.focus();
-  }
-
-  private async back() {
-    const id = this.confirming?.endpoint.id;
-    this.confirming = undefined;
-    this.confirmError = '';
-    await this.updateComplete;
-    this.focusRow(id);
-  }
-
-  private focusRow(id: string | undefined) {
-    const button = id ? this.renderRoot.querySelector<HTMLElement>(`tr[data-endpoint="${CSS.escape(id)}"] button`) : null;
-    (button ?? this.renderRoot.querySelector<HTMLElement>('#we-title'))?.focus();
+  /** The first button of an endpoint's row, or the section's title when the row went. */
+  private rowButton(id: string) {
+    return (
+      this.renderRoot.querySelector<HTMLElement>(`tr[data-endpoint="${CSS.escape(id)}"] button`) ??
+      this.renderRoot.querySelector<HTMLElement>('#we-title')
+    );
   }
 
   private async confirm() {
-    const c = this.confirming;
-    if (!c || !this.api || this.acting) return;
-    this.acting = c.endpoint.id;
-    this.confirmError = '';
-    try {
-      if (c.kind === 'disable') {
-        await this.api.setWebhookEndpoint(c.endpoint.id, 'disable');
-        notify(this, `Endpoint ${c.endpoint.url} desativado: não recebe mais eventos.`, 'success');
+    const api = this.api;
+    if (!api) return;
+    await this.confirmation.run(async ({ endpoint, kind }) => {
+      if (kind === 'disable') {
+        await api.setWebhookEndpoint(endpoint.id, 'disable');
+        notify(this, `Endpoint ${endpoint.url} desativado: não recebe mais eventos.`, 'success');
         await this.refresh();
-        await this.back();
-      } else {
-        const rotated = await this.api.rotateWebhookSecret(c.endpoint.id);
-        this.confirming = undefined;
-        notify(this, `Novo segredo de ${c.endpoint.url} criado; o anterior assina junto por 24 horas.`, 'success');
-        await this.refresh();
-        this.returnFocus = `tr[data-endpoint="${CSS.escape(c.endpoint.id)}"] button`;
-        await this.secretDialog?.show(rotated.secret, rotated.url);
+        return;
       }
-    } catch (error) {
-      this.confirmError = (error as Error).message;
-    } finally {
-      this.acting = '';
-    }
+      const rotated = await api.rotateWebhookSecret(endpoint.id);
+      notify(this, `Novo segredo de ${endpoint.url} criado; o anterior assina junto por 24 horas.`, 'success');
+      await this.refresh();
+      this.returnFocus = `tr[data-endpoint="${CSS.escape(endpoint.id)}"] button`;
+      await this.secretDialog?.show(rotated.secret, rotated.url);
+      // The dialog has focus; it gives it back to the row when it closes.
+      return null;
+    });
   }
 
   private async enable(e: WebhookEndpointView) {
@@ -194,7 +184,7 @@ export class BoWebhookEndpoints extends LitElement {
   private renderRow(e: WebhookEndpointView) {
     const s = stateOf(e);
     const stored = e.source === 'store';
-    const busy = this.acting !== '';
+    const busy = this.acting !== '' || this.confirmation.busy;
     return html`<tr data-endpoint=${e.id} aria-current=${this.open === e.id ? 'true' : 'false'}>
       <td data-label="URL" class="url">
         <span>${e.url}${stored ? nothing : html` <span class="muted">(do ambiente: MERCHANT_WEBHOOK_URL)</span>`}</span>
@@ -209,10 +199,10 @@ export class BoWebhookEndpoints extends LitElement {
               ? html`${
                   e.disabled
                     ? html`<button class="secondary small" type="button" ?disabled=${busy} aria-label="Reativar ${e.url}" @click=${() => this.enable(e)}>Reativar</button>`
-                    : html`<button class="danger small" type="button" ?disabled=${busy} aria-label="Desativar ${e.url}" @click=${() => this.ask(e, 'disable')}>Desativar</button>`
+                    : html`<button class="danger small" type="button" ?disabled=${busy} aria-label="Desativar ${e.url}" @click=${() => this.confirmation.ask({ endpoint: e, kind: 'disable' })}>Desativar</button>`
                 }
                 <button class="secondary small" type="button" ?disabled=${busy} aria-label="Trocar segredo de ${e.url}"
-                  @click=${() => this.ask(e, 'rotate')}>Trocar segredo</button>`
+                  @click=${() => this.confirmation.ask({ endpoint: e, kind: 'rotate' })}>Trocar segredo</button>`
               : nothing
           }
           <button class="secondary small" type="button" ?disabled=${busy} aria-label="Enviar teste a ${e.url}"
@@ -225,24 +215,25 @@ export class BoWebhookEndpoints extends LitElement {
   }
 
   private renderConfirm({ endpoint, kind }: Confirm) {
-    return html`<section class="confirm" aria-labelledby="we-confirm-title">
-      <h3 id="we-confirm-title" tabindex="-1">${kind === 'disable' ? 'Desativar o endpoint' : 'Trocar o segredo do endpoint'}</h3>
-      <p class="url">${endpoint.url}</p>
+    const body = html`<p class="url">${endpoint.url}</p>
       <p class="muted">
         ${
           kind === 'disable'
             ? 'Ele deixa de receber eventos; os eventos desse período não lhe serão enviados depois de reativado.'
             : 'Um novo segredo é criado e mostrado uma única vez. O atual continua assinando junto por 24 horas, para você trocar sem perder entregas.'
         }
-      </p>
-      ${this.confirmError ? html`<p class="error" role="alert">${this.confirmError}</p>` : nothing}
-      <div class="actions">
-        <button class=${kind === 'disable' ? 'danger' : ''} type="button" ?disabled=${this.acting !== ''} @click=${this.confirm}>
-          ${kind === 'disable' ? 'Confirmar desativação' : 'Trocar segredo'}
-        </button>
-        <button class="secondary" type="button" ?disabled=${this.acting !== ''} @click=${this.back}>Voltar</button>
-      </div>
-    </section>`;
+      </p>`;
+    return confirmStep(
+      this.confirmation,
+      {
+        title: kind === 'disable' ? 'Desativar o endpoint' : 'Trocar o segredo do endpoint',
+        body,
+        confirm: kind === 'disable' ? 'Confirmar desativação' : 'Trocar segredo',
+        danger: kind === 'disable',
+        blocked: this.acting !== '',
+      },
+      () => void this.confirm(),
+    );
   }
 
   override render() {
@@ -269,7 +260,7 @@ export class BoWebhookEndpoints extends LitElement {
             </table></div>`
           : html`<p class="muted">${list ? 'Nenhum endpoint ainda: adicione o primeiro abaixo.' : 'Carregando…'}</p>`
       }
-      ${this.confirming ? this.renderConfirm(this.confirming) : nothing}
+      ${this.confirmation.subject ? this.renderConfirm(this.confirmation.subject) : nothing}
       ${opened ? html`<bo-webhook-deliveries .api=${this.api} endpoint-id=${opened.id} .url=${opened.url}></bo-webhook-deliveries>` : nothing}
       ${endpointForm({ urlError: this.urlError, error: this.addError, busy: this.adding, onSubmit: (e) => void this.add(e) })}
       <bo-webhook-secret @bo-secret-closed=${this.secretClosed}></bo-webhook-secret>

@@ -4,8 +4,9 @@
  * and sends it.
  */
 import { html, nothing } from 'lit';
+import { MERCHANT_EVENT_TYPES, type MerchantEventType } from '../../core/backoffice';
 import type { WebhookEndpointInput } from '../api';
-import { MERCHANT_EVENT_TYPES } from '../api-types';
+import { eventTypeLabel } from '../format';
 
 /** An address the BFF takes: http or https, without user or password. */
 export function isWebhookUrl(value: string): boolean {
@@ -20,13 +21,12 @@ export function readEndpointForm(form: HTMLFormElement): { input: WebhookEndpoin
   const given = data.get('url');
   const url = typeof given === 'string' ? given.trim() : '';
   if (!isWebhookUrl(url)) return { error: 'Informe um endereço http ou https, por exemplo https://loja.exemplo.com.br/webhooks.' };
-  const types = data.getAll('types').filter((t): t is string => typeof t === 'string');
+  const types = data.getAll('types').filter((t): t is MerchantEventType => (MERCHANT_EVENT_TYPES as readonly unknown[]).includes(t));
   return { input: { url, ...(types.length > 0 ? { types } : {}) } };
 }
 
 /** The event types, by their label, for a list cell. */
-export const typesText = (types: readonly string[]) =>
-  types.length === 0 ? 'Todos' : types.map((t) => MERCHANT_EVENT_TYPES.find((m) => m.type === t)?.label ?? t).join(', ');
+export const typesText = (types: readonly string[]) => (types.length === 0 ? 'Todos' : types.map(eventTypeLabel).join(', '));
 
 export function endpointForm(opts: { urlError: string; error: string; busy: boolean; onSubmit: (event: SubmitEvent) => void }) {
   return html`<form @submit=${opts.onSubmit} novalidate aria-labelledby="we-add-title">
@@ -44,9 +44,9 @@ export function endpointForm(opts: { urlError: string; error: string; busy: bool
       <p class="muted" id="we-types-hint">Nenhum marcado: o endpoint recebe todos os tipos.</p>
       <div class="checks">
         ${MERCHANT_EVENT_TYPES.map(
-          (t) => html`<label class="check">
-            <input type="checkbox" name="types" value=${t.type} aria-describedby="we-types-hint" />
-            <span>${t.label} <code>${t.type}</code></span>
+          (type) => html`<label class="check">
+            <input type="checkbox" name="types" value=${type} aria-describedby="we-types-hint" />
+            <span>${eventTypeLabel(type)} <code>${type}</code></span>
           </label>`,
         )}
       </div>

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { AdminUser } from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import type { AccountStore, StoredUser, UserRole } from '../store/accounts';
 import { invalidRequest } from '../payments/errors';
@@ -17,17 +18,8 @@ import { hashPassword, longEnough, MAX_PASSWORD_LENGTH } from './passwords';
 export const EmailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email('An e-mail address'));
 export const PasswordSchema = z.string().max(MAX_PASSWORD_LENGTH);
 
-/** A user as the back office shows it: never its hash. */
-export interface UserView {
-  id: string;
-  email: string;
-  role: UserRole;
-  disabled: boolean;
-  createdAt: string;
-  lastSignInAt: string | null;
-}
-
-export const userView = (user: StoredUser): UserView => ({
+/** A user as the back office shows it (core/backoffice/wire-accounts.ts): never its hash. */
+export const userView = (user: StoredUser): AdminUser => ({
   id: user.id,
   email: user.email,
   role: user.role,
@@ -55,7 +47,7 @@ async function checkedHash(password: string): Promise<string> {
   return hashPassword(password);
 }
 
-export async function listUsers(store: AccountStore): Promise<UserView[]> {
+export async function listUsers(store: AccountStore): Promise<AdminUser[]> {
   return (await store.listUsers()).map(userView);
 }
 
@@ -71,7 +63,7 @@ export async function addUser(
   { store, clock }: UserDeps,
   input: { email: string; role: UserRole; password: string },
   audit: AuditRecorder,
-): Promise<UserView> {
+): Promise<AdminUser> {
   const email = checkedEmail(input.email);
   return recorded(audit, 'user.add', email, async () => {
     const passwordHash = await checkedHash(input.password);
@@ -95,7 +87,7 @@ export async function changeUser(
   id: string,
   change: { role?: UserRole; disabled?: boolean },
   audit: AuditRecorder,
-): Promise<UserView> {
+): Promise<AdminUser> {
   const before = await store.getUser(id);
   return recorded(audit, changeAction(change), before?.email ?? id, async () => {
     if (!before) throw userNotFound();
@@ -117,7 +109,7 @@ export async function changeUser(
 }
 
 /** Sets a new password, recorded as `user.reset_password`; the user's sessions end with it. */
-export async function resetPassword({ store }: UserDeps, id: string, password: string, audit: AuditRecorder): Promise<UserView> {
+export async function resetPassword({ store }: UserDeps, id: string, password: string, audit: AuditRecorder): Promise<AdminUser> {
   const before = await store.getUser(id);
   return recorded(audit, 'user.reset_password', before?.email ?? id, async () => {
     if (!before) throw userNotFound();

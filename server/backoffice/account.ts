@@ -3,6 +3,7 @@
  * order on one UTC day (the provider lists at most a day at a time).
  */
 import { Hono } from 'hono';
+import type { BalanceView } from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
 import { parseQuery } from '../bff/validate';
@@ -12,7 +13,7 @@ import { saneDates } from './queries';
 export function accountRoutes({ provider, clock }: { provider: ProviderClient; clock: Clock }) {
   const { transactionsQuery } = saneDates(clock);
   return new Hono()
-    .get('/balance', async (c) => c.json(await callProvider(provider.balance.retrieve())))
+    .get('/balance', async (c) => c.json((await callProvider(provider.balance.retrieve())) satisfies BalanceView))
     .get('/transactions', async (c) => {
       const { orderId, date } = parseQuery(c, transactionsQuery);
       // The provider lists at most one day at a time; the day is UTC.

@@ -3,18 +3,16 @@
  * actor and the audit recorder on every request (`c.get('actor')`, `c.get('audit')`); route modules built as
  * `new Hono<AdminEnv>()` read them.
  *
- * Roles, each with the rights of the one before: `viewer` reads and exports; `operator` also moves money (refunds,
- * cash-outs, payment requests, receivers); `owner` also manages users, webhook endpoints and approvals. The bearer
- * `ADMIN_TOKEN` is an owner, recorded as `api-token`, but never the second person of a movement: it approves none
- * (server/payments/approvals.ts).
+ * Roles (core/backoffice/roles.ts), each with the rights of the one before: `viewer` reads and exports; `operator`
+ * also moves money (refunds, cash-outs, payment requests, receivers); `owner` also manages users, webhook endpoints and
+ * approvals. The bearer `ADMIN_TOKEN` is an owner, recorded as `api-token`, but never the second person of a
+ * movement: it approves none (server/payments/approvals.ts).
  */
 import type { Context } from 'hono';
+import type { Role } from '../../core/backoffice';
 
-export const ROLES = ['viewer', 'operator', 'owner'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** True when `role` has at least the rights of `needed`. */
-export const hasRole = (role: Role, needed: Role) => ROLES.indexOf(role) >= ROLES.indexOf(needed);
+/** The roles are the console's too: core/backoffice/roles.ts holds them and `hasRole`. */
+export { hasRole, ROLES, type Role } from '../../core/backoffice';
 
 export interface Actor {
   /** A signed-in user (session cookie), or the bearer admin token. */

@@ -11,6 +11,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import type { ApprovalList, ApprovalView, CashOutApprovalView } from '../../core/backoffice';
 import { formatCents } from '../../core/money';
 import type { CashOut } from '../store/back-office';
 import type { Checkout, Store } from '../store/types';
@@ -20,7 +21,7 @@ import { cashOutView, IDEMPOTENCY_KEY } from '../payments/cashouts';
 import { approvalNotFound } from '../payments/errors';
 import { parseQuery } from '../bff/validate';
 import type { AdminEnv } from './actor';
-import { companyPaymentView, type CompanyPaymentView } from './company-payment-view';
+import { companyPaymentView } from './company-payment-view';
 import { auditedMovement } from './movement-audit';
 
 const approvalsQuery = z.object({
@@ -29,15 +30,14 @@ const approvalsQuery = z.object({
 });
 
 /** A movement as the approvals list shows it: its kind, the cash-out's view (CPF masked) and the refunded checkout. */
-export function approvalView(cashOut: CashOut, checkout?: Checkout) {
+export function approvalView(cashOut: CashOut, checkout?: Checkout): CashOutApprovalView {
   return {
-    kind: cashOut.refundOf ? ('refund' as const) : ('cashout' as const),
+    kind: cashOut.refundOf ? 'refund' : 'cashout',
     ...cashOutView(cashOut),
     /** The refunded checkout (a refund's); null for a cash-out. */
     checkout: checkout ? { id: checkout.id, orderId: checkout.orderId, amount: formatCents(checkout.amountCents) } : null,
   };
 }
-export type ApprovalView = ReturnType<typeof approvalView> | CompanyPaymentView;
 
 /** The instant a list is ordered by: creation for those waiting (oldest first), the decision for decided ones (newest first). */
 const orderOf = (state: 'pending' | 'decided') => (a: ApprovalView, b: ApprovalView) =>
@@ -110,7 +110,7 @@ export function approvalRoutes({ store, approvals }: { store: Store; approvals: 
       const { state, limit } = parseQuery(c, approvalsQuery);
       const [movements, payments] = await Promise.all([approvals.list(state, limit), approvals.listCompanyPayments(state, limit)]);
       const data = [...(await views(movements)), ...payments.map(companyPaymentView)].sort(orderOf(state)).slice(0, limit);
-      return c.json({ state, data });
+      return c.json({ state, data } satisfies ApprovalList);
     })
     .post('/approvals/payment-requests/:key/approve', (c) => decidePayment(c, true))
     .post('/approvals/payment-requests/:key/reject', (c) => decidePayment(c, false))

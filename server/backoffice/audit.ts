@@ -8,6 +8,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { AUDIT_OUTCOME_LABELS, ROLE_LABELS, type AuditPage } from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import { AUDIT_OUTCOMES, type AuditEntry, type AuditQuery, type AuditStore } from '../store/accounts';
 import { parseQuery } from '../bff/validate';
@@ -54,18 +55,15 @@ function queryOf(q: z.output<typeof filterQuery>, limit: number): AuditQuery {
   };
 }
 
-const ROLE_PT: Record<string, string> = { viewer: 'Leitura', operator: 'Operador', owner: 'Proprietário' };
-const OUTCOME_PT: Record<string, string> = { ok: 'Feito', pending_approval: 'Aguardando aprovação', refused: 'Recusado', failed: 'Falhou' };
-
 const AUDIT_COLUMNS: readonly CsvColumn<AuditEntry>[] = [
   { pt: 'Nº', iso: 'seq', value: (e) => ({ text: String(e.seq) }) },
   { pt: 'Data e hora', iso: 'at', value: (e) => ({ instant: e.at }) },
   { pt: 'Quem', iso: 'actor', value: (e) => ({ text: e.actor }) },
-  { pt: 'Papel', iso: 'role', value: (e, f) => ({ text: e.role && (f === 'csv' ? (ROLE_PT[e.role] ?? e.role) : e.role) }) },
+  { pt: 'Papel', iso: 'role', value: (e, f) => ({ text: e.role && (f === 'csv' ? ROLE_LABELS[e.role] : e.role) }) },
   { pt: 'Endereço IP', iso: 'ip', value: (e) => ({ text: e.ip }) },
   { pt: 'Ação', iso: 'action', value: (e) => ({ text: e.action }) },
   { pt: 'Alvo', iso: 'target', value: (e) => ({ text: e.target }) },
-  { pt: 'Resultado', iso: 'outcome', value: (e, f) => ({ text: f === 'csv' ? (OUTCOME_PT[e.outcome] ?? e.outcome) : e.outcome }) },
+  { pt: 'Resultado', iso: 'outcome', value: (e, f) => ({ text: f === 'csv' ? AUDIT_OUTCOME_LABELS[e.outcome] : e.outcome }) },
   { pt: 'Detalhes', iso: 'details', value: (e) => ({ text: Object.keys(e.details).length ? JSON.stringify(e.details) : null }) },
 ];
 
@@ -76,7 +74,7 @@ export function auditRoutes({ store, clock }: { store: AuditStore; clock: Clock 
       const query = queryOf(q, q.limit + 1);
       const entries = await store.listAudit(query);
       const data = entries.slice(0, q.limit);
-      return c.json({ data, next: entries.length > q.limit ? data[data.length - 1]!.seq : null });
+      return c.json({ data, next: entries.length > q.limit ? data[data.length - 1]!.seq : null } satisfies AuditPage);
     })
     .get('/audit/export.csv', async (c) => {
       const q = parseQuery(c, filterQuery);

@@ -7,6 +7,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { CashOutInput, CashOutQuote, CashOutView } from '../../core/backoffice';
 import { parseCents } from '../../core/money';
 import { pixKeyType } from '../provider';
 import { CASH_OUT_PENDING_APPROVAL } from '../store/back-office';
@@ -16,14 +17,17 @@ import type { AdminEnv } from './actor';
 import { idempotencyKey } from './idempotency-key';
 import { auditedMovement } from './movement-audit';
 import { amount } from './queries';
+import { taking } from './wire-check';
 
-const cashOutBody = z.object({
-  recipient: z.object({ name: z.string().trim().min(1).max(120), cpf: z.string().max(32) }),
-  key: z.object({ type: pixKeyType, value: z.string().trim().min(1).max(140) }),
-  amount,
-  orderId: z.string().trim().min(1).max(64).optional(),
-  description: z.string().trim().max(140).optional(),
-});
+const cashOutBody = taking<CashOutInput>()(
+  z.object({
+    recipient: z.object({ name: z.string().trim().min(1).max(120), cpf: z.string().max(32) }),
+    key: z.object({ type: pixKeyType, value: z.string().trim().min(1).max(140) }),
+    amount,
+    orderId: z.string().trim().min(1).max(64).optional(),
+    description: z.string().trim().max(140).optional(),
+  }),
+);
 const cashOutsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) });
 const quoteQuery = z.object({ amount });
 
@@ -56,11 +60,11 @@ export function cashOutRoutes({ desk }: { desk: CashOutDesk }) {
     })
     .get('/cashouts', async (c) => {
       const { limit } = parseQuery(c, cashOutsQuery);
-      return c.json({ items: (await desk.recent(limit)).map(cashOutView) });
+      return c.json({ items: (await desk.recent(limit)).map(cashOutView) } satisfies { items: CashOutView[] });
     })
     .get('/cashouts/quote', async (c) => {
       const q = parseQuery(c, quoteQuery);
       const charges = await desk.quote(parseCents(q.amount)!).catch(() => undefined);
-      return c.json({ amount: q.amount, charges: charges ?? null });
+      return c.json({ amount: q.amount, charges: charges ?? null } satisfies CashOutQuote);
     });
 }

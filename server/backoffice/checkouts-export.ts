@@ -7,57 +7,34 @@
  * stays flat whatever the file's length.
  */
 import { Hono } from 'hono';
+import { CHECKOUT_STATE_LABELS, labelOf, REFUND_STATE_LABELS, type AdminCheckoutView } from '../../core/backoffice';
 import type { Method } from '../../core/methods';
-import type { StoredState } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { Checkout, Store } from '../store/types';
 import { parseQuery } from '../bff/validate';
 import { filterOf, filterQuery } from './checkout-filter';
-import type { AdminCheckoutView } from './checkouts';
 import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn, type CsvFormat } from './csv';
 
 /** Rows the CSV export reads from the store at a time. */
 export const EXPORT_PAGE_SIZE = 250;
 
-/** A checkout's state as the merchant reads it (the console's words); every state of core/states.ts, by its type. */
-const STATE_PT: Record<StoredState, string> = {
-  Creating: 'Em criação',
-  Created: 'Criado',
-  Registered: 'Aguardando pagamento',
-  Expired: 'Expirado',
-  Completed: 'Pago',
-  Error: 'Erro',
-  Cancelled: 'Cancelado',
-  Reversed: 'Estornado',
-};
+/**
+ * The method's value in the pt-BR file: the words the export has always written, which spreadsheets filter on (the
+ * console displays core/backoffice's METHOD_LABELS, "PIX" and "Open Finance").
+ */
+const METHOD_CSV: Readonly<Record<Method, string>> = { pix: 'Pix', openfinance: 'OpenFinance' };
 
-/** A refund's state ("o reembolso": masculine forms), ours or the provider's. */
-const REFUND_STATE_PT: Record<string, string> = {
-  PendingApproval: 'Aguardando aprovação',
-  Rejected: 'Rejeitado',
-  Sending: 'Enviando',
-  Created: 'Criado',
-  Registered: 'Registrado',
-  Completed: 'Concluído',
-  Cancelled: 'Cancelado',
-  Reversed: 'Estornado',
-  Refunded: 'Devolvido',
-  Error: 'Erro',
-};
-
-const METHOD_PT: Record<Method, string> = { pix: 'Pix', openfinance: 'OpenFinance' };
-
-/** The code in csv-iso, its Portuguese word (or the code, for one not in the table) in the pt-BR file. */
-const label = (table: Record<string, string>, code: string | null, format: CsvFormat) => ({
-  text: code === null || format === 'csv-iso' ? code : (table[code] ?? code),
+/** The code in csv-iso, its Portuguese word (core/backoffice/labels.ts, the console's) in the pt-BR file. */
+const label = <K extends string>(table: Readonly<Record<K, string>>, code: string | null, format: CsvFormat) => ({
+  text: code === null || format === 'csv-iso' ? code : labelOf(table, code),
 });
 
 /** The columns, in the order of both files: the pt-BR header, the csv-iso name and the cell. */
 export const EXPORT_COLUMNS: readonly CsvColumn<AdminCheckoutView>[] = [
   { pt: 'ID', iso: 'id', value: (v) => ({ text: v.id }) },
   { pt: 'Pedido', iso: 'orderId', value: (v) => ({ text: v.orderId }) },
-  { pt: 'Método', iso: 'method', value: (v, f) => label(METHOD_PT, v.method, f) },
-  { pt: 'Situação', iso: 'state', value: (v, f) => label(STATE_PT, v.state, f) },
+  { pt: 'Método', iso: 'method', value: (v, f) => label(METHOD_CSV, v.method, f) },
+  { pt: 'Situação', iso: 'state', value: (v, f) => label(CHECKOUT_STATE_LABELS, v.state, f) },
   { pt: 'Valor', iso: 'amount', value: (v) => ({ money: v.amount }) },
   { pt: 'Tarifa', iso: 'fee', value: (v) => ({ money: v.fee }) },
   { pt: 'Valor líquido', iso: 'net', value: (v) => ({ money: v.net }) },
@@ -69,7 +46,7 @@ export const EXPORT_COLUMNS: readonly CsvColumn<AdminCheckoutView>[] = [
   { pt: 'ID da transação', iso: 'transactionId', value: (v) => ({ text: v.transactionId }) },
   { pt: 'Duplicata de', iso: 'duplicateOf', value: (v) => ({ text: v.duplicateOf }) },
   { pt: 'Pago após o prazo', iso: 'late', value: (v) => ({ bool: v.late }) },
-  { pt: 'Situação do reembolso', iso: 'refundState', value: (v, f) => label(REFUND_STATE_PT, v.refund?.state ?? null, f) },
+  { pt: 'Situação do reembolso', iso: 'refundState', value: (v, f) => label(REFUND_STATE_LABELS, v.refund?.state ?? null, f) },
   { pt: 'ID da transação do reembolso', iso: 'refundTransactionId', value: (v) => ({ text: v.refund?.transactionId ?? null }) },
   { pt: 'Descrição', iso: 'description', value: (v) => ({ text: v.description }) },
 ];

@@ -6,6 +6,7 @@
  * does.
  */
 import { Hono } from 'hono';
+import type { AdminCheckoutView, CheckoutDetail, CheckoutPage, ProviderRecord } from '../../core/backoffice';
 import { paidLate } from '../../core/checkout-machine';
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
@@ -47,8 +48,8 @@ const liveRefund = (refunds: CashOut[]) => refunds.filter((r) => holdsRefund(r.s
 
 const NOTHING_REFUNDED = formatCents(0);
 
-/** One row of the back-office list: what the merchant needs, no payer data. */
-export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []) {
+/** One row of the back-office list (core/backoffice's `AdminCheckoutView`): what the merchant needs, no payer data. */
+export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []): AdminCheckoutView {
   const refund = liveRefund(refunds);
   return {
     id: c.id,
@@ -63,20 +64,15 @@ export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []) {
     expiresAt: expiresAtOf(c),
     paidAt: c.state === COMPLETED ? text(c.details, 'paidAt') : null,
     payerBank: c.state === COMPLETED ? text(c.details, 'payerBank') : null,
-    /** The provider's fee and the net amount (`feeAndNet`), at six decimals; null when the provider gave no charges. */
     ...feeAndNet(c),
-    /** The checkout of the order this one duplicates: the order was paid twice when both are Completed. */
     duplicateOf: c.duplicateOf,
     late: isLate(c),
     /** The latest refund that counts (else the latest one): kept for the pages that show one refund. */
     refund: refund ? cashOutView(refund) : null,
-    /** Every refund, oldest first. */
     refunds: refunds.map(cashOutView),
-    /** What the Completed refunds gave back (a decimal string, "0.00" when none). */
     refunded: refunds.length === 0 ? NOTHING_REFUNDED : formatCents(refundTotals(c, refunds).refundedCents),
   };
 }
-export type AdminCheckoutView = ReturnType<typeof adminCheckoutView>;
 
 /** The rows' views, each with its refunds (one store query for all of them). */
 export const viewsWithRefunds = (store: Store) => async (checkouts: Checkout[]) => {
@@ -118,7 +114,10 @@ export function checkoutRoutes({ provider, store, clock }: CheckoutRoutesOptions
       const filter = { ...filterOf(q), ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}) };
       const rows = await store.listCheckouts(filter, q.limit + 1);
       const page = rows.slice(0, q.limit);
-      return c.json({ items: await withRefunds(page), nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null });
+      return c.json({
+        items: await withRefunds(page),
+        nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null,
+      } satisfies CheckoutPage);
     })
     .get('/checkouts/:id', async (c) => {
       const checkout = await findCheckout(store, c.req.param('id'));
@@ -144,7 +143,7 @@ export function checkoutRoutes({ provider, store, clock }: CheckoutRoutesOptions
           ({ id, state, amount, createdAt, paidAt, duplicateOf, late }) => ({ id, state, amount, createdAt, paidAt, duplicateOf, late }),
         ),
         refunds: refunds.map(cashOutView),
-      });
+      } satisfies CheckoutDetail);
     })
     .get('/checkouts/:id/provider', async (c) => {
       const checkout = await findCheckout(store, c.req.param('id'));
@@ -152,6 +151,6 @@ export function checkoutRoutes({ provider, store, clock }: CheckoutRoutesOptions
       const record = await provider.transactions.retrieve(checkout.transactionId).catch((error: unknown) => {
         throw providerReadFailed(error);
       });
-      return c.json({ readAt: clock.now().toISOString(), record: recordView(record) });
+      return c.json({ readAt: clock.now().toISOString(), record: recordView(record) } satisfies ProviderRecord);
     });
 }

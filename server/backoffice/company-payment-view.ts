@@ -3,20 +3,19 @@
  * row of one waiting for (or given) an owner's decision, and the answer of one kept for approval. The receiver is a
  * company: its CNPJ is shown whole, as the receivers list shows it.
  */
+import type { CompanyPaymentView } from '../../core/backoffice';
 import { formatCents } from '../../core/money';
 import type { CompanyPayment } from '../store/company-payments';
 
-export function companyPaymentView(p: CompanyPayment) {
+export function companyPaymentView(p: CompanyPayment): CompanyPaymentView {
   return {
-    kind: 'payment_request' as const,
+    kind: 'payment_request',
     idempotencyKey: p.idempotencyKey,
     state: p.state,
     amount: formatCents(p.amountCents),
     description: p.description,
-    /** The receiver and its account as the provider listed them when the request was kept (null names below the threshold). */
     receiver: { id: p.receiverId, name: p.receiverName, cnpj: p.receiverCnpj },
     account: { id: p.accountId, bankName: p.bankName, agency: p.accountAgency, number: p.accountNumber },
-    /** The provider's payment request, once it was asked for; null before. */
     requestId: p.requestId,
     requestedBy: p.requestedBy,
     decidedBy: p.decidedBy,
@@ -25,4 +24,3 @@ export function companyPaymentView(p: CompanyPayment) {
     updatedAt: p.updatedAt,
   };
 }
-export type CompanyPaymentView = ReturnType<typeof companyPaymentView>;

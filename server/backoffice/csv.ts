@@ -13,12 +13,12 @@
  * strings through core/money.ts, never a binary float.
  */
 import { z } from 'zod';
+import { CSV_FORMATS, type CsvFormat } from '../../core/backoffice';
 import { formatDecimal, parseDecimal } from '../../core/money';
 import { saoPauloDateTime, saoPauloParts } from './sao-paulo-time';
 
-export const CSV_FORMATS = ['csv', 'csv-iso'] as const;
-/** `csv`: pt-BR for spreadsheets (the default); `csv-iso`: RFC 4180 with ISO values, for machines. */
-export type CsvFormat = (typeof CSV_FORMATS)[number];
+/** `csv`: pt-BR for spreadsheets (the default); `csv-iso`: RFC 4180 with ISO values, for machines (core/backoffice). */
+export type { CsvFormat };
 
 /** `?format=` of an export: `csv` when absent; another value is a 400 through `parseQuery`. */
 export const csvFormatQuery = z.object({ format: z.enum(CSV_FORMATS).default('csv') });

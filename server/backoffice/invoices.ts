@@ -7,6 +7,7 @@
  * small: `isInvoiceUpload` tells the API's body guards to leave it alone.
  */
 import { Hono, type Context } from 'hono';
+import type { DocumentView, ProviderPage } from '../../core/backoffice';
 import { ProviderNetworkError, type ProviderClient } from '../provider';
 import { fileTooLarge, invalidFileName, lengthRequired, pdfRequired, requestTimeout } from '../payments/errors';
 import type { AdminEnv } from './actor';
@@ -109,9 +110,10 @@ export function invoiceRoutes({ provider }: { provider: ProviderClient }) {
       );
       return c.json({ statusCode: 'Done', data: document ?? null }, 201);
     })
-    .get('/payment-requests/:id/documents', async (c) =>
-      c.json(await callProvider(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }))),
-    )
+    .get('/payment-requests/:id/documents', async (c) => {
+      const page = await callProvider(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }));
+      return c.json(page satisfies ProviderPage<DocumentView>);
+    })
     .delete('/documents/:id', async (c) => {
       const id = c.req.param('id');
       await auditedMovement(

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { PaymentLink, PaymentLinkInput } from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import { parseJson } from '../bff/validate';
 import { orderNotFound, ordersUnavailable } from '../payments/errors';
@@ -13,6 +14,7 @@ import type { OrderResolver } from '../payments/orders';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from '../pay-link';
 import { ORDER_ID } from '../pay-page';
 import type { AdminEnv } from './actor';
+import { taking } from './wire-check';
 
 export interface PaymentLinkWiring {
   orders: OrderResolver;
@@ -22,12 +24,14 @@ export interface PaymentLinkWiring {
   publicBaseUrl: string;
 }
 
-const body = z
-  .object({
-    orderId: z.string().regex(ORDER_ID, 'letters, digits and . _ : - only, at most 64'),
-    days: z.number().int().min(1).max(MAX_LINK_DAYS).default(DEFAULT_LINK_DAYS),
-  })
-  .strict();
+const body = taking<PaymentLinkInput>()(
+  z
+    .object({
+      orderId: z.string().regex(ORDER_ID, 'letters, digits and . _ : - only, at most 64'),
+      days: z.number().int().min(1).max(MAX_LINK_DAYS).default(DEFAULT_LINK_DAYS),
+    })
+    .strict(),
+);
 
 export function paymentLinkRoutes({ links, clock }: { links: PaymentLinkWiring | undefined; clock: Clock }) {
   return new Hono<AdminEnv>().post('/payment-links', async (c) => {
@@ -41,6 +45,6 @@ export function paymentLinkRoutes({ links, clock }: { links: PaymentLinkWiring |
     }
     const link = paymentLink({ base: links.publicBaseUrl, key: links.orderTokenSecret, orderId, days, now: clock.now() });
     await audit({ action: 'payment_link.create', target: orderId, outcome: 'ok', details: { days, expiresAt: link.expiresAt } });
-    return c.json(link, 201);
+    return c.json(link satisfies PaymentLink, 201);
   });
 }

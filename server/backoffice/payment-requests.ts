@@ -9,6 +9,13 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type {
+  PaymentRequestCreated,
+  PaymentRequestDetailView,
+  PaymentRequestInput,
+  PaymentRequestView,
+  ProviderPage,
+} from '../../core/backoffice';
 import { CASH_OUT_PENDING_APPROVAL } from '../../core/cashout-machine';
 import { formatCents, parseCents } from '../../core/money';
 import type { Clock } from '../lib/clock';
@@ -22,13 +29,16 @@ import { keyOrNew } from './idempotency-key';
 import { auditedMovement } from './movement-audit';
 import { callProvider } from './provider-call';
 import { amount, saneDates } from './queries';
+import { taking } from './wire-check';
 
-const paymentRequestBody = z.object({
-  amount,
-  description: z.string().trim().min(1).max(140),
-  receiverId: z.string().min(1).max(64),
-  accountId: z.string().min(1).max(64),
-});
+const paymentRequestBody = taking<PaymentRequestInput>()(
+  z.object({
+    amount,
+    description: z.string().trim().min(1).max(140),
+    receiverId: z.string().min(1).max(64),
+    accountId: z.string().min(1).max(64),
+  }),
+);
 
 export interface PaymentRequestRoutesOptions {
   provider: ProviderClient;
@@ -41,7 +51,7 @@ export function paymentRequestRoutes({ provider, store, desk, clock }: PaymentRe
   const { requestsQuery } = saneDates(clock);
 
   /** The provider's request a payment became, as the provider answered (or now reads) it, with the key it is kept under. */
-  async function requested(payment: DeskPayment) {
+  async function requested(payment: DeskPayment): Promise<PaymentRequestCreated> {
     const answer = payment.answer ?? (await callProvider(provider.paymentRequests.retrieve(payment.requestId!))).entity;
     return { ...answer, idempotencyKey: payment.idempotencyKey };
   }
@@ -73,19 +83,21 @@ export function paymentRequestRoutes({ provider, store, desk, clock }: PaymentRe
     })
     .get('/payment-requests', async (c) => {
       const q = parseQuery(c, requestsQuery);
-      return c.json(
-        await callProvider(
-          provider.paymentRequests.list({
-            'dataset.limit': q.limit,
-            'dataset.offset': q.offset,
-            status: q.status,
-            startDate: q.startDate,
-            endDate: q.endDate,
-          }),
-        ),
+      const page = await callProvider(
+        provider.paymentRequests.list({
+          'dataset.limit': q.limit,
+          'dataset.offset': q.offset,
+          status: q.status,
+          startDate: q.startDate,
+          endDate: q.endDate,
+        }),
       );
+      return c.json(page satisfies ProviderPage<PaymentRequestView>);
     })
-    .get('/payment-requests/:id', async (c) => c.json(await callProvider(provider.paymentRequests.retrieve(c.req.param('id')))))
+    .get('/payment-requests/:id', async (c) => {
+      const detail = await callProvider(provider.paymentRequests.retrieve(c.req.param('id')));
+      return c.json(detail satisfies PaymentRequestDetailView);
+    })
     .post('/payment-requests/:id/cancel', async (c) => {
       const id = c.req.param('id');
       const ours = await store.findCompanyPaymentByRequest(id);

@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { ProviderPage, ReceiverAccountView, ReceiverView } from '../../core/backoffice';
 import { approvalFilter, type ProviderClient } from '../provider';
 import { parseQuery } from '../bff/validate';
 import { callProvider } from './provider-call';
@@ -12,19 +13,27 @@ import { pageQuery } from './queries';
 const receiversQuery = z.object({ ...pageQuery, status: approvalFilter.optional() });
 
 export function receiverRoutes({ provider }: { provider: ProviderClient }) {
-  return new Hono()
-    .get('/receivers', async (c) => {
-      const q = parseQuery(c, receiversQuery);
-      return c.json(
-        await callProvider(
+  return (
+    new Hono()
+      .get('/receivers', async (c) => {
+        const q = parseQuery(c, receiversQuery);
+        const page = await callProvider(
           provider.receivers.list({
             'dataset.limit': q.limit,
             'dataset.offset': q.offset,
             ...(q.status ? { receiverStatus: q.status } : {}),
           }),
-        ),
-      );
-    })
-    .get('/receivers/:id', async (c) => c.json(await callProvider(provider.receivers.retrieve(c.req.param('id')))))
-    .get('/receivers/:id/accounts', async (c) => c.json({ items: await callProvider(provider.receivers.listAccounts(c.req.param('id'))) }));
+        );
+        return c.json(page satisfies ProviderPage<ReceiverView>);
+      })
+      // The provider answers one receiver as a page of it.
+      .get('/receivers/:id', async (c) => {
+        const page = await callProvider(provider.receivers.retrieve(c.req.param('id')));
+        return c.json(page satisfies ProviderPage<ReceiverView>);
+      })
+      .get('/receivers/:id/accounts', async (c) => {
+        const items = await callProvider(provider.receivers.listAccounts(c.req.param('id')));
+        return c.json({ items } satisfies { items: ReceiverAccountView[] });
+      })
+  );
 }

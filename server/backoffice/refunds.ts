@@ -9,6 +9,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import type { CheckoutRefunds, RefundInput } from '../../core/backoffice';
 import { formatCents, parseCents } from '../../core/money';
 import { CASH_OUT_PENDING_APPROVAL, holdsRefund, type CashOut } from '../store/back-office';
 import type { Store } from '../store/types';
@@ -21,8 +22,9 @@ import { findCheckout } from './checkouts';
 import { idempotencyKey } from './idempotency-key';
 import { auditedMovement } from './movement-audit';
 import { amount } from './queries';
+import { taking } from './wire-check';
 
-const refundBody = z.object({ amount: amount.optional() });
+const refundBody = taking<RefundInput>()(z.object({ amount: amount.optional() }));
 
 export interface RefundRoutesOptions {
   store: Store;
@@ -80,7 +82,7 @@ export function refundRoutes({ store, desk, refunds }: RefundRoutesOptions) {
           ...(reason !== null && { reason }),
           charges: charges ?? null,
           data: made.map(cashOutView),
-        });
+        } satisfies CheckoutRefunds);
       })
       .post('/checkouts/:id/refunds', async (c) => {
         const body = await parseJson(c, refundBody);

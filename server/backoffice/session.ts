@@ -8,6 +8,7 @@
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { z } from 'zod';
+import type { Session, SignedIn, SignInInput } from '../../core/backoffice';
 import { requestClient } from '../bff/guards';
 import { parseJson } from '../bff/validate';
 import { crossSiteWrite } from '../accounts/errors';
@@ -17,8 +18,9 @@ import type { SignIn } from '../accounts/sign-in';
 import type { AdminEnv } from './actor';
 import { clearSessionCookie, originAllowed, SESSION_COOKIE, setSessionCookie } from './auth';
 import type { AdminStreams } from './stream';
+import { taking } from './wire-check';
 
-const signInBody = z.object({ email: z.string().max(320), password: z.string().max(MAX_PASSWORD_LENGTH) });
+const signInBody = taking<SignInInput>()(z.object({ email: z.string().max(320), password: z.string().max(MAX_PASSWORD_LENGTH) }));
 
 export interface SignInRouteOptions {
   signIn: SignIn;
@@ -39,7 +41,7 @@ export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins
       throw result.error;
     }
     setSessionCookie(c, result.session.token, secureCookies);
-    return c.json({ user: { email: result.user.email, role: result.user.role }, expiresAt: result.session.expiresAt });
+    return c.json({ user: { email: result.user.email, role: result.user.role }, expiresAt: result.session.expiresAt } satisfies SignedIn);
   });
 }
 
@@ -48,7 +50,7 @@ export function sessionRoutes({ sessions, streams, secureCookies }: { sessions: 
   return new Hono<AdminEnv>()
     .get('/session', (c) => {
       const { kind, name, role, sessionExpiresAt } = c.get('actor');
-      return c.json({ actor: { kind, name, role }, expiresAt: sessionExpiresAt ?? null });
+      return c.json({ actor: { kind, name, role }, expiresAt: sessionExpiresAt ?? null } satisfies Session);
     })
     .delete('/session', async (c) => {
       const actor = c.get('actor');

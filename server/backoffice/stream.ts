@@ -8,6 +8,7 @@
  * its session signs out or its user is disabled here (`end`), and at its next heartbeat when its holder is no longer
  * allowed (a session ended on another instance, idle or past its 12 hours; a user disabled by `npm run admin`).
  */
+import type { LiveChange } from '../../core/backoffice';
 import { tooManyAdminStreams } from '../payments/errors';
 import type { CashOutDesk } from '../payments/cashouts';
 import type { StatusHub } from '../store/types';
@@ -87,7 +88,7 @@ export function createAdminStreams({
       let unsubscribe: (() => void) | undefined;
       let heartbeat: ReturnType<typeof setInterval> | undefined;
       let flush: ReturnType<typeof setTimeout> | undefined;
-      const pending = new Map<string, { topic: 'checkout' | 'cashout'; id: string }>();
+      const pending = new Map<string, LiveChange>();
       let ending: () => void = () => undefined;
       const release = () => {
         if (released) return;

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { AdminUser, NewUserInput, UserChange } from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import type { AccountStore } from '../store/accounts';
 import { USER_ROLES } from '../store/accounts';
@@ -14,19 +15,22 @@ import { userNotFound } from '../accounts/errors';
 import { addUser, changeUser, listUsers, PasswordSchema } from '../accounts/users';
 import type { AdminEnv } from './actor';
 import type { AdminStreams } from './stream';
+import { taking } from './wire-check';
 
 /** What a user id looks like (`usr_` and base64url); anything else is a 404 without a query. */
 const USER_ID = /^usr_[A-Za-z0-9_-]{1,64}$/;
 
-const newUserBody = z.object({ email: z.string().max(320), role: z.enum(USER_ROLES), password: PasswordSchema });
-const changeBody = z
-  .object({ role: z.enum(USER_ROLES).optional(), disabled: z.boolean().optional() })
-  .strict()
-  .refine((body) => body.role !== undefined || body.disabled !== undefined, 'Send role, disabled or both');
+const newUserBody = taking<NewUserInput>()(z.object({ email: z.string().max(320), role: z.enum(USER_ROLES), password: PasswordSchema }));
+const changeBody = taking<UserChange>()(
+  z
+    .object({ role: z.enum(USER_ROLES).optional(), disabled: z.boolean().optional() })
+    .strict()
+    .refine((body) => body.role !== undefined || body.disabled !== undefined, 'Send role, disabled or both'),
+);
 
 export function userRoutes({ store, clock, streams }: { store: AccountStore; clock: Clock; streams: AdminStreams }) {
   return new Hono<AdminEnv>()
-    .get('/users', async (c) => c.json({ data: await listUsers(store) }))
+    .get('/users', async (c) => c.json({ data: await listUsers(store) } satisfies { data: AdminUser[] }))
     .post('/users', async (c) => {
       const body = await parseJson(c, newUserBody);
       return c.json(await addUser({ store, clock }, body, c.get('audit')), 201);

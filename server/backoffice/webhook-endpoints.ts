@@ -20,6 +20,13 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import {
+  MERCHANT_EVENT_TYPES,
+  type WebhookEndpointInput,
+  type WebhookEndpointView,
+  type WebhookEndpointWithSecret,
+  type WebhookTestResult,
+} from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import type { WebhookEndpoint } from '../events/delivery';
 import { endpointUrlAllowed, type EndpointAddressPolicy } from '../events/endpoint-address';
@@ -27,7 +34,6 @@ import { sendEvent, testEvent } from '../events/send';
 import { webhookTransport } from '../events/webhook-post';
 import { WEBHOOK_SECRET_FORMAT } from '../events/signing';
 import { signingSecrets, type StoredWebhookEndpoint } from '../store/endpoints';
-import { MERCHANT_EVENT_TYPES } from '../store/merchant-events';
 import type { Store } from '../store/types';
 import {
   webhookEndpointFromEnvironment,
@@ -37,6 +43,7 @@ import {
 } from '../payments/errors';
 import { parseJson } from '../bff/validate';
 import { actorOf, hasRole, type AdminEnv, type AuditRecord } from './actor';
+import { taking } from './wire-check';
 
 /**
  * What the back office needs of the delivery worker: its environment's endpoints, where a stored one may point, and
@@ -68,16 +75,18 @@ const isHttpUrl = (value: string) => {
   return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
 };
 const secret = z.string().max(200).regex(WEBHOOK_SECRET_FORMAT, 'A whsec_ secret: whsec_ and at least 24 bytes in base64');
-const endpointBody = z.object({
-  url: z.string().trim().max(2048).refine(isHttpUrl, 'An http or https address, without user or password'),
-  /** The event types it wants; none or empty: every type. */
-  types: z
-    .array(z.enum(MERCHANT_EVENT_TYPES as [string, ...string[]]))
-    .max(50)
-    .transform((types) => [...new Set(types)])
-    .optional(),
-  secret: secret.optional(),
-});
+const endpointBody = taking<WebhookEndpointInput>()(
+  z.object({
+    url: z.string().trim().max(2048).refine(isHttpUrl, 'An http or https address, without user or password'),
+    /** The event types it wants; none or empty: every type. */
+    types: z
+      .array(z.enum(MERCHANT_EVENT_TYPES))
+      .max(50)
+      .transform((types) => [...new Set(types)])
+      .optional(),
+    secret: secret.optional(),
+  }),
+);
 const rotateBody = z.object({ secret: secret.optional() });
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -91,13 +100,13 @@ export const hostOnly = (url: string) => {
 };
 
 /** An endpoint as the back office shows it: never a secret. */
-export function storedEndpointView(endpoint: StoredWebhookEndpoint, now: Date) {
+export function storedEndpointView(endpoint: StoredWebhookEndpoint, now: Date): WebhookEndpointView {
   const secrets = signingSecrets(endpoint, now);
   return {
     id: endpoint.id,
     url: endpoint.url,
     types: endpoint.types,
-    source: 'store' as const,
+    source: 'store',
     enabled: !endpoint.disabled,
     disabled: endpoint.disabled,
     secretHints: secrets.map(hint),
@@ -106,11 +115,11 @@ export function storedEndpointView(endpoint: StoredWebhookEndpoint, now: Date) {
   };
 }
 
-const environmentView = (endpoint: WebhookEndpoint) => ({
+const environmentView = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
   id: endpoint.id,
   url: endpoint.url,
   types: [...(endpoint.types ?? [])],
-  source: 'environment' as const,
+  source: 'environment',
   enabled: true,
   disabled: null,
   secretHints: endpoint.secrets.map(hint),
@@ -160,14 +169,14 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       // Its host only: every role reads the audit trail.
       await audit(c, 'add', endpoint.id, { url: hostOnly(endpoint.url), types: endpoint.types });
       // The secret is answered this once: the list shows a hint of it only.
-      return c.json(changed({ ...storedEndpointView(endpoint, clock.now()), secret: given }), 201);
+      return c.json(changed({ ...storedEndpointView(endpoint, clock.now()), secret: given } satisfies WebhookEndpointWithSecret), 201);
     })
     .get('/webhook-endpoints', async (c) => {
       const now = clock.now();
       const stored = (await store.listWebhookEndpoints()).map((endpoint) => storedEndpointView(endpoint, now));
       const items = [...webhooks.environment.map(environmentView), ...stored];
-      if (hasRole(actorOf(c).role, 'operator')) return c.json({ items });
-      return c.json({ items: items.map((item) => ({ ...item, url: hostOnly(item.url) })) });
+      if (hasRole(actorOf(c).role, 'operator')) return c.json({ items } satisfies { items: WebhookEndpointView[] });
+      return c.json({ items: items.map((item) => ({ ...item, url: hostOnly(item.url) })) } satisfies { items: WebhookEndpointView[] });
     })
     .post('/webhook-endpoints/:id/disable', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
@@ -196,7 +205,7 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const until = new Date(clock.now().getTime() + ROTATION_MS).toISOString();
       const view = await shown(store.rotateWebhookEndpointSecret(id, fresh, until));
       await audit(c, 'rotate', id, { previousUntil: until });
-      return c.json({ ...view, secret: fresh });
+      return c.json({ ...view, secret: fresh } satisfies WebhookEndpointWithSecret);
     })
     .post('/webhook-endpoints/:id/rotate/finish', async (c) => {
       const { id } = await storedEndpoint(store, webhooks, c.req.param('id'));
@@ -214,6 +223,6 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const target = { id, url: endpoint.url, secrets, checked: !fromEnvironment };
       const { attempt } = await sendEvent(transport, target, event, clock, TEST_TIMEOUT_MS);
       await audit(c, 'test', id, { delivered: attempt.error === null, status: attempt.status });
-      return c.json({ eventId: event.id, delivered: attempt.error === null, ...attempt });
+      return c.json({ eventId: event.id, delivered: attempt.error === null, ...attempt } satisfies WebhookTestResult);
     });
 }

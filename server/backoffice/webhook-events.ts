@@ -9,10 +9,11 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { MERCHANT_EVENT_TYPES, type MerchantEventPage } from '../../core/backoffice';
 import type { Clock } from '../lib/clock';
 import { FAILURE_REASONS } from '../events/send';
 import type { EventAttempt, EventDelivery } from '../store/endpoints';
-import { MERCHANT_EVENT_TYPES, type MerchantEvent } from '../store/merchant-events';
+import type { MerchantEvent } from '../store/merchant-events';
 import type { Store } from '../store/types';
 import { webhookEndpointDisabled, webhookEventNotFound } from '../payments/errors';
 import { parseQuery } from '../bff/validate';
@@ -29,7 +30,7 @@ const feedQuery = z.object({
     .string()
     .max(500)
     .transform((list) => list.split(',').filter(Boolean))
-    .pipe(z.array(z.enum(MERCHANT_EVENT_TYPES as [string, ...string[]])))
+    .pipe(z.array(z.enum(MERCHANT_EVENT_TYPES)))
     .optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
@@ -79,7 +80,7 @@ export function webhookEventRoutes({ store, clock, webhooks }: { store: Store; c
         else deliveries.set(delivery.eventSeq, [deliveryView(delivery)]);
       }
       const items = events.map((event) => ({ ...event, deliveries: deliveries.get(event.seq) ?? [] }));
-      return c.json({ items, nextCursor: items.length ? String(items.at(-1)!.seq) : (after ?? null) });
+      return c.json({ items, nextCursor: items.length ? String(items.at(-1)!.seq) : (after ?? null) } satisfies MerchantEventPage);
     })
     .get('/webhook-events/:id/attempts', async (c) => {
       const event = await eventOr404(c.req.param('id'));

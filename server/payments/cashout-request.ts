@@ -4,6 +4,7 @@
  * stored cash-out (the recipient's CPF masked).
  */
 import { createHash } from 'node:crypto';
+import type { CashOutView } from '../../core/backoffice';
 import { maskCpf } from '../../core/cpf';
 import { formatCents } from '../../core/money';
 import type { PixKeyType } from '../provider';
@@ -32,8 +33,11 @@ export interface CashOutRequest {
   requestedBy?: string | undefined;
 }
 
-/** What the back-office sees of a cash-out. The recipient's CPF is shown masked: the key says where money goes. */
-export function cashOutView(c: CashOut) {
+/**
+ * What the back-office sees of a cash-out (core/backoffice's `CashOutView`, which the console reads). The recipient's
+ * CPF is shown masked: the key says where money goes.
+ */
+export function cashOutView(c: CashOut): CashOutView {
   return {
     idempotencyKey: c.idempotencyKey,
     transactionId: c.transactionId,
@@ -53,7 +57,7 @@ export function cashOutView(c: CashOut) {
     updatedAt: c.updatedAt,
   };
 }
-export type CashOutView = ReturnType<typeof cashOutView>;
+export type { CashOutView };
 
 /** The CPF masking of core/cpf (also the emulator's), re-exported for the back-office's views. */
 export { maskCpf };

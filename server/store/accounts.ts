@@ -14,14 +14,15 @@
  *   triggers refuse an UPDATE or DELETE of one.
  */
 import { z } from 'zod';
+import { AUDIT_OUTCOMES, ROLES, type AuditOutcome } from '../../core/backoffice';
 import { InstantSchema } from './types';
 
-export const USER_ROLES = ['viewer', 'operator', 'owner'] as const;
+/** A user's role and an audit line's outcome are the back office's (core/backoffice/). */
+export const USER_ROLES = ROLES;
 export const UserRoleSchema = z.enum(USER_ROLES);
 export type UserRole = z.infer<typeof UserRoleSchema>;
 
-export const AUDIT_OUTCOMES = ['ok', 'pending_approval', 'refused', 'failed'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+export { AUDIT_OUTCOMES, type AuditOutcome };
 
 export const StoredUserSchema = z.object({
   /** `usr_…`. */

@@ -5,7 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { MERCHANT_EVENT_DATA, MERCHANT_EVENT_TYPES } from './merchant-events';
+import { MERCHANT_EVENT_TYPES } from '../../core/backoffice';
+import { MERCHANT_EVENT_DATA } from './merchant-events';
 
 export function merchantEventsJsonSchema(): Record<string, unknown> {
   const envelope = (type: string, data: z.ZodType) =>

@@ -5,11 +5,12 @@
  * moment: what a merchant needs to fulfil and reconcile, never the payer's CPF or account. They are read in order by
  * `seq` (the pull feed, `GET /api/admin/webhook-events`), and are what the signed webhooks to the merchant carry.
  *
- * The zod schemas here are the one definition of each type; `docs/merchant-events.schema.json` is generated from them
- * (a test fails when the two differ).
+ * The zod schemas here are the one definition of each type's data (the types themselves are core/backoffice's, which
+ * the console lists); `docs/merchant-events.schema.json` is generated from them (a test fails when the two differ).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { MERCHANT_EVENT_TYPES, type MerchantEventType } from '../../core/backoffice';
 import { COMPLETED, EXPIRED } from '../../core/states';
 import { formatCents } from '../../core/money';
 import { CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from './back-office';
@@ -67,7 +68,7 @@ const refundFields = {
 /** How a cash-out ended without the money reaching its recipient (`Refunded`: it came back). */
 const cashOutFailure = z.enum(['Error', 'Cancelled', 'Reversed', 'Refunded']);
 
-/** Every event type, with the schema of its `data`. */
+/** Every event type (core/backoffice/merchant-events.ts, the console's list too), with the schema of its `data`. */
 export const MERCHANT_EVENT_DATA = {
   /** The order is paid: ship it. */
   'checkout.completed': z.object(paid),
@@ -87,19 +88,17 @@ export const MERCHANT_EVENT_DATA = {
   'cashout.completed': z.object(cashOutFields),
   /** A cash-out (not a refund) failed at the provider: `failure` says how. */
   'cashout.failed': z.object({ ...cashOutFields, failure: cashOutFailure }),
-} as const;
+} as const satisfies Record<MerchantEventType, z.ZodType>;
 
-export type MerchantEventType = keyof typeof MERCHANT_EVENT_DATA;
 /** The `data` of an event of type `T`. */
 export type MerchantEventData<T extends MerchantEventType> = z.output<(typeof MERCHANT_EVENT_DATA)[T]>;
-export const MERCHANT_EVENT_TYPES = Object.keys(MERCHANT_EVENT_DATA) as MerchantEventType[];
 
 export const MerchantEventSchema = z.object({
   /** Unique and stable: the `webhook-id` of every delivery of it. */
   id: z.string().regex(/^evt_[A-Za-z0-9_-]+$/),
   /** Its place in the feed: increasing, the pull feed's cursor. */
   seq: z.int().positive(),
-  type: z.enum(MERCHANT_EVENT_TYPES as [MerchantEventType, ...MerchantEventType[]]),
+  type: z.enum(MERCHANT_EVENT_TYPES),
   /** When the change was committed (ISO 8601). */
   createdAt: z.string(),
   data: z.record(z.string(), z.unknown()),
