@@ -99,6 +99,8 @@ export class BoWebhookDeliveries extends LitElement {
 
   private renderRow({ event, delivery }: Row) {
     const state = STATES[delivery.state] ?? { label: delivery.state, tone: 'neutral' };
+    // The button's name starts with what it shows, whichever it shows (axe's label-content-name-mismatch).
+    const action = this.sending === event.id ? 'Reenviando…' : 'Reenviar';
     return html`<tr>
       <td data-label="Evento"><span>${eventTypeLabel(event.type)} <code class="muted">${event.id}</code></span></td>
       <td data-label="Criado em" class="nowrap">${formatDate(event.createdAt)}</td>
@@ -108,9 +110,7 @@ export class BoWebhookDeliveries extends LitElement {
       <td data-label="Próxima tentativa" class="nowrap">${formatDate(delivery.nextAt)}</td>
       <td class="actions">
         <button class="secondary small" type="button" ?disabled=${this.sending !== ''} @click=${() => this.redeliver(event)}
-          aria-label="Reenviar ${eventTypeLabel(event.type)} ${event.id}">
-          ${this.sending === event.id ? 'Reenviando…' : 'Reenviar'}
-        </button>
+          aria-label="${action} ${eventTypeLabel(event.type)} ${event.id}">${action}</button>
       </td>
     </tr>`;
   }
