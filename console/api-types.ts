@@ -4,7 +4,7 @@
  */
 import type { PixKeyType, TransactionRecord } from '../server/provider/schemas';
 import type { CashOutView } from '../server/payments/cashouts';
-import type { AdminCheckoutView } from '../server/backoffice/checkouts';
+import type { AdminCheckoutView } from '../server/backoffice/checkout-view';
 import type { CompanyPaymentView } from '../server/backoffice/company-payment-view';
 
 export type { AdminCheckoutView, CashOutView, CompanyPaymentView };

@@ -1,6 +1,6 @@
 /**
  * The demo shop as the merchant's backend: the receiver of the product's signed webhooks (the Standard Webhooks
- * specification, see server/events/signing.ts), as a merchant would write one. `npm start` without
+ * specification, see server/merchant-webhooks/signing.ts), as a merchant would write one. `npm start` without
  * MERCHANT_WEBHOOK_URL points the product's endpoint here, with a `whsec_` secret kept in DATA_DIR. Every delivery is
  * verified with the `standardwebhooks` package (an unverifiable one gets 400 and changes nothing, not even the list
  * of deliveries), a repeated
@@ -14,9 +14,9 @@ import { Hono } from 'hono';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import type { Config } from '../server/config';
-import { WEBHOOK_SECRET_FORMAT } from '../server/events/signing';
+import { WEBHOOK_SECRET_FORMAT } from '../server/merchant-webhooks/signing';
 import type { Clock } from '../server/lib/clock';
-import { errorBody } from '../server/payments/errors';
+import { errorBody } from '../server/http/error-envelope';
 import type { DemoStore, ReceivedEvent } from './store';
 
 /** Where the product delivers to, under the demo's API. */

@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { maskCpf } from '../core/cpf';
-import type { WebhookReceipt } from '../server/bff/webhooks';
+import type { WebhookReceipt } from '../server/bff/webhook-receiver';
 
 export const DemoOrderSchema = z.object({
   orderId: z.string().min(1),

@@ -11,7 +11,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
-import { requestClient } from '../bff/guards';
+import { requestClient } from '../http/client-address';
 import type { AuditStore } from '../store/accounts';
 import { auditRecorder } from '../accounts/audit';
 import { adminUnauthorized, crossSiteWrite } from '../accounts/errors';
