@@ -22,7 +22,7 @@ import { formatCents } from '../core/money';
 import { auditRecorder } from '../server/accounts/audit';
 import { adminForbidden, adminUnauthorized, crossSiteWrite } from '../server/accounts/errors';
 import { createSessions } from '../server/accounts/sessions';
-import { hasRole, type Actor, type AdminEnv } from '../server/backoffice/actor';
+import { hasRole, type Actor, type BackOfficeEnv } from '../server/backoffice/actor';
 import { originAllowed, SESSION_COOKIE } from '../server/backoffice/auth';
 import { auditedMovement } from '../server/backoffice/movement-audit';
 import { requestClient } from '../server/http/client-address';
@@ -99,7 +99,7 @@ async function actorOf(
 }
 
 /** Sets the actor and its audit recorder, then lets through only the roles the route's rule allows. */
-function portalAccess(options: SandboxAdminOptions): MiddlewareHandler<AdminEnv> {
+function portalAccess(options: SandboxAdminOptions): MiddlewareHandler<BackOfficeEnv> {
   const { store, clock, trustProxy = 0 } = options;
   const sessions = createSessions({ store, clock });
   return async (c, next) => {
@@ -160,7 +160,7 @@ async function approvalDetails(store: Store, requestId: string) {
 /** The proxy's routes; mount at `/demo/api`, after the demo's same-origin write guard and body deadline. */
 export function sandboxAdminProxy(options: SandboxAdminOptions) {
   const { store, sandbox } = options;
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .onError((error, c) => {
       if (error instanceof ApiError) return sendError(c, error);
       throw error;

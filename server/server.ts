@@ -156,7 +156,7 @@ export function createProduct(options: ProductOptions) {
       // The console's session cookie: Secure on https, and its writes only from the console's own origin.
       trustProxy: config.limits.trustProxy,
       secureCookies: listener.publicBaseUrl.startsWith('https:'),
-      allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
+      consoleOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
       bodyTimeoutMs: config.limits.bodyTimeoutMs,

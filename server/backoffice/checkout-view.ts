@@ -37,7 +37,7 @@ const liveRefund = (refunds: CashOut[]) => refunds.filter((r) => holdsRefund(r.s
 
 const NOTHING_REFUNDED = formatCents(0);
 
-/** One row of the back-office list: what the merchant needs, no payer data. */
+/** One row of the back office's payments list: what the merchant needs, no payer data. */
 export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []) {
   const refund = liveRefund(refunds);
   return {

@@ -26,7 +26,7 @@ import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
 import { approvalRoutes } from './routes/approvals';
-import { hasRole, roleFor, type AdminEnv } from './actor';
+import { hasRole, roleFor, type BackOfficeEnv } from './actor';
 import { auditRoutes } from './routes/audit';
 import { authenticate } from './auth';
 import { cashOutRoutes } from './routes/cashouts';
@@ -43,7 +43,7 @@ import { paymentRequestRoutes } from './routes/payment-requests';
 import { receiverRoutes } from './routes/receivers';
 import { refundRoutes } from './routes/refunds';
 import { sessionRoutes, signInRoutes } from './routes/session';
-import { createAdminStreams } from './stream';
+import { createBackOfficeStreams } from './stream';
 import { userRoutes } from './routes/users';
 
 export interface BackOfficeOptions {
@@ -65,7 +65,7 @@ export interface BackOfficeOptions {
   /** Mark the session cookie `Secure`: the console is served over https (the public base URL is https). */
   secureCookies?: boolean;
   /** The origins a cookie-opened write may come from: the console's own (the public base URL's). None: no such write passes. */
-  allowedAdminOrigins?: readonly string[];
+  consoleOrigins?: readonly string[];
   /** What the console's payment links need (the order source, the order tokens' key, the public base URL). */
   paymentLinks?: PaymentLinkWiring;
   /** Where a failure to record in the audit trail is told. */
@@ -75,7 +75,7 @@ export interface BackOfficeOptions {
 }
 
 /** Every route's least role (./actor.ts), checked for all of them; a write refused for the role is kept in the audit trail. */
-const leastRole: MiddlewareHandler<AdminEnv> = async (c, next) => {
+const leastRole: MiddlewareHandler<BackOfficeEnv> = async (c, next) => {
   const path = c.req.path.replace(/^.*?\/admin(?=\/|$)/, '');
   const needed = roleFor(c.req.method, path);
   if (!hasRole(c.get('actor').role, needed)) {
@@ -102,7 +102,7 @@ export function backOfficeApi({
   bodyTimeoutMs = 10_000,
   trustProxy = 0,
   secureCookies = false,
-  allowedAdminOrigins = [],
+  consoleOrigins = [],
   log = console,
   tuning = {},
   paymentLinks,
@@ -126,7 +126,7 @@ export function backOfficeApi({
     ...(tuning.cashOutStaleMs !== undefined ? { staleMs: tuning.cashOutStaleMs } : {}),
   });
   const approvals = createApprovals({ store, desk, companyPayments, clock });
-  const streams = createAdminStreams({
+  const streams = createBackOfficeStreams({
     hub,
     desk,
     ...(tuning.followMs !== undefined ? { followMs: tuning.followMs } : {}),
@@ -135,11 +135,11 @@ export function backOfficeApi({
 
   const sessions = createSessions({ store, clock });
   const signIn = createSignIn({ store, clock, sessions, log });
-  const allowedOrigins = allowedAdminOrigins;
+  const allowedOrigins = consoleOrigins;
 
   const signedIn = authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies });
   return (
-    new Hono<AdminEnv>()
+    new Hono<BackOfficeEnv>()
       .use(async (c, next) => {
         c.header('cache-control', 'no-store');
         await next();

@@ -8,11 +8,11 @@
  * its session signs out or its user is disabled here (`end`), and at its next heartbeat when its holder is no longer
  * allowed (a session ended on another instance, idle or past its 12 hours; a user disabled by `npm run admin`).
  */
-import { tooManyAdminStreams } from '../payments/errors';
+import { tooManyBackOfficeStreams } from '../payments/errors';
 import type { CashOutDesk } from '../payments/cashouts';
 import type { StatusHub } from '../store/types';
 
-export interface AdminStreamOptions {
+export interface BackOfficeStreamOptions {
   hub: StatusHub;
   desk: CashOutDesk;
   heartbeatMs?: number;
@@ -37,7 +37,7 @@ export interface StreamHolder {
   allowed?: () => Promise<boolean>;
 }
 
-export interface AdminStreams {
+export interface BackOfficeStreams {
   /** A new stream for `holder`, or 429 `too_many_streams` when it holds its share or all are open. */
   stream(holder: StreamHolder): ReadableStream<Uint8Array>;
   /** Ends at once the open streams of a session (its sign-out) or of a user (disabled). */
@@ -47,7 +47,7 @@ export interface AdminStreams {
 
 const encoder = new TextEncoder();
 
-export function createAdminStreams({
+export function createBackOfficeStreams({
   hub,
   desk,
   heartbeatMs = 15_000,
@@ -56,7 +56,7 @@ export function createAdminStreams({
   maxStreams = 32,
   maxPerUser = 4,
   logger = console,
-}: AdminStreamOptions): AdminStreams {
+}: BackOfficeStreamOptions): BackOfficeStreams {
   /** Each open stream's holder, and how to end it. */
   const open = new Map<() => void, StreamHolder>();
   const heldBy = (userId: string) => [...open.values()].filter((holder) => holder.userId === userId).length;
@@ -82,7 +82,7 @@ export function createAdminStreams({
 
   return {
     stream(holder) {
-      if (open.size >= maxStreams || heldBy(holder.userId) >= maxPerUser) throw tooManyAdminStreams();
+      if (open.size >= maxStreams || heldBy(holder.userId) >= maxPerUser) throw tooManyBackOfficeStreams();
       let released = false;
       let unsubscribe: (() => void) | undefined;
       let heartbeat: ReturnType<typeof setInterval> | undefined;

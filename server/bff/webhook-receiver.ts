@@ -92,7 +92,7 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
   const fromProvider = secretMatcher(webhook.secret);
   /**
    * After the answer (setImmediate: SQLite writes synchronously, so even an unawaited write would hold it up): the
-   * webhook is kept for the back-office's view of its checkout, and the observer is told. A failure of either loses
+   * webhook is kept for the back office's view of its checkout, and the observer is told. A failure of either loses
    * a log line, nothing else.
    */
   const tell = (receipt: WebhookReceipt) =>

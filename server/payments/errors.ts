@@ -132,7 +132,7 @@ export const rateLimited = () => new ApiError('rate_limited', 'Too many checkout
 /** Over one client's share of the status streams. */
 export const tooManyStreams = () => new ApiError('too_many_streams', 'Too many open status streams from this address.');
 /** Over the back office's live streams. */
-export const tooManyAdminStreams = () => new ApiError('too_many_streams', 'Too many back-office live streams are open.');
+export const tooManyBackOfficeStreams = () => new ApiError('too_many_streams', 'Too many back-office live streams are open.');
 /** The whole server's status streams are taken. */
 export const serverBusy = () => new ApiError('server_busy', 'Too many open status streams. Try again shortly.');
 

@@ -19,7 +19,7 @@ import type { Approvals, Decision } from '../../payments/approvals';
 import { cashOutView, IDEMPOTENCY_KEY } from '../../payments/cashouts';
 import { approvalNotFound } from '../../payments/errors';
 import { parseQuery } from '../../http/json-body';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { companyPaymentView, type CompanyPaymentView } from '../company-payment-view';
 import { auditedMovement } from '../movement-audit';
 
@@ -56,14 +56,14 @@ export function approvalRoutes({ store, approvals }: { store: Store; approvals: 
   }
 
   /** The decision of the request's actor; the bearer token's is marked as no person's. */
-  const decisionOf = (c: Context<AdminEnv>, approve: boolean): Decision => ({
+  const decisionOf = (c: Context<BackOfficeEnv>, approve: boolean): Decision => ({
     approve,
     by: c.get('actor').name,
     byToken: c.get('actor').kind === 'token',
   });
 
   /** Approves or rejects the cash-out or refund of the route's key, audited as `approval.approve` or `approval.reject`. */
-  async function decide(c: Context<AdminEnv>, approve: boolean) {
+  async function decide(c: Context<BackOfficeEnv>, approve: boolean) {
     const key = c.req.param('key') ?? '';
     const action = approve ? 'approval.approve' : 'approval.reject';
     const decided = await auditedMovement(
@@ -87,7 +87,7 @@ export function approvalRoutes({ store, approvals }: { store: Store; approvals: 
   }
 
   /** Approves (the provider is asked for it) or rejects the payment request of the route's key, audited alike. */
-  async function decidePayment(c: Context<AdminEnv>, approve: boolean) {
+  async function decidePayment(c: Context<BackOfficeEnv>, approve: boolean) {
     const key = c.req.param('key') ?? '';
     const action = approve ? 'approval.approve' : 'approval.reject';
     const decided = await auditedMovement(
@@ -105,7 +105,7 @@ export function approvalRoutes({ store, approvals }: { store: Store; approvals: 
     return c.json(companyPaymentView(decided));
   }
 
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .get('/approvals', async (c) => {
       const { state, limit } = parseQuery(c, approvalsQuery);
       const [movements, payments] = await Promise.all([approvals.list(state, limit), approvals.listCompanyPayments(state, limit)]);

@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/clock';
 import { AUDIT_OUTCOMES, type AuditEntry, type AuditQuery, type AuditStore } from '../../store/accounts';
 import { parseQuery } from '../../http/json-body';
 import { invalidCursor, invalidRequest } from '../../payments/errors';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn } from '../csv';
 
 /** Entries the export reads from the store at a time. */
@@ -70,7 +70,7 @@ const AUDIT_COLUMNS: readonly CsvColumn<AuditEntry>[] = [
 ];
 
 export function auditRoutes({ store, clock }: { store: AuditStore; clock: Clock }) {
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .get('/audit', async (c) => {
       const q = parseQuery(c, listQuery);
       const query = queryOf(q, q.limit + 1);

@@ -12,7 +12,7 @@ import { pixKeyType } from '../../provider';
 import { CASH_OUT_PENDING_APPROVAL } from '../../store/back-office';
 import { cashOutView, type CashOutDesk } from '../../payments/cashouts';
 import { parseJson, parseQuery } from '../../http/json-body';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { idempotencyKey } from '../idempotency-key';
 import { auditedMovement } from '../movement-audit';
 import { amount } from '../queries';
@@ -28,7 +28,7 @@ const cashOutsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).d
 const quoteQuery = z.object({ amount });
 
 export function cashOutRoutes({ desk }: { desk: CashOutDesk }) {
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .post('/cashouts', async (c) => {
       const key = idempotencyKey(c);
       const body = await parseJson(c, cashOutBody);

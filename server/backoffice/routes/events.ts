@@ -5,13 +5,13 @@
  */
 import { Hono } from 'hono';
 import type { Sessions } from '../../accounts/sessions';
-import type { AdminEnv } from '../actor';
-import type { AdminStreams, StreamHolder } from '../stream';
+import type { BackOfficeEnv } from '../actor';
+import type { BackOfficeStreams, StreamHolder } from '../stream';
 
 const HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' };
 
-export function eventRoutes({ streams, sessions }: { streams: AdminStreams; sessions: Sessions }) {
-  return new Hono<AdminEnv>().get('/events', (c) => {
+export function eventRoutes({ streams, sessions }: { streams: BackOfficeStreams; sessions: Sessions }) {
+  return new Hono<BackOfficeEnv>().get('/events', (c) => {
     // A HEAD (Hono routes it here) gets the headers alone: no stream is opened, so none stays counted behind it.
     if (c.req.method === 'HEAD') return new Response(null, { headers: HEADERS });
     const { id, session } = c.get('actor');

@@ -9,7 +9,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { ProviderNetworkError, type ProviderClient } from '../../provider';
 import { fileTooLarge, invalidFileName, lengthRequired, pdfRequired, requestTimeout } from '../../payments/errors';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { auditedMovement } from '../movement-audit';
 import { backOfficeError, callProvider } from '../provider-call';
 
@@ -62,8 +62,8 @@ function watchedBody(body: ReadableStream<Uint8Array>) {
 
 export interface InvoiceUploadOptions {
   provider: ProviderClient;
-  signedIn: MiddlewareHandler<AdminEnv>;
-  allowed: MiddlewareHandler<AdminEnv>;
+  signedIn: MiddlewareHandler<BackOfficeEnv>;
+  allowed: MiddlewareHandler<BackOfficeEnv>;
 }
 
 /**
@@ -72,7 +72,7 @@ export interface InvoiceUploadOptions {
  */
 export function invoiceUploadRoutes({ provider, signedIn, allowed }: InvoiceUploadOptions) {
   /** Checks the upload's headers and streams its body to the provider; the provider's document, if it answered one. */
-  async function upload(c: Context<AdminEnv>, id: string, size: number): Promise<unknown> {
+  async function upload(c: Context<BackOfficeEnv>, id: string, size: number): Promise<unknown> {
     if (!Number.isSafeInteger(size) || size <= 0) throw lengthRequired();
     if (size > MAX_INVOICE_BYTES) throw fileTooLarge(MAX_INVOICE_BYTES);
     const contentType = c.req.header('content-type') ?? 'application/octet-stream';
@@ -103,7 +103,7 @@ export function invoiceUploadRoutes({ provider, signedIn, allowed }: InvoiceUplo
     return document;
   }
 
-  return new Hono<AdminEnv>().put('/payment-requests/:id/invoice', signedIn, allowed, async (c) => {
+  return new Hono<BackOfficeEnv>().put('/payment-requests/:id/invoice', signedIn, allowed, async (c) => {
     const id = c.req.param('id');
     const size = Number(c.req.header('content-length'));
     const details = { requestId: id, size: Number.isFinite(size) ? size : null };
@@ -119,7 +119,7 @@ export function invoiceUploadRoutes({ provider, signedIn, allowed }: InvoiceUplo
 
 /** The invoices of a payment request, and the removal of one. */
 export function invoiceRoutes({ provider }: { provider: ProviderClient }) {
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .get('/payment-requests/:id/documents', async (c) =>
       c.json(await callProvider(provider.documents.list({ type: 'Invoice', ownerType: 'Transaction', owner: c.req.param('id') }))),
     )

@@ -12,7 +12,7 @@ import { orderNotFound, ordersUnavailable } from '../../payments/errors';
 import type { OrderResolver } from '../../payments/orders';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from '../../pay-link';
 import { ORDER_ID } from '../../pay-page';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 
 export interface PaymentLinkWiring {
   orders: OrderResolver;
@@ -30,7 +30,7 @@ const body = z
   .strict();
 
 export function paymentLinkRoutes({ links, clock }: { links: PaymentLinkWiring | undefined; clock: Clock }) {
-  return new Hono<AdminEnv>().post('/payment-links', async (c) => {
+  return new Hono<BackOfficeEnv>().post('/payment-links', async (c) => {
     const { orderId, days } = await parseJson(c, body);
     const audit = c.get('audit');
     if (!links) throw ordersUnavailable('this server has no order source');

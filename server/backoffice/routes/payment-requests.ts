@@ -16,7 +16,7 @@ import type { ProviderClient } from '../../provider';
 import type { Store } from '../../store/types';
 import type { CompanyPaymentDesk, DeskPayment } from '../../payments/company-payments';
 import { parseJson, parseQuery } from '../../http/json-body';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { companyPaymentView } from '../company-payment-view';
 import { keyOrNew } from '../idempotency-key';
 import { auditedMovement } from '../movement-audit';
@@ -46,7 +46,7 @@ export function paymentRequestRoutes({ provider, store, desk, clock }: PaymentRe
     return { ...answer, idempotencyKey: payment.idempotencyKey };
   }
 
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .post('/payment-requests', async (c) => {
       const key = keyOrNew(c);
       const body = await parseJson(c, paymentRequestBody);

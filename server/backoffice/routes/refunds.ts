@@ -16,7 +16,7 @@ import { cashOutView, maskCpf, type CashOutDesk } from '../../payments/cashouts'
 import { refundExists } from '../../payments/errors';
 import { refundDescription, refundTotals, type Refunds } from '../../payments/refunds';
 import { parseJson } from '../../http/json-body';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { findCheckout } from '../checkout-view';
 import { idempotencyKey } from '../idempotency-key';
 import { auditedMovement } from '../movement-audit';
@@ -35,7 +35,7 @@ const statusOf = (created: boolean, cashOut: CashOut) => (!created ? 200 : cashO
 
 export function refundRoutes({ store, desk, refunds }: RefundRoutesOptions) {
   /** Refunds `amountCents` (undefined: all that is left) of the checkout of the route, audited as `refund.create`. */
-  async function refund(c: Context<AdminEnv>, amountCents: number | undefined, { duplicate }: { duplicate: boolean }) {
+  async function refund(c: Context<BackOfficeEnv>, amountCents: number | undefined, { duplicate }: { duplicate: boolean }) {
     const key = idempotencyKey(c);
     const checkoutId = c.req.param('id') ?? '';
     const details = { checkoutId, idempotencyKey: key, ...(amountCents !== undefined && { amount: formatCents(amountCents) }) };
@@ -66,7 +66,7 @@ export function refundRoutes({ store, desk, refunds }: RefundRoutesOptions) {
   }
 
   return (
-    new Hono<AdminEnv>()
+    new Hono<BackOfficeEnv>()
       .get('/checkouts/:id/refunds', async (c) => {
         const checkout = await findCheckout(store, c.req.param('id'));
         const { totals, recipient, reason, refunds: made } = await refunds.overview(checkout);

@@ -14,9 +14,9 @@ import { crossSiteWrite } from '../../accounts/errors';
 import { MAX_PASSWORD_LENGTH } from '../../accounts/passwords';
 import type { Sessions } from '../../accounts/sessions';
 import type { SignIn } from '../../accounts/sign-in';
-import type { AdminEnv } from '../actor';
+import type { BackOfficeEnv } from '../actor';
 import { clearSessionCookie, originAllowed, SESSION_COOKIE, setSessionCookie } from '../auth';
-import type { AdminStreams } from '../stream';
+import type { BackOfficeStreams } from '../stream';
 
 const signInBody = z.object({ email: z.string().max(320), password: z.string().max(MAX_PASSWORD_LENGTH) });
 
@@ -44,8 +44,8 @@ export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins
 }
 
 /** `GET /session` and `DELETE /session`, behind the authentication middleware. */
-export function sessionRoutes({ sessions, streams, secureCookies }: { sessions: Sessions; streams: AdminStreams; secureCookies: boolean }) {
-  return new Hono<AdminEnv>()
+export function sessionRoutes({ sessions, streams, secureCookies }: { sessions: Sessions; streams: BackOfficeStreams; secureCookies: boolean }) {
+  return new Hono<BackOfficeEnv>()
     .get('/session', (c) => {
       const { kind, name, role, sessionExpiresAt } = c.get('actor');
       return c.json({ actor: { kind, name, role }, expiresAt: sessionExpiresAt ?? null });

@@ -12,8 +12,8 @@ import { USER_ROLES } from '../../store/accounts';
 import { parseJson } from '../../http/json-body';
 import { userNotFound } from '../../accounts/errors';
 import { addUser, changeUser, listUsers, PasswordSchema } from '../../accounts/users';
-import type { AdminEnv } from '../actor';
-import type { AdminStreams } from '../stream';
+import type { BackOfficeEnv } from '../actor';
+import type { BackOfficeStreams } from '../stream';
 
 /** What a user id looks like (`usr_` and base64url); anything else is a 404 without a query. */
 const USER_ID = /^usr_[A-Za-z0-9_-]{1,64}$/;
@@ -24,8 +24,8 @@ const changeBody = z
   .strict()
   .refine((body) => body.role !== undefined || body.disabled !== undefined, 'Send role, disabled or both');
 
-export function userRoutes({ store, clock, streams }: { store: AccountStore; clock: Clock; streams: AdminStreams }) {
-  return new Hono<AdminEnv>()
+export function userRoutes({ store, clock, streams }: { store: AccountStore; clock: Clock; streams: BackOfficeStreams }) {
+  return new Hono<BackOfficeEnv>()
     .get('/users', async (c) => c.json({ data: await listUsers(store) }))
     .post('/users', async (c) => {
       const body = await parseJson(c, newUserBody);

@@ -36,7 +36,7 @@ import {
   webhookEndpointUrlNotAllowed,
 } from '../../payments/errors';
 import { parseJson } from '../../http/json-body';
-import { actorOf, hasRole, type AdminEnv, type AuditRecord } from '../actor';
+import { actorOf, hasRole, type BackOfficeEnv, type AuditRecord } from '../actor';
 
 /**
  * What the back office needs of the delivery worker: its environment's endpoints, where a stored one may point, and
@@ -141,10 +141,10 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
   };
 
   /** Records a change of endpoint `id` made by the request's actor. */
-  const audit = (c: Context<AdminEnv>, action: string, id: string, details?: AuditRecord['details']) =>
+  const audit = (c: Context<BackOfficeEnv>, action: string, id: string, details?: AuditRecord['details']) =>
     c.get('audit')({ action: `webhook_endpoint.${action}`, target: id, outcome: 'ok', ...(details ? { details } : {}) });
 
-  return new Hono<AdminEnv>()
+  return new Hono<BackOfficeEnv>()
     .post('/webhook-endpoints', async (c) => {
       const body = await parseJson(c, endpointBody);
       if (!(await endpointUrlAllowed(body.url, webhooks.addresses))) throw webhookEndpointUrlNotAllowed();
