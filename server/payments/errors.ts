@@ -112,7 +112,7 @@ export const originNotAllowed = () =>
 
 /** A CPF whose check digits are wrong, refused before the provider is asked. */
 export const payerCpfInvalid = () => new ApiError('payer_cpf_invalid', 'This CPF is not valid. Check the digits.');
-/** A method that needs the payer's CPF (OpenFinance) was asked without one; `method` is its label. */
+/** A method that needs the payer's CPF (Open Finance) was asked without one; `method` is its label (core/method-labels.ts). */
 export const payerRequired = (method: string) => new ApiError('payer_required', `${method} needs the payer CPF.`);
 export const returnUrlNotAllowed = () => new ApiError('return_url_not_allowed', 'returnUrl must point to the storefront.');
 

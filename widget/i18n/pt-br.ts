@@ -3,14 +3,15 @@
  * in the lazy chunk are in pt-br-later.ts, which the chunk adds to this object as it comes (views/later.ts); `Strings`
  * is both. `{name}` marks a value filled in.
  */
+import type { MethodLabel } from '../../core/method-labels.js';
 import type { ptBRLater } from './pt-br-later.js';
 
 export const ptBR = {
   chooseMethod: 'Como você quer pagar?',
   payingTo: 'Pagamento para {merchant}',
-  methodPix: 'Pix',
+  methodPix: 'Pix' satisfies MethodLabel<'pix'>,
   methodPixHint: 'QR code ou Pix Copia e Cola, confirmado na hora',
-  methodOpenFinance: 'Open Finance',
+  methodOpenFinance: 'Open Finance' satisfies MethodLabel<'openfinance'>,
   methodOpenFinanceHint: 'Autorize no app do seu banco, sem copiar código',
   payerTitlePix: 'Identificação (opcional)',
   payerTitleOpenFinance: 'Seus dados',

@@ -7,7 +7,7 @@
  * stays flat whatever the file's length.
  */
 import { Hono } from 'hono';
-import type { Method } from '../../../core/methods';
+import { METHOD_LABELS } from '../../../core/method-labels';
 import type { StoredState } from '../../../core/states';
 import type { Clock } from '../../lib/clock';
 import type { Checkout, Store } from '../../store/types';
@@ -45,8 +45,6 @@ const REFUND_STATE_PT: Record<string, string> = {
   Error: 'Erro',
 };
 
-const METHOD_PT: Record<Method, string> = { pix: 'Pix', openfinance: 'OpenFinance' };
-
 /** The code in csv-iso, its Portuguese word (or the code, for one not in the table) in the pt-BR file. */
 const label = (table: Record<string, string>, code: string | null, format: CsvFormat) => ({
   text: code === null || format === 'csv-iso' ? code : (table[code] ?? code),
@@ -56,7 +54,7 @@ const label = (table: Record<string, string>, code: string | null, format: CsvFo
 export const EXPORT_COLUMNS: readonly CsvColumn<AdminCheckoutView>[] = [
   { pt: 'ID', iso: 'id', value: (v) => ({ text: v.id }) },
   { pt: 'Pedido', iso: 'orderId', value: (v) => ({ text: v.orderId }) },
-  { pt: 'Método', iso: 'method', value: (v, f) => label(METHOD_PT, v.method, f) },
+  { pt: 'Método', iso: 'method', value: (v, f) => label(METHOD_LABELS, v.method, f) },
   { pt: 'Situação', iso: 'state', value: (v, f) => label(STATE_PT, v.state, f) },
   { pt: 'Valor', iso: 'amount', value: (v) => ({ money: v.amount }) },
   { pt: 'Tarifa', iso: 'fee', value: (v) => ({ money: v.fee }) },

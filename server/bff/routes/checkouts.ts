@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { isValidCpf, taxNumberDigits } from '../../../core/cpf';
+import { METHOD_LABELS } from '../../../core/method-labels';
 import { METHODS } from '../../../core/methods';
 import { isLive } from '../../../core/states';
 import type { Clock } from '../../lib/clock';
@@ -104,7 +105,7 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
       }
       const adapter = METHOD_ADAPTERS[body.method];
       if (adapter.payerCpf === 'required' && !cpf) {
-        throw payerRequired(adapter.label);
+        throw payerRequired(METHOD_LABELS[body.method]);
       }
       if (body.returnUrl && !returnUrlAllowed(body.returnUrl, options.returnOrigins)) throw returnUrlNotAllowed();
       const { created, checkout } = await service.create({

@@ -254,7 +254,7 @@ function describeExport(name: string, open: () => Promise<Seeded>, skip = false)
       expect(a['Criado em']).toBe('15/01/2026 00:30:00');
       expect(a).toMatchObject({ Valor: '1234,56', Tarifa: '12,722144', 'Valor líquido': '1221,837856' });
       expect(a).toMatchObject({ Método: 'Pix', Situação: 'Pago', 'Pago após o prazo': 'não', Descrição: 'Café; "moído", 2×' });
-      expect(b).toMatchObject({ Método: 'OpenFinance', Situação: 'Aguardando pagamento', Tarifa: '', 'Valor líquido': '' });
+      expect(b).toMatchObject({ Método: 'Open Finance', Situação: 'Aguardando pagamento', Tarifa: '', 'Valor líquido': '' });
       // Text a spreadsheet would run as a formula is defused; our own negative number is not.
       expect(b).toMatchObject({ Pedido: "'-O-b", Descrição: `'=HYPERLINK("http://evil.example")`, 'ID da transação': '' });
       expect(c).toMatchObject({ Valor: '0,50', Tarifa: '0,5995', 'Valor líquido': '-0,0995' });
