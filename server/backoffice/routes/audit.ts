@@ -14,15 +14,11 @@ import { parseQuery } from '../../http/json-body';
 import { invalidCursor, invalidRequest } from '../../payments/errors';
 import type { BackOfficeEnv } from '../actor';
 import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn } from '../csv';
+import { filterInstant } from '../queries';
 
 /** Entries the export reads from the store at a time. */
 export const AUDIT_EXPORT_PAGE_SIZE = 500;
 
-/** An instant both databases can compare: PostgreSQL's timestamps have no year 0, and a filter needs no other era. */
-const instant = z.iso.datetime({ offset: true }).refine((value) => {
-  const year = new Date(value).getUTCFullYear();
-  return year >= 1970 && year <= 9999;
-}, 'A date and time from 1970 to 9999');
 const filterQuery = z.object({
   after: z.string().max(20).optional(),
   actor: z.string().trim().toLowerCase().min(1).max(320).optional(),
@@ -32,8 +28,8 @@ const filterQuery = z.object({
     .regex(/^[a-z0-9_.-]+$/i, 'Letters, digits and . _ -')
     .optional(),
   outcome: z.enum(AUDIT_OUTCOMES).optional(),
-  from: instant.optional(),
-  to: instant.optional(),
+  from: filterInstant.optional(),
+  to: filterInstant.optional(),
 });
 const listQuery = filterQuery.extend({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 
