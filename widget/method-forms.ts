@@ -5,7 +5,7 @@
 import type { Method } from '../core/methods.js';
 import type { Strings } from './i18n.js';
 
-export interface MethodLaterUi {
+export interface MethodFormUi {
   /** The payer form: introduction, submit button. */
   payerIntro: keyof Strings;
   submit: keyof Strings;
@@ -16,7 +16,7 @@ export interface MethodLaterUi {
   renew: keyof Strings;
 }
 
-export const METHOD_LATER_UI: Record<Method, MethodLaterUi> = {
+export const METHOD_FORM_UI: Record<Method, MethodFormUi> = {
   pix: {
     payerIntro: 'payerIntroPix',
     submit: 'submitPix',

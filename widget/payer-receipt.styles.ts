@@ -13,7 +13,7 @@ import type { Kit } from './views/kit.js';
  * README, "A receipt to keep". Here with the screens of the chunk, which the entry asks for as soon as the first QR
  * shows: printing before it came prints the page as it is.
  */
-export const laterStyles = ({ css }: Pick<Kit, 'css'>): CSSResult => css`
+export const payerReceiptStyles = ({ css }: Pick<Kit, 'css'>): CSSResult => css`
   dl,
   dd {
     margin: 0;

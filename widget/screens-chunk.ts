@@ -1,5 +1,5 @@
 /**
- * The lazy chunk of everything the first QR does not need (views/later.ts): the screens after the QR, the payer form,
+ * The lazy chunk of everything the first QR does not need (views/screens.ts): the screens after the QR, the payer form,
  * a refused CPF, another method live, and the element's words for each error code. Asked for once the first screen
  * after "loading" shows (the QR, the chooser, a failure), so the first QR's request goes first and the chunk is there
  * long before a payment ends. The views and the flow read it from here; until it comes, or if it cannot be had, they
@@ -10,10 +10,10 @@ import { loadChunk } from './chunks.js';
 import { useErrorTexts } from './i18n.js';
 import { kit } from './views/kit.js';
 
-export type LaterChunk = ReturnType<typeof import('./views/later.js').default>;
+export type ScreensChunk = ReturnType<typeof import('./views/screens.js').default>;
 
-let later: LaterChunk | undefined;
-let laterLoad: Promise<void> | undefined;
+let screens: ScreensChunk | undefined;
+let screensLoad: Promise<void> | undefined;
 let failed = false;
 /** Elements showing a stand-in for something of the chunk: each is drawn again when it comes or fails, whoever asked. */
 const waiting = new Set<LitElement>();
@@ -24,11 +24,11 @@ function redrawWaiting(): void {
 }
 
 /** Loads the chunk once (again after a failure); resolves when it is there or has failed. */
-export function loadLater(): Promise<void> {
-  laterLoad ??= loadChunk('later', () => import('./views/later.js')).then(
+export function loadScreens(): Promise<void> {
+  screensLoad ??= loadChunk('screens', () => import('./views/screens.js')).then(
     (module) => {
-      later = module.default(kit);
-      useErrorTexts(later.errorTexts);
+      screens = module.default(kit);
+      useErrorTexts(screens.errorTexts);
       failed = false;
       redrawWaiting();
     },
@@ -36,23 +36,23 @@ export function loadLater(): Promise<void> {
       console.error(error);
       failed = true;
       // Asked again on the next retry: the network may be back.
-      laterLoad = undefined;
+      screensLoad = undefined;
       redrawWaiting();
     },
   );
-  return laterLoad;
+  return screensLoad;
 }
 
 /** The chunk, once it came. */
-export const laterChunk = (): LaterChunk | undefined => later;
+export const screensChunk = (): ScreensChunk | undefined => screens;
 
 /** True once the chunk was asked for (or is there). */
-export const laterAsked = (): boolean => Boolean(later || laterLoad || failed);
+export const screensAsked = (): boolean => Boolean(screens || screensLoad || failed);
 
 /** True once a try to load the chunk failed, until one succeeds. */
-export const laterFailed = (): boolean => failed;
+export const screensFailed = (): boolean => failed;
 
 /** Draws `host` again when the chunk comes or fails. */
-export function redrawWhenLater(host: LitElement): void {
-  if (!later) waiting.add(host);
+export function redrawWithScreens(host: LitElement): void {
+  if (!screens) waiting.add(host);
 }

@@ -1,7 +1,7 @@
 /**
  * The steps of the checkout flow that only screens of the lazy chunk lead to: typing in the payer form and sending
  * it, the ways on from a refused CPF, a new checkout after an outcome, going on with another tab's live checkout. In
- * the chunk with those screens (views/later.ts); they drive the entry's `CheckoutSession` through its public methods.
+ * the chunk with those screens (views/screens.ts); they drive the entry's `CheckoutSession` through its public methods.
  * Also what a failed create and an expired code lead to, which those screens show.
  */
 import { checkPayer, typedCpfProblem } from './cpf-input.js';

@@ -1,12 +1,12 @@
 /**
  * Portuguese (Brazil): the strings of the screens in the lazy chunk (the receipt and the other outcomes, the payer
  * form, a refused CPF, another method live) and of most error codes, in that chunk with them; it adds them to the
- * entry's `ptBR` as it comes (views/later.ts), before any of its screens draws. Keys with the entry's strings: pt-br.ts.
+ * entry's `ptBR` as it comes (views/screens.ts), before any of its screens draws. Keys with the entry's strings: pt-br.ts.
  */
-export const ptBRLater = {
+export const ptBRScreens = {
   openFinanceRedirecting: 'Estamos levando você ao seu banco para autorizar o pagamento.',
   openFinanceGoToBank: 'Ir para o banco',
-  // Only the chunk's flow (session-later.ts) leads to the screens these name: it is there when they draw.
+  // Only the chunk's flow (session-steps.ts) leads to the screens these name: it is there when they draw.
   confirming: 'Ainda estamos confirmando seu pagamento com o banco. Só um instante…',
   refusedTitle: 'Não foi possível usar este CPF',
   payerIntroPix: 'Informe seu CPF para um Pix identificado, ou deixe em branco.',

@@ -1,13 +1,13 @@
 /**
  * The screens before a checkout exists that the first QR does not need: the payer form (an identified Pix, Open
- * Finance), a refused CPF, and another method live in another tab. In the lazy chunk (views/later.ts), drawn with the
+ * Finance), a refused CPF, and another method live in another tab. In the lazy chunk (views/screens.ts), drawn with the
  * entry's Lit and helpers.
  */
 import type { TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { maskCpfInput, type CpfProblem } from '../cpf-input.js';
-import { METHOD_LATER_UI } from '../methods-later.js';
+import { METHOD_FORM_UI } from '../method-forms.js';
 import type { Strings } from '../i18n.js';
 import type { ViewContext } from './common.js';
 import type { Kit } from './kit.js';
@@ -38,7 +38,7 @@ export function startScreens(k: Kit) {
   const { html, nothing, heading, PAYER_CPF, METHOD_UI, METHOD_MARK, alertIcon } = k;
 
   function renderPayerForm(t: Strings, view: PayerFormView): TemplateResult {
-    const ui = { ...METHOD_UI[view.method], ...METHOD_LATER_UI[view.method] };
+    const ui = { ...METHOD_UI[view.method], ...METHOD_FORM_UI[view.method] };
     const cpfRequired = PAYER_CPF[view.method] === 'required';
     return html`<form part="form" class="form" novalidate aria-labelledby="screen-title" @submit=${view.onSubmit}>
       ${heading(t[ui.payerTitle])}
@@ -88,7 +88,7 @@ export function startScreens(k: Kit) {
   /** The shopper chose one method while another tab or device has a checkout of another one live: say so, offer it. */
   function renderConflict(ctx: ViewContext, live: Checkout, onContinue: () => void): TemplateResult {
     const { t } = ctx;
-    const ui = METHOD_LATER_UI[live.method];
+    const ui = METHOD_FORM_UI[live.method];
     return html`<section part="result" class="result notice" data-state="conflict" aria-labelledby="screen-title">
       <span class="icon" aria-hidden="true">${METHOD_MARK[live.method]()}</span>
       ${heading(t.conflictTitle)}

@@ -4,16 +4,16 @@
  * submit, a refused CPF's ways on, the receipt's continue link, a renewal).
  */
 import type { TemplateResult } from 'lit';
-import type { sessionSteps } from '../session-later.js';
+import type { sessionSteps } from '../session-steps.js';
 import type { ScreenView } from './index.js';
 import type { Kit } from './kit.js';
 import type { openFinanceScreens } from './openfinance.js';
 import type { outcomeScreens } from './outcome.js';
-import type { startScreens } from './start-later.js';
+import type { startScreens } from './payer-form.js';
 
 type Screens = ReturnType<typeof outcomeScreens> & ReturnType<typeof startScreens> & ReturnType<typeof openFinanceScreens>;
 
-export function laterView(k: Kit, screens: Screens, steps: ReturnType<typeof sessionSteps>) {
+export function screensView(k: Kit, screens: Screens, steps: ReturnType<typeof sessionSteps>) {
   const { errorMessage, emit, checkoutDetail } = k;
 
   /** The screen of `view`, when it is one of the chunk's. */
