@@ -44,7 +44,15 @@ export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins
 }
 
 /** `GET /session` and `DELETE /session`, behind the authentication middleware. */
-export function sessionRoutes({ sessions, streams, secureCookies }: { sessions: Sessions; streams: BackOfficeStreams; secureCookies: boolean }) {
+export function sessionRoutes({
+  sessions,
+  streams,
+  secureCookies,
+}: {
+  sessions: Sessions;
+  streams: BackOfficeStreams;
+  secureCookies: boolean;
+}) {
   return new Hono<BackOfficeEnv>()
     .get('/session', (c) => {
       const { kind, name, role, sessionExpiresAt } = c.get('actor');
