@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
-import type { Config } from '../server/config';
-import { WEBHOOK_SECRET_FORMAT } from '../server/merchant-webhooks/signing';
-import type { Clock } from '../server/lib/clock';
-import { errorBody } from '../server/http/error-envelope';
-import type { DemoStore, ReceivedEvent } from './store';
+import type { Config } from '../../server/config';
+import { WEBHOOK_SECRET_FORMAT } from '../../server/merchant-webhooks/signing';
+import type { Clock } from '../../server/lib/clock';
+import { errorBody } from '../../server/http/error-envelope';
+import type { DemoStore, ReceivedEvent } from '../store';
 
 /** Where the product delivers to, under the demo's API. */
 export const RECEIVER_PATH = '/demo/api/merchant-webhooks';

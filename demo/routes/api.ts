@@ -7,21 +7,21 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { isMethod, type Method } from '../core/methods';
-import { formatCents } from '../core/money';
-import { EXPIRED } from '../core/states';
-import { ApiError, invalidRequest } from '../server/payments/errors';
-import { errorBody } from '../server/http/error-envelope';
-import { signOrderToken } from '../server/bff/order-token';
-import type { OrderResolver } from '../server/payments/orders';
-import { parseJson } from '../server/http/json-body';
-import type { Clock } from '../server/lib/clock';
-import { safeEqual } from '../server/lib/secrets';
-import type { ProviderClient } from '../server/provider';
-import { SANDBOX_PAYER } from '../server/sandbox';
-import type { Store } from '../server/store/types';
-import { PRODUCTS } from './catalog';
-import type { DemoStore } from './store';
+import { isMethod, type Method } from '../../core/methods';
+import { formatCents } from '../../core/money';
+import { EXPIRED } from '../../core/states';
+import { ApiError, invalidRequest } from '../../server/payments/errors';
+import { errorBody } from '../../server/http/error-envelope';
+import { signOrderToken } from '../../server/bff/order-token';
+import type { OrderResolver } from '../../server/payments/orders';
+import { parseJson } from '../../server/http/json-body';
+import type { Clock } from '../../server/lib/clock';
+import { safeEqual } from '../../server/lib/secrets';
+import type { ProviderClient } from '../../server/provider';
+import { SANDBOX_PAYER } from '../../server/sandbox';
+import type { Store } from '../../server/store/types';
+import { PRODUCTS } from '../catalog';
+import type { DemoStore } from '../store';
 
 const orderBody = z.object({
   items: z
@@ -117,7 +117,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock }: D
           amount: formatCents(order.amountCents),
           description: order.description,
           items: order.items,
-          // What the shop knows from the product's signed webhooks alone (demo/merchant-webhooks.ts).
+          // What the shop knows from the product's signed webhooks alone (demo/routes/merchant-webhooks.ts).
           status: demo.orderStatus(order.orderId),
           checkouts: checkouts.map((k) => ({ id: k.id, state: k.state, method: k.method, transactionId: k.transactionId })),
         });

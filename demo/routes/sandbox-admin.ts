@@ -18,22 +18,22 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
-import { formatCents } from '../core/money';
-import { auditRecorder } from '../server/accounts/audit';
-import { adminForbidden, adminUnauthorized, crossSiteWrite } from '../server/accounts/errors';
-import { createSessions } from '../server/accounts/sessions';
-import { hasRole, type Actor, type BackOfficeEnv } from '../server/backoffice/actor';
-import { originAllowed, SESSION_COOKIE } from '../server/backoffice/auth';
-import { auditedMovement } from '../server/backoffice/movement-audit';
-import { requestClient } from '../server/http/client-address';
-import { sendError } from '../server/http/error-envelope';
-import type { Clock } from '../server/lib/clock';
-import { safeEqual } from '../server/lib/secrets';
-import { ApiError, methodNotAllowed, paymentRequestNotOurs } from '../server/payments/errors';
-import { errorBody } from '../server/http/error-envelope';
-import { ADMIN_KEY_HEADER, type Sandbox } from '../server/sandbox';
-import type { Store } from '../server/store/types';
-import { portalRoute, type PortalRoute } from './portal-rules';
+import { formatCents } from '../../core/money';
+import { auditRecorder } from '../../server/accounts/audit';
+import { adminForbidden, adminUnauthorized, crossSiteWrite } from '../../server/accounts/errors';
+import { createSessions } from '../../server/accounts/sessions';
+import { hasRole, type Actor, type BackOfficeEnv } from '../../server/backoffice/actor';
+import { originAllowed, SESSION_COOKIE } from '../../server/backoffice/auth';
+import { auditedMovement } from '../../server/backoffice/movement-audit';
+import { requestClient } from '../../server/http/client-address';
+import { sendError } from '../../server/http/error-envelope';
+import type { Clock } from '../../server/lib/clock';
+import { safeEqual } from '../../server/lib/secrets';
+import { ApiError, methodNotAllowed, paymentRequestNotOurs } from '../../server/payments/errors';
+import { errorBody } from '../../server/http/error-envelope';
+import { ADMIN_KEY_HEADER, type Sandbox } from '../../server/sandbox';
+import type { Store } from '../../server/store/types';
+import { portalRoute, type PortalRoute } from '../portal-rules';
 
 /** Largest body the portal sends to the emulator's admin routes (the emulator takes up to 64 KiB of JSON). */
 const SANDBOX_ADMIN_MAX_BODY = 64 * 1024;
