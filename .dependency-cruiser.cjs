@@ -2,8 +2,9 @@
 // Paths are relative to the repository root. Type-only imports count: a layer may not lean on another's types either.
 
 // Inside server/, from the inside out: lib/ (no domain) → provider/ and store/ → payments/ (the lifecycle, no HTTP) →
-// bff/ and backoffice/ (the two HTTP APIs) → server.ts, main.ts, doctor.ts (composition roots). sandbox/ (the emulator)
-// stands beside them, on provider/ and lib/. Each folder's README.md says the same in words.
+// http/ (the middleware the HTTP layers share) → bff/ and backoffice/ (the two HTTP APIs) → node/ (what talks to
+// Node's http) → server.ts, main.ts, doctor.ts (composition roots). sandbox/ (the emulator) stands beside them, on
+// provider/ and lib/. Each folder's README.md says the same in words.
 
 // Colocated unit tests (*.test.ts under core/ and server/) run in Node under Vitest, next to the code they pin. They
 // follow the layer rules of the folder they sit in; only the Node built-in and test/ rules exempt them.
@@ -67,20 +68,20 @@ module.exports = {
         '(server/sandbox/), which are all built on it.',
       severity: 'error',
       from: { path: '^server/provider/' },
-      to: { path: '^server/(bff|payments|backoffice|sandbox)/' },
+      to: { path: '^server/(bff|payments|backoffice|sandbox|http|node)/' },
     },
     {
       name: 'payments-not-to-http',
       comment:
         'server/payments/ is the payment lifecycle without HTTP (checkout service, recovery, reconciler, cash-out desk, saga): ' +
         'the BFF and the back office call it, not the other way round. No HTTP framework (hono, @hono/*), nothing from the HTTP ' +
-        'APIs (server/bff/, server/backoffice/), the emulator (server/sandbox/) or the files at the root of server/ (config.ts ' +
-        'and the composition roots server.ts, main.ts, doctor*.ts, ...: settings are passed in). Errors are typed here; the ' +
-        'HTTP layer maps them to responses.',
+        'layers (server/http/, server/node/, server/bff/, server/backoffice/), the emulator (server/sandbox/) or the files at ' +
+        'the root of server/ (config.ts and the composition roots server.ts, main.ts, doctor*.ts, ...: settings are passed ' +
+        'in). Refusals are values here (errors.ts); server/http/ writes them out.',
       severity: 'error',
       from: { path: '^server/payments/' },
       to: {
-        path: ['(^|/)node_modules/(hono|@hono/[^/]+)/', '^server/(bff|backoffice|sandbox)/', '^server/[^/]+\\.ts$'],
+        path: ['(^|/)node_modules/(hono|@hono/[^/]+)/', '^server/(http|node|bff|backoffice|sandbox)/', '^server/[^/]+\\.ts$'],
       },
     },
     {
@@ -93,59 +94,111 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/store/' },
       to: {
-        path: ['^server/(payments|bff|backoffice|sandbox)/', '^server/[^/]+\\.ts$'],
+        path: ['^server/(payments|http|node|bff|backoffice|sandbox)/', '^server/[^/]+\\.ts$'],
+      },
+    },
+    {
+      name: 'http-not-to-apis',
+      comment:
+        'server/http/ is the middleware the HTTP layers share (security headers, origins and CORS, client address, rate and ' +
+        'stream limits, the JSON body, the error envelope): the BFF, the back office and the demo put it in front of their ' +
+        'routes. It knows no route and no API of its own: nothing from server/bff/, server/backoffice/, server/node/, the ' +
+        'emulator, the store, the provider client, the accounts or the merchant webhooks, nor the files at the root of ' +
+        'server/; of the payment lifecycle only the refusals it writes out (server/payments/errors.ts).',
+      severity: 'error',
+      from: { path: '^server/http/' },
+      to: {
+        path: [
+          '^server/(bff|backoffice|node|sandbox|store|provider|accounts|merchant-webhooks)/',
+          '^server/payments/(?!errors\\.ts$)',
+          '^server/[^/]+\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'node-not-to-apis',
+      comment:
+        "server/node/ holds what talks to Node's http directly: the listener, the fast webhook route, the raw body writer. " +
+        'It runs what the composition root hands it (the app, the webhook receiver) and reaches routes only through what ' +
+        'it registers on each request (server/http/raw-body.ts): nothing from the APIs (server/bff/, server/backoffice/), ' +
+        'the emulator, the store, the provider client, the accounts, the merchant webhooks or the files at the root of server/.',
+      severity: 'error',
+      from: { path: '^server/node/' },
+      to: {
+        path: ['^server/(bff|backoffice|sandbox|store|provider|accounts|merchant-webhooks)/', '^server/[^/]+\\.ts$'],
+      },
+    },
+    {
+      name: 'sandbox-not-to-product',
+      comment:
+        "server/sandbox/ is the emulator of the provider's partner API, mounted only by the demo: it stands on core/, " +
+        'server/lib/ (the JSON safety scans among them) and the provider schemas (server/provider/), and knows nothing of ' +
+        'the product built on them: no payment lifecycle, store, HTTP layer of ours, accounts or merchant webhooks, nor ' +
+        'the files at the root of server/.',
+      severity: 'error',
+      from: { path: '^server/sandbox/' },
+      to: {
+        path: ['^server/(payments|store|http|node|bff|backoffice|accounts|merchant-webhooks)/', '^server/[^/]+\\.ts$'],
       },
     },
     {
       name: 'bff-not-to-backoffice-or-sandbox',
       comment:
-        "server/bff/ is the shoppers' HTTP API. It does not know the merchant's API (server/backoffice/) nor the emulator " +
-        '(server/sandbox/): the composition root (server/server.ts) mounts the APIs side by side, and the sandbox is reached ' +
-        'over HTTP through server/provider/ like the real partner.',
+        "server/bff/ is the shoppers' HTTP API. It does not know the merchant's API (server/backoffice/), the emulator " +
+        "(server/sandbox/) nor Node's transport (server/node/): the composition root (server/server.ts) mounts the APIs " +
+        'side by side and hands the listener what it runs, and the sandbox is reached over HTTP through server/provider/ ' +
+        'like the real partner.',
       severity: 'error',
       from: { path: '^server/bff/' },
-      to: { path: '^server/(backoffice|sandbox)/' },
+      to: { path: '^server/(backoffice|sandbox|node)/' },
     },
     {
       name: 'backoffice-not-to-sandbox-or-shopper-api',
       comment:
-        "server/backoffice/ is the merchant's HTTP API, built on server/payments/ and server/store/. It shares the BFF's HTTP " +
-        'plumbing, named here: request parsing (server/bff/validate.ts) and the guards (server/bff/guards.ts, ' +
-        "server/bff/body-guards.ts), the same checks on both APIs. The rest of server/bff/ (the shoppers' routes, view, order " +
-        'token, status streams) is not for it, and the emulator (server/sandbox/) is reached only through server/provider/.',
+        "server/backoffice/ is the merchant's HTTP API, built on server/payments/ and server/store/, behind the same middleware " +
+        "as the shoppers' (server/http/). Nothing of the shoppers' API (server/bff/) or of Node's transport (server/node/), " +
+        'and the emulator (server/sandbox/) is reached only through server/provider/.',
       severity: 'error',
       from: { path: '^server/backoffice/' },
-      to: { path: ['^server/sandbox/', '^server/bff/'], pathNot: '^server/bff/(validate|guards|body-guards)\\.ts$' },
+      to: { path: '^server/(sandbox|bff|node)/' },
     },
     {
-      name: 'events-not-to-http-or-lifecycle',
+      name: 'merchant-webhooks-not-to-http-or-lifecycle',
       comment:
-        "server/events/ delivers the merchant's events the store already committed: it may use core/, server/lib/ and " +
-        'server/store/, never the HTTP layers (bff, backoffice), the payment lifecycle (payments) or the emulator.',
+        "server/merchant-webhooks/ delivers the merchant's events the store already committed, as signed webhooks: it may " +
+        'use core/, server/lib/ and server/store/, never the HTTP layers (http, node, bff, backoffice), the payment ' +
+        'lifecycle (payments) or the emulator.',
       severity: 'error',
-      from: { path: '^server/events/' },
-      to: { path: '^server/(bff|backoffice|payments|sandbox)/' },
+      from: { path: '^server/merchant-webhooks/' },
+      to: { path: '^server/(http|node|bff|backoffice|payments|sandbox)/' },
     },
     {
       name: 'accounts-not-to-http-or-sandbox',
       comment:
         "server/accounts/ holds the console's users, password hashes, sessions, sign-in brake and audit recorder, without " +
         'HTTP: the back office (server/backoffice/) and the CLI (server/admin-cli.ts) call it. It never imports the HTTP APIs ' +
-        '(server/bff/, server/backoffice/), the emulator (server/sandbox/), an HTTP framework or the files at the root of server/.',
+        '(server/http/, server/node/, server/bff/, server/backoffice/), the emulator (server/sandbox/), an HTTP framework or ' +
+        'the files at the root of server/.',
       severity: 'error',
       from: { path: '^server/accounts/' },
-      to: { path: ['^server/(bff|backoffice|sandbox)/', '(^|/)node_modules/(hono|@hono/[^/]+)/', '^server/[^/]+\\.ts$'] },
+      to: { path: ['^server/(http|node|bff|backoffice|sandbox)/', '(^|/)node_modules/(hono|@hono/[^/]+)/', '^server/[^/]+\\.ts$'] },
     },
     {
       name: 'lib-not-to-domain',
       comment:
-        'server/lib/ holds helpers with no domain (clock, limits, HTTP client, secrets, node-body, WAL checkpointer, QR ' +
-        'encoder): every server folder may use them, so they import none of the server folders (payments, bff, backoffice, ' +
-        'store, provider, sandbox), nor the .ts files at the root of server/ (config, composition roots), nor the shared domain ' +
-        'in core/. A helper that needs one of those belongs in that folder.',
+        'server/lib/ holds helpers with no domain (clock, limits, HTTP client, secrets, node-body, JSON safety, WAL ' +
+        'checkpointer, QR encoder): every server folder may use them, so they import none of the other server folders, nor ' +
+        'the .ts files at the root of server/ (config, composition roots), nor the shared domain in core/. A helper that ' +
+        'needs one of those belongs in that folder.',
       severity: 'error',
       from: { path: '^server/lib/' },
-      to: { path: ['^server/(payments|bff|backoffice|store|provider|sandbox)/', '^server/[^/]+\\.ts$', '^core/'] },
+      to: {
+        path: [
+          '^server/(payments|http|node|bff|backoffice|store|provider|sandbox|accounts|merchant-webhooks)/',
+          '^server/[^/]+\\.ts$',
+          '^core/',
+        ],
+      },
     },
     {
       name: 'not-to-test',

@@ -1,7 +1,7 @@
 /**
  * The element's size, as built in dist/widget, gzip (level 9) and brotli (quality 11): the code that draws the first
  * QR in Portuguese (the entry: the chunks it loads on demand are the other languages and everything the first QR does
- * not need, widget/later-chunk.ts), beside the whole build (the entry and every chunk).
+ * not need, widget/screens-chunk.ts), beside the whole build (the entry and every chunk).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -18,8 +18,9 @@
  */
 import { Hono } from 'hono';
 import { encodeCursor } from '../server/backoffice/checkout-filter';
-import { checkoutRoutes, viewsWithRefunds } from '../server/backoffice/checkouts';
-import { checkoutExportRoutes } from '../server/backoffice/checkouts-export';
+import { viewsWithRefunds } from '../server/backoffice/checkout-view';
+import { checkoutRoutes } from '../server/backoffice/routes/checkouts';
+import { checkoutExportRoutes } from '../server/backoffice/routes/checkouts-export';
 import type { ProviderClient } from '../server/provider';
 import type { Checkout } from '../server/store/types';
 import { SEED_DAYS, SEED_NOW, SEED_START, seedOrderId } from './lib/console-seed';

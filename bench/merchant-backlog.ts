@@ -12,11 +12,11 @@
  *
  * Drained twice, each time a backlog of its own: first by a delivery worker on the request thread (as it ran before,
  * and still runs for an in-memory store or a test clock), for the log, then by the server's own, in its thread
- * (server/events/thread.ts), for the rows.
+ * (server/merchant-webhooks/thread.ts), for the rows.
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { createDeliveryWorker } from '../server/events/delivery';
+import { createDeliveryWorker } from '../server/merchant-webhooks/delivery';
 import { systemClock } from '../server/lib/clock';
 import type { TestServer } from '../test/server/helpers/server';
 import { now, type Clients } from './lib/client-process';

@@ -1,5 +1,5 @@
 /**
- * The merchant webhook rows of `npm run bench` (signed webhooks to MERCHANT_WEBHOOK_URL, server/events/delivery.ts),
+ * The merchant webhook rows of `npm run bench` (signed webhooks to MERCHANT_WEBHOOK_URL, server/merchant-webhooks/delivery.ts),
  * on the demo process (embedded emulator + BFF, SQLite) with the merchant's backend a bare node:http receiver in a
  * forked process of its own (bench/lib/clients.ts), which answers 204 at once:
  * - the sandbox trigger → the merchant's first receipt of `checkout.completed`, p50 and p99, beside the shopper's
@@ -23,7 +23,7 @@ import { drainBacklog } from './merchant-backlog';
 
 const PAYER = { name: 'Bench', taxNumber: '52998224725' };
 const anyOrder = { resolve: async (): Promise<PricedOrder> => ({ amountCents: 7_980, description: 'Bench order' }) };
-/** The worker's requests in flight (server/events/delivery.ts): the POST loop sends as many at once. */
+/** The worker's requests in flight (server/merchant-webhooks/delivery.ts): the POST loop sends as many at once. */
 const CONCURRENCY = 16;
 
 export interface MerchantRowsOptions {

@@ -5,7 +5,7 @@
  * on a name of its own pointed at the demo's address (DNS rebinding) would drive it from the visitor's machine.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { errorBody } from '../server/payments/errors';
+import { errorBody } from '../server/http/error-envelope';
 
 /** Methods that change nothing; every other one is a write. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

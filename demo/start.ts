@@ -9,24 +9,24 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WEBHOOK_HEADER } from '../server/bff/app';
-import { bodyDeadline } from '../server/bff/body-guards';
-import { errorAnswers } from '../server/bff/respond';
-import { errorBody } from '../server/payments/errors';
-import { securityHeaders } from '../server/bff/guards';
-import { defaultAllowedOrigins, keptSecret, type Config } from '../server/config';
+import { keptSecret, type Config } from '../server/config';
+import { bodyDeadline } from '../server/http/body-deadline';
+import { errorAnswers, errorBody } from '../server/http/error-envelope';
+import { defaultAllowedOrigins } from '../server/http/origins';
+import { securityHeaders } from '../server/http/security-headers';
 import { systemClock } from '../server/lib/clock';
 import { createProviderClient } from '../server/provider';
 import { createSandbox } from '../server/sandbox';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
 import { createProduct, listen, startServer, type StartOptions } from '../server/server';
 import { openStore } from '../server/store';
-import { demoApi, demoOrders } from './api';
+import { demoApi, demoOrders } from './routes/api';
 import { checkoutPage } from './checkout-page';
 import { sameOriginWrites } from './cross-site';
 import { ensureDemoUsers } from './demo-users';
-import { merchantEndpoint, merchantWebhookRoutes } from './merchant-webhooks';
+import { merchantEndpoint, merchantWebhookRoutes } from './routes/merchant-webhooks';
 import { demoPagePolicy } from './page-policy';
-import { sandboxAdminProxy } from './sandbox-admin';
+import { sandboxAdminProxy } from './routes/sandbox-admin';
 import { staticFiles } from './static-files';
 import { openDemoStore } from './store';
 
@@ -76,7 +76,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   const orders = options.orders ?? demoOrders(demo);
   const ordersToken = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
   // The shop is the merchant's backend too: without MERCHANT_WEBHOOK_URL, the product's signed webhooks come to its
-  // own receiver (demo/merchant-webhooks.ts), on the loopback address, with a secret kept in DATA_DIR.
+  // own receiver (demo/routes/merchant-webhooks.ts), on the loopback address, with a secret kept in DATA_DIR.
   const { own, ...merchantWebhook } = merchantEndpoint(config, listener.url);
   const product = createProduct({
     config: { ...config, merchantWebhook },

@@ -1,14 +1,14 @@
 /**
  * The demo's own tables: the shop's orders (priced when placed, so the browser never sets an amount), the log of
  * webhooks the BFF received, for the sandbox panel, and what the shop heard as the merchant: the signed deliveries of
- * the product's events (demo/merchant-webhooks.ts) and each order's status, set from those events only. A SQLite file
+ * the product's events (demo/routes/merchant-webhooks.ts) and each order's status, set from those events only. A SQLite file
  * of its own in DATA_DIR; the product's store knows nothing of these. The log keeps no payer data (see
  * `redactedPayload`): anyone who reaches a demo can read it.
  */
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { maskCpf } from '../core/cpf';
-import type { WebhookReceipt } from '../server/bff/webhooks';
+import type { WebhookReceipt } from '../server/bff/webhook-receiver';
 
 export const DemoOrderSchema = z.object({
   orderId: z.string().min(1),

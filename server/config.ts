@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseCents } from '../core/money';
-import { WEBHOOK_SECRET_FORMAT } from './events/signing';
+import { WEBHOOK_SECRET_FORMAT } from './merchant-webhooks/signing';
 import { DEFAULT_APPROVAL_ABOVE_CENTS } from './payments/cashout-request';
 import { openFileLimit } from './lib/limits';
 
@@ -125,7 +125,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     /** Undefined means `http://127.0.0.1:<the port actually bound>`. */
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    /** Undefined means the origin of the public base URL (both loopback spellings of it: `defaultAllowedOrigins`). */
+    /** Undefined means the origin of the public base URL (both loopback spellings of it: `defaultAllowedOrigins` of server/http/origins.ts). */
     allowedOrigins,
     dataDir,
     databaseUrl: e.DATABASE_URL,
@@ -171,23 +171,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,
     },
   };
-}
-
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost'];
-
-/**
- * The storefront origins when ALLOWED_ORIGINS is unset: the origin of the public base URL. On a loopback address,
- * `localhost` and `127.0.0.1` are the same development storefront, so both spellings are allowed (same scheme and port).
- */
-export function defaultAllowedOrigins(publicBaseUrl: string): string[] {
-  const own = new URL(publicBaseUrl);
-  if (!LOOPBACK_NAMES.includes(own.hostname)) return [own.origin];
-  const spellings = [own.hostname, ...LOOPBACK_NAMES.filter((name) => name !== own.hostname)];
-  return spellings.map((hostname) => {
-    const origin = new URL(own.origin);
-    origin.hostname = hostname;
-    return origin.origin;
-  });
 }
 
 /** A 256-bit random secret generated once and kept in the data directory (owner-only file). */

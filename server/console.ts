@@ -15,7 +15,7 @@ import { Hono, type Context } from 'hono';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasBody } from './lib/node-body';
-import { errorBody } from './payments/errors';
+import { errorBody } from './http/error-envelope';
 import { IMMUTABLE, pickEncoding } from './widget';
 
 /** The console's own policy: everything from our origin, nothing inline, no frames, no plugins. */

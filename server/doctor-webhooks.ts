@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from './config';
 import { fail, pass, why, type CheckResult } from './doctor-checks';
-import { signedHeaders } from './events/signing';
+import { signedHeaders } from './merchant-webhooks/signing';
 
 /** Sends a signed `webhook.test` to `url`: the HTTP status, or why none came. */
 async function sendTest(url: string, secrets: readonly string[], fetchImpl: typeof fetch, timeoutMs: number) {

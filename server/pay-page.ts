@@ -30,7 +30,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verifyOrderToken } from './bff/order-token';
-import { ORDER_TOKEN_HEADER } from './bff/orders-routes';
+import { ORDER_TOKEN_HEADER } from './bff/routes/orders';
 import type { Clock } from './lib/clock';
 import { compress, type Encoding } from './lib/compress';
 import { inlineSource } from './lib/inline-source';

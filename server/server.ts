@@ -9,26 +9,29 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { noUserHint } from './accounts/users';
-import { backOfficeApi, isInvoiceUpload } from './backoffice';
-import { createCheckoutApp, JSON_BODY_MAX_BYTES, type CheckoutAppOptions } from './bff/app';
-import { nodeWebhookRoute } from './bff/webhook-node';
-import { PUBLIC_ENDPOINTS, type EndpointAddressPolicy } from './events/endpoint-address';
-import { deliveryWorkerFor } from './events/thread';
-import { errorBody } from './payments/errors';
-import { securityHeaders } from './bff/guards';
+import { backOfficeApi } from './backoffice';
+import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
+import { webhookLine } from './bff/webhook-receiver';
+import { PUBLIC_ENDPOINTS, type EndpointAddressPolicy } from './merchant-webhooks/endpoint-address';
+import { deliveryWorkerFor } from './merchant-webhooks/thread';
+import { JSON_BODY_MAX_BYTES } from './http/body-guards';
+import { errorBody } from './http/error-envelope';
+import { defaultAllowedOrigins } from './http/origins';
+import { requestLog } from './http/request-log';
+import { securityHeaders } from './http/security-headers';
+import { listen, type Listener, type Logger } from './node/listen';
+import { nodeWebhookRoute } from './node/webhook-route';
 import { httpOrders, type OrderResolver } from './payments/orders';
-import { defaultAllowedOrigins, keptSecret, type Config } from './config';
-import { listen, type Listener, type Logger } from './listen';
+import { keptSecret, type Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
-import { requestLog, webhookLine } from './request-log';
 import { openStore } from './store';
 import type { StatusHub, Store } from './store/types';
 import { widgetFiles } from './widget';
 import { consoleApp } from './console';
 import { payPage } from './pay-page';
 
-export { listen, type Listener, type Logger } from './listen';
+export { listen, type Listener, type Logger } from './node/listen';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -101,8 +104,6 @@ export function createProduct(options: ProductOptions) {
     webhookSecret: config.webhookSecret,
     webhookSigningKey: config.webhookSigningKey,
     orderTokenSecret,
-    // The back office's invoice upload streams its PDF body: the BFF's JSON body guards leave it alone.
-    streamedBody: isInvoiceUpload,
     allowedOrigins: listener.allowedOrigins,
     ...(tuning?.heartbeatMs ? { heartbeatMs: tuning.heartbeatMs } : {}),
     ...(tuning?.settleAfterMs ? { settleAfterMs: tuning.settleAfterMs } : {}),
@@ -126,7 +127,7 @@ export function createProduct(options: ProductOptions) {
       bodyTimeoutMs: config.limits.bodyTimeoutMs,
     },
   });
-  // The provider's webhook, the first step of every payment's status, answered before the app (bff/webhook-node.ts).
+  // The provider's webhook, the first step of every payment's status, answered before the app (node/webhook-route.ts).
   const nodeRoutes = [
     nodeWebhookRoute({
       receive: checkout.receiveWebhook,
@@ -155,11 +156,12 @@ export function createProduct(options: ProductOptions) {
       // The console's session cookie: Secure on https, and its writes only from the console's own origin.
       trustProxy: config.limits.trustProxy,
       secureCookies: listener.publicBaseUrl.startsWith('https:'),
-      allowedAdminOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
+      consoleOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
       // A repeated key settles its cash-out after the same window as the reconciler does.
       ...(tuning?.settleAfterMs ? { tuning: { cashOutStaleMs: tuning.settleAfterMs } } : {}),
+      bodyTimeoutMs: config.limits.bodyTimeoutMs,
       paymentLinks: { orders, orderTokenSecret, publicBaseUrl: listener.publicBaseUrl },
       ...(tuning?.heartbeatMs ? { tuning: { heartbeatMs: tuning.heartbeatMs } } : {}),
     });

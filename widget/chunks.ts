@@ -1,5 +1,5 @@
 /**
- * Code the first QR does not need (the English and Spanish strings, the screens after the QR: views/later.ts) loads on
+ * Code the first QR does not need (the English and Spanish strings, the screens after the QR: views/screens.ts) loads on
  * demand, as chunks of the build beside the entry, and under Subresource Integrity like the entry itself. A dynamic
  * `import()` cannot carry an integrity hash, so before importing a chunk the element adds `<link rel="modulepreload"
  * integrity="sha384-…">` for it, with the hash the build wrote into the entry (which the page's own `integrity`

@@ -1,6 +1,6 @@
 /**
  * The payer form's CPF: the mask as the payer types, and the check before anything is sent. In the lazy chunk with the
- * form (views/later.ts), so it imports nothing the entry holds (the method's CPF rule comes as an argument).
+ * form (views/screens.ts), so it imports nothing the entry holds (the method's CPF rule comes as an argument).
  */
 import { taxNumberDigits, formatCpf, isValidCpf } from '../core/cpf.js';
 

@@ -1,7 +1,7 @@
 /**
  * What the page's developer reads in the console about a page set up wrong, beside what the shopper reads in the
  * element (its own words, widget/i18n.ts): which attribute is missing, which origin the BFF refuses and which setting
- * lets it in. The shopper never sees these lines. In the lazy chunk (views/later.ts): the flow asks for it when a
+ * lets it in. The shopper never sees these lines. In the lazy chunk (views/screens.ts): the flow asks for it when a
  * page turns out to be set up wrong, so the first QR of a page set up right never loads these words.
  */
 import type { CheckoutApiError } from './api.js';

@@ -1,5 +1,5 @@
 /**
- * Which text the shopper reads for each error code. In the lazy chunk (views/later.ts hands the table to i18n.ts's
+ * Which text the shopper reads for each error code. In the lazy chunk (views/screens.ts hands the table to i18n.ts's
  * `errorMessage`): the first QR needs none of it.
  */
 import type { ShopperErrorCode } from '../core/contract.js';

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { formatMoney } from '../core/money.js';
 import { loadStrings, stringsFor, toLocale } from './i18n.js';
-import { loadLater } from './later-chunk.js';
+import { loadScreens } from './screens-chunk.js';
 
 describe('i18n', () => {
   // The element shows amounts through core's formatMoney; this checks it in the browser's own Intl.
@@ -45,8 +45,8 @@ describe('i18n', () => {
   });
 
   it('has every string in every language', async () => {
-    // Portuguese is whole once the chunk of the later screens came with the rest of its strings.
-    await loadLater();
+    // Portuguese is whole once the screens' chunk came with the rest of its strings.
+    await loadScreens();
     const pt = stringsFor('pt-BR')!;
     for (const other of [await loadStrings('en'), await loadStrings('es')]) {
       expect(Object.keys(other).sort()).to.deep.equal(Object.keys(pt).sort());

@@ -1,7 +1,7 @@
 /**
  * Every user-facing string of `<pix-checkout>`, per locale (Portuguese (Brazil) by default), and the element's own
  * words for every error the BFF or the browser can report (error-text.ts): a server's message is never shown to the
- * shopper. Portuguese is in the entry (the texts of the later screens and of most errors come with their chunk);
+ * shopper. Portuguese is in the entry (the texts of the screens' chunk and of most errors come with it);
  * English and Spanish are chunks loaded on demand (widget/chunks.ts), so the code that draws the first QR does not
  * grow with the number of languages.
  */
@@ -13,7 +13,7 @@ export type { Strings };
 export type Locale = 'pt-BR' | 'en' | 'es';
 
 /**
- * The languages loaded so far. Portuguese's strings of the lazy screens come with their chunk (views/later.ts adds
+ * The languages loaded so far. Portuguese's strings of the lazy screens come with their chunk (views/screens.ts adds
  * them to `ptBR`), before any of those screens draws: the entry's own screens read none of them.
  */
 const catalog: Partial<Record<Locale, Strings>> = { 'pt-BR': ptBR as Strings };
@@ -85,7 +85,7 @@ export function stateTitle(t: Strings, state: CheckoutState): string {
  */
 let errorTexts: Readonly<Record<string, keyof Strings>> = {};
 
-/** Called by widget/later-chunk.ts when the chunk came. */
+/** Called by widget/screens-chunk.ts when the chunk came. */
 export function useErrorTexts(texts: Readonly<Record<string, keyof Strings>>): void {
   errorTexts = texts;
 }

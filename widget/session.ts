@@ -11,7 +11,7 @@ import { EXPIRED, isFinal, isLive, type CheckoutState } from '../core/states.js'
 import { checkoutDetail, emit } from './events.js';
 import { errorMessage, stateTitle } from './i18n.js';
 import { METHOD_UI } from './methods.js';
-import { laterChunk, loadLater } from './later-chunk.js';
+import { screensChunk, loadScreens } from './screens-chunk.js';
 import { findCheckout } from './resume.js';
 import type { Screen, SessionHost, SessionState } from './session-state.js';
 import { rememberCheckout, rememberedCheckout } from './storage.js';
@@ -25,7 +25,7 @@ export class CheckoutSession implements ReactiveController {
   /** CPFs the BFF refused for this order: sending one again could only be refused again. */
   readonly refused = new Set<string>();
   private refusedFor = '';
-  /** The payer of the last checkout made, for a new one of the same method (session-later.ts). */
+  /** The payer of the last checkout made, for a new one of the same method (session-steps.ts). */
   lastPayer: Payer | undefined;
   private readonly watchers = new Map<string, StopWatching>();
   /** Bumped on every restart so answers to an older run are dropped. */
@@ -84,7 +84,7 @@ export class CheckoutSession implements ReactiveController {
     if (!orderToken) {
       // The console's words for it come with the lazy chunk (diagnostics.ts).
       const host = this.host;
-      void loadLater().then(() => laterChunk()?.warnMissingToken(host));
+      void loadScreens().then(() => screensChunk()?.warnMissingToken(host));
     }
     this.host.orderLookup = undefined;
     const offered = this.offered;
@@ -155,13 +155,14 @@ export class CheckoutSession implements ReactiveController {
       }
       this.adopt(checkout);
       // Open Finance's way to the bank comes with the lazy chunk, which its payer form needed first.
-      if (METHOD_UI[method].goesToBank && isLive(checkout.state)) void loadLater().then(() => laterChunk()?.redirect(this.host, checkout));
+      if (METHOD_UI[method].goesToBank && isLive(checkout.state))
+        void loadScreens().then(() => screensChunk()?.redirect(this.host, checkout));
     } catch (error) {
       if (run !== this.run) return;
       // A refused CPF, a payment still being prepared and a missing payer have their ways on in the lazy chunk
-      // (session-later.ts), which a payer form already brought; without it, any failure is a failed start.
-      if (!laterChunk()) await loadLater();
-      if (run === this.run && !laterChunk()?.createFailed(this, error, method, payer, confirmations)) this.failToStart(error);
+      // (session-steps.ts), which a payer form already brought; without it, any failure is a failed start.
+      if (!screensChunk()) await loadScreens();
+      if (run === this.run && !screensChunk()?.createFailed(this, error, method, payer, confirmations)) this.failToStart(error);
     }
   }
 
@@ -187,7 +188,7 @@ export class CheckoutSession implements ReactiveController {
     this.set({ checkout: kept, screen: keepConflict ? this.state.screen : screen });
     if (same && current.state === next.state) return;
     // Where a late payment of an older code would be is asked by the lazy chunk, which draws the Expired screen.
-    if (same && next.state === EXPIRED) void loadLater().then(() => laterChunk()?.lookForPayment(this));
+    if (same && next.state === EXPIRED) void loadScreens().then(() => screensChunk()?.lookForPayment(this));
     const detail = checkoutDetail(next);
     this.announce(stateTitle(this.host.strings, this.shownState!));
     emit(this.host, 'pix-checkout-status', detail);
@@ -216,15 +217,15 @@ export class CheckoutSession implements ReactiveController {
   report(error: CheckoutApiError): void {
     const host = this.host;
     emit(host, 'pix-checkout-error', { orderId: host.orderId, status: error.status, code: error.code, message: error.message });
-    void loadLater().then(() => laterChunk()?.explainError(host, error));
+    void loadScreens().then(() => screensChunk()?.explainError(host, error));
   }
 
   /** Says a failure with the words of its code, which come with the lazy chunk: once it came (or could not). */
   announceFailure(title: string, error: CheckoutApiError): void {
     const run = this.run;
     const say = () => run === this.run && this.announce(`${title}. ${errorMessage(this.host.strings, error)}`);
-    if (laterChunk()) say();
-    else void loadLater().then(say);
+    if (screensChunk()) say();
+    else void loadScreens().then(say);
   }
 
   /** Closes every stream, or all but the one of `keep`. */

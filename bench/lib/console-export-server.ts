@@ -10,8 +10,8 @@
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { viewsWithRefunds } from '../../server/backoffice/checkouts';
-import { checkoutExportRoutes } from '../../server/backoffice/checkouts-export';
+import { viewsWithRefunds } from '../../server/backoffice/checkout-view';
+import { checkoutExportRoutes } from '../../server/backoffice/routes/checkouts-export';
 import { openPostgresStore } from '../../server/store/postgres';
 import { openSqliteStore } from '../../server/store/sqlite';
 import { SEED_NOW } from './console-seed';

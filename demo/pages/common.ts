@@ -26,7 +26,7 @@ export interface OrderCheckout {
   transactionId: string | null;
 }
 
-/** An order's status as the shop knows it from the product's signed webhooks alone (demo/merchant-webhooks.ts). */
+/** An order's status as the shop knows it from the product's signed webhooks alone (demo/routes/merchant-webhooks.ts). */
 export type OrderStatus = 'awaiting_payment' | 'paid' | 'expired' | 'failed';
 
 /** How the shop names each status to the shopper. */

@@ -4,6 +4,7 @@
  * Its late-payment control pays the order's expired code after all, so the demo shows expired → new code → old code
  * paid late.
  */
+import { methodLabel } from '../../core/method-labels';
 import { isMethod, type Method } from '../../core/methods';
 import { EXPIRED, isFinal, type CheckoutState } from '../../core/states';
 import type { PixCheckoutDetail } from '../../widget/index';
@@ -23,7 +24,6 @@ const POLL_MS = 1000;
 const KEEP_ENTRIES = 200;
 /** The demo server answers at most this many webhook log entries at once. */
 const LOG_PAGE = 100;
-const METHOD_NAMES: Record<Method, string> = { pix: 'PIX', openfinance: 'Open Finance' };
 
 export interface SandboxPanelOptions {
   orderId: string;
@@ -57,7 +57,7 @@ export function startSandboxPanel({ orderId, element, checkouts, earlier = [] }:
     const stateField = byId('sb-state');
     stateField.textContent = state ?? '—';
     stateField.dataset.state = state ?? '';
-    byId('sb-method').textContent = current ? (METHOD_NAMES[current.method] ?? current.method) : '—';
+    byId('sb-method').textContent = current ? methodLabel(current.method) : '—';
     byId('sb-transaction').textContent = current?.transactionId ?? '—';
     byId('sb-checkout').textContent = current?.id ?? '—';
     byId('sb-hint').hidden = Boolean(current);

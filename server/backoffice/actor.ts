@@ -1,7 +1,7 @@
 /**
  * Who is calling the back office, and what each role may do. The authentication middleware of `index.ts` sets the
  * actor and the audit recorder on every request (`c.get('actor')`, `c.get('audit')`); route modules built as
- * `new Hono<AdminEnv>()` read them.
+ * `new Hono<BackOfficeEnv>()` read them.
  *
  * Roles (core/backoffice/roles.ts), each with the rights of the one before: `viewer` reads and exports; `operator`
  * also moves money (refunds, cash-outs, payment requests, receivers); `owner` also manages users, webhook endpoints and
@@ -44,11 +44,11 @@ export interface AuditRecord {
 
 export type AuditRecorder = (record: AuditRecord) => Promise<void>;
 
-export interface AdminEnv {
+export interface BackOfficeEnv {
   Variables: { actor: Actor; audit: AuditRecorder };
 }
 
-export const actorOf = (c: Context<AdminEnv>) => c.get('actor');
+export const actorOf = (c: Context<BackOfficeEnv>) => c.get('actor');
 
 /**
  * The least role each route needs: reads (GET, HEAD) need `viewer`; writes need `operator`, except under the paths

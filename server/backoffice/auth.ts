@@ -11,12 +11,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
-import { requestClient } from '../bff/guards';
+import { requestClient } from '../http/client-address';
 import type { AuditStore } from '../store/accounts';
 import { auditRecorder } from '../accounts/audit';
 import { adminUnauthorized, crossSiteWrite } from '../accounts/errors';
 import { SESSION_MAX_MS, type Sessions } from '../accounts/sessions';
-import type { Actor, AdminEnv } from './actor';
+import type { Actor, BackOfficeEnv } from './actor';
 
 /** The console's session cookie. */
 export const SESSION_COOKIE = 'pix_admin';
@@ -68,7 +68,7 @@ async function actorOf(c: Context, { adminToken, sessions, allowedOrigins }: Aut
 }
 
 /** The middleware: sets `actor` and `audit` on the context, or refuses the request. */
-export function authenticate(options: AuthOptions & { secureCookies: boolean }): MiddlewareHandler<AdminEnv> {
+export function authenticate(options: AuthOptions & { secureCookies: boolean }): MiddlewareHandler<BackOfficeEnv> {
   const { store, clock, log, trustProxy, secureCookies } = options;
   return async (c, next) => {
     const ip = requestClient(c, trustProxy);

@@ -8,10 +8,9 @@ import { CHECKOUT_STATES } from '../../core/states';
 import type { CheckoutFilter } from '../store/back-office';
 import type { Checkout } from '../store/types';
 import { invalidCursor, invalidRequest } from '../payments/errors';
+import { filterInstant } from './queries';
 
 const PAGE_SIZES = [10, 20, 50] as const;
-
-const instant = z.iso.datetime({ offset: true });
 
 /** The filters, as the query string carries them (`state` is a comma-separated list). */
 export const filterQuery = z.object({
@@ -22,8 +21,8 @@ export const filterQuery = z.object({
     .pipe(z.array(z.enum(CHECKOUT_STATES)))
     .optional(),
   method: z.enum(METHODS).optional(),
-  from: instant.optional(),
-  to: instant.optional(),
+  from: filterInstant.optional(),
+  to: filterInstant.optional(),
   orderId: z.string().trim().min(1).max(64).optional(),
   flag: z.enum(['duplicate', 'late', 'flagged']).optional(),
 });
@@ -53,7 +52,7 @@ const cursorId = z
 /** The position a cursor names, or a 400 `invalid_cursor` for one this list did not give. */
 export function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
-    const [createdAt, id] = z.tuple([instant, cursorId]).parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+    const [createdAt, id] = z.tuple([filterInstant, cursorId]).parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
     return { createdAt, id };
   } catch {
     throw invalidCursor();

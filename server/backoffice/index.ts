@@ -1,6 +1,7 @@
 /**
  * The merchant's back-office API, mounted under `/api/admin` by server/server.ts on the BFF's app (so it meets the
- * same security headers, body guards, size limits and error envelope). It is opened by the bearer admin token or by
+ * same security headers, address guard and error envelope), behind the JSON body guards of server/http/ like the
+ * shoppers' routes; the invoice upload, whose body is a streamed PDF, answers ahead of them. It is opened by the bearer admin token or by
  * a console user's session cookie (auth.ts: SameSite=Strict, and a cookie-borne write must come from the console's
  * own Origin), never by CORS, so a storefront page can never reach it. The sign-in (session.ts) is the one route open
  * without them. Each route's least role is checked here (actor.ts). This module assembles the resources, one module
@@ -10,7 +11,8 @@
  * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), payment links (payment-links.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
  * payment requests and their invoices (payment-requests.ts, invoices.ts), and the live updates (events.ts, stream.ts).
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { jsonBodyGuards } from '../http/body-guards';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
 import type { StatusHub, Store } from '../store/types';
@@ -22,28 +24,27 @@ import { adminForbidden } from '../accounts/errors';
 import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
-import { accountRoutes } from './account';
-import { approvalRoutes } from './approvals';
-import { hasRole, roleFor, type AdminEnv } from './actor';
-import { auditRoutes } from './audit';
+import { accountRoutes } from './routes/account';
+import { approvalRoutes } from './routes/approvals';
+import { hasRole, roleFor, type BackOfficeEnv } from './actor';
+import { auditRoutes } from './routes/audit';
 import { authenticate } from './auth';
-import { cashOutRoutes } from './cashouts';
-import { checkoutExportRoutes } from './checkouts-export';
-import { checkoutRoutes, viewsWithRefunds } from './checkouts';
-import { eventRoutes } from './events';
-import { foreignTransactionRoutes } from './foreign';
-import { webhookEndpointRoutes, type WebhookWiring } from './webhook-endpoints';
-import { webhookEventRoutes } from './webhook-events';
-import { invoiceRoutes } from './invoices';
-import { paymentLinkRoutes, type PaymentLinkWiring } from './payment-links';
-import { paymentRequestRoutes } from './payment-requests';
-import { receiverRoutes } from './receivers';
-import { refundRoutes } from './refunds';
-import { sessionRoutes, signInRoutes } from './session';
-import { createAdminStreams } from './stream';
-import { userRoutes } from './users';
-
-export { isInvoiceUpload } from './invoices';
+import { cashOutRoutes } from './routes/cashouts';
+import { checkoutExportRoutes } from './routes/checkouts-export';
+import { checkoutRoutes } from './routes/checkouts';
+import { viewsWithRefunds } from './checkout-view';
+import { eventRoutes } from './routes/events';
+import { foreignTransactionRoutes } from './routes/foreign';
+import { webhookEndpointRoutes, type WebhookWiring } from './routes/webhook-endpoints';
+import { webhookEventRoutes } from './routes/webhook-events';
+import { invoiceRoutes, invoiceUploadRoutes } from './routes/invoices';
+import { paymentLinkRoutes, type PaymentLinkWiring } from './routes/payment-links';
+import { paymentRequestRoutes } from './routes/payment-requests';
+import { receiverRoutes } from './routes/receivers';
+import { refundRoutes } from './routes/refunds';
+import { sessionRoutes, signInRoutes } from './routes/session';
+import { createBackOfficeStreams } from './stream';
+import { userRoutes } from './routes/users';
 
 export interface BackOfficeOptions {
   provider: ProviderClient;
@@ -57,12 +58,14 @@ export interface BackOfficeOptions {
   webhooks: WebhookWiring;
   /** Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
   approvalAboveCents?: number;
+  /** A JSON body must arrive within this (`BODY_TIMEOUT_MS`, as for the shoppers' routes). Default 10 s. */
+  bodyTimeoutMs?: number;
   /** How many proxies in front of the BFF add X-Forwarded-For (the BFF's `trustProxy`); the audit's address. */
   trustProxy?: number;
   /** Mark the session cookie `Secure`: the console is served over https (the public base URL is https). */
   secureCookies?: boolean;
   /** The origins a cookie-opened write may come from: the console's own (the public base URL's). None: no such write passes. */
-  allowedAdminOrigins?: readonly string[];
+  consoleOrigins?: readonly string[];
   /** What the console's payment links need (the order source, the order tokens' key, the public base URL). */
   paymentLinks?: PaymentLinkWiring;
   /** Where a failure to record in the audit trail is told. */
@@ -70,6 +73,21 @@ export interface BackOfficeOptions {
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
   tuning?: { cashOutWaitMs?: number; cashOutStaleMs?: number; followMs?: number; heartbeatMs?: number };
 }
+
+/** Every route's least role (./actor.ts), checked for all of them; a write refused for the role is kept in the audit trail. */
+const leastRole: MiddlewareHandler<BackOfficeEnv> = async (c, next) => {
+  const path = c.req.path.replace(/^.*?\/admin(?=\/|$)/, '');
+  const needed = roleFor(c.req.method, path);
+  if (!hasRole(c.get('actor').role, needed)) {
+    // A read is not audited: it moves nothing.
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const details = { code: 'admin_forbidden', needed, method: c.req.method };
+      await c.get('audit')({ action: 'access.denied', target: path, outcome: 'refused', details });
+    }
+    throw adminForbidden(needed);
+  }
+  await next();
+};
 
 /** The back office's routes, behind the admin token; mount it at `/admin` of the API. */
 export function backOfficeApi({
@@ -81,9 +99,10 @@ export function backOfficeApi({
   hub,
   webhooks,
   approvalAboveCents = DEFAULT_APPROVAL_ABOVE_CENTS,
+  bodyTimeoutMs = 10_000,
   trustProxy = 0,
   secureCookies = false,
-  allowedAdminOrigins = [],
+  consoleOrigins = [],
   log = console,
   tuning = {},
   paymentLinks,
@@ -107,7 +126,7 @@ export function backOfficeApi({
     ...(tuning.cashOutStaleMs !== undefined ? { staleMs: tuning.cashOutStaleMs } : {}),
   });
   const approvals = createApprovals({ store, desk, companyPayments, clock });
-  const streams = createAdminStreams({
+  const streams = createBackOfficeStreams({
     hub,
     desk,
     ...(tuning.followMs !== undefined ? { followMs: tuning.followMs } : {}),
@@ -116,31 +135,21 @@ export function backOfficeApi({
 
   const sessions = createSessions({ store, clock });
   const signIn = createSignIn({ store, clock, sessions, log });
-  const allowedOrigins = allowedAdminOrigins;
+  const allowedOrigins = consoleOrigins;
 
+  const signedIn = authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies });
   return (
-    new Hono<AdminEnv>()
+    new Hono<BackOfficeEnv>()
       .use(async (c, next) => {
         c.header('cache-control', 'no-store');
         await next();
       })
+      // Ahead of the JSON body guards, which would refuse its PDF: the invoice upload, signed in and allowed.
+      .route('/', invoiceUploadRoutes({ provider, signedIn, allowed: leastRole }))
+      .use(...jsonBodyGuards({ timeoutMs: bodyTimeoutMs }))
       // The sign-in, before the authentication: the one route open without a token or a session.
       .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))
-      .use(authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies }))
-      // Every route's least role (./actor.ts), checked here for all of them.
-      .use(async (c, next) => {
-        const path = c.req.path.replace(/^.*?\/admin(?=\/|$)/, '');
-        const needed = roleFor(c.req.method, path);
-        if (!hasRole(c.get('actor').role, needed)) {
-          // A write refused for the role is kept in the audit trail (a read is not: it moves nothing).
-          if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-            const details = { code: 'admin_forbidden', needed, method: c.req.method };
-            await c.get('audit')({ action: 'access.denied', target: path, outcome: 'refused', details });
-          }
-          throw adminForbidden(needed);
-        }
-        await next();
-      })
+      .use(signedIn, leastRole)
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))
       .route('/', auditRoutes({ store, clock }))

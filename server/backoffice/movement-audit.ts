@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { ApiError } from '../payments/errors';
-import type { AdminEnv, AuditRecord } from './actor';
+import type { BackOfficeEnv, AuditRecord } from './actor';
 
 /** What a route says of its movement before it runs. */
 export interface MovementAudit {
@@ -20,7 +20,7 @@ export interface MovementAudit {
  * `refused` (a 4xx) or `failed` with its code, then thrown on.
  */
 export async function auditedMovement<T>(
-  c: Context<AdminEnv>,
+  c: Context<BackOfficeEnv>,
   { action, target, details }: MovementAudit,
   work: () => Promise<T>,
   outcomeOf: (result: T) => { outcome: AuditRecord['outcome']; details?: Record<string, unknown> },

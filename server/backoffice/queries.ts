@@ -1,6 +1,7 @@
 /**
- * The query and body pieces several back-office resources share: an amount, a page of the provider's lists, and the
- * dates the back office may ask the provider about (a typo or a probe is a 400 here, not a provider call).
+ * The query and body pieces several back-office resources share: an amount, a page of the provider's lists, an
+ * instant a filter of our own lists may name, and the dates the back office may ask the provider about (a typo or a
+ * probe is a 400 here, not a provider call).
  */
 import { z } from 'zod';
 import { parseCents } from '../../core/money';
@@ -18,6 +19,15 @@ export const pageQuery = {
     .default(10),
   offset: z.coerce.number().int().min(0).default(0),
 };
+
+/**
+ * An instant a filter of our own lists may name (the payments, the audit trail), one both databases can compare:
+ * PostgreSQL's timestamps have no year 0, and a filter needs no other era.
+ */
+export const filterInstant = z.iso.datetime({ offset: true }).refine((value) => {
+  const year = new Date(value).getUTCFullYear();
+  return year >= 1970 && year <= 9999;
+}, 'A date and time from 1970 to 9999');
 
 /** Dates the back-office may ask about: from 2000 to a year from now (anything else is a typo or a probe). */
 const EARLIEST = Date.UTC(2000, 0, 1);

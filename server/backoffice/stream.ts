@@ -8,12 +8,12 @@
  * its session signs out or its user is disabled here (`end`), and at its next heartbeat when its holder is no longer
  * allowed (a session ended on another instance, idle or past its 12 hours; a user disabled by `npm run admin`).
  */
+import { tooManyBackOfficeStreams } from '../payments/errors';
 import type { LiveChange } from '../../core/backoffice';
-import { tooManyAdminStreams } from '../payments/errors';
 import type { CashOutDesk } from '../payments/cashouts';
 import type { StatusHub } from '../store/types';
 
-export interface AdminStreamOptions {
+export interface BackOfficeStreamOptions {
   hub: StatusHub;
   desk: CashOutDesk;
   heartbeatMs?: number;
@@ -38,7 +38,7 @@ export interface StreamHolder {
   allowed?: () => Promise<boolean>;
 }
 
-export interface AdminStreams {
+export interface BackOfficeStreams {
   /** A new stream for `holder`, or 429 `too_many_streams` when it holds its share or all are open. */
   stream(holder: StreamHolder): ReadableStream<Uint8Array>;
   /** Ends at once the open streams of a session (its sign-out) or of a user (disabled). */
@@ -48,7 +48,7 @@ export interface AdminStreams {
 
 const encoder = new TextEncoder();
 
-export function createAdminStreams({
+export function createBackOfficeStreams({
   hub,
   desk,
   heartbeatMs = 15_000,
@@ -57,7 +57,7 @@ export function createAdminStreams({
   maxStreams = 32,
   maxPerUser = 4,
   logger = console,
-}: AdminStreamOptions): AdminStreams {
+}: BackOfficeStreamOptions): BackOfficeStreams {
   /** Each open stream's holder, and how to end it. */
   const open = new Map<() => void, StreamHolder>();
   const heldBy = (userId: string) => [...open.values()].filter((holder) => holder.userId === userId).length;
@@ -83,7 +83,7 @@ export function createAdminStreams({
 
   return {
     stream(holder) {
-      if (open.size >= maxStreams || heldBy(holder.userId) >= maxPerUser) throw tooManyAdminStreams();
+      if (open.size >= maxStreams || heldBy(holder.userId) >= maxPerUser) throw tooManyBackOfficeStreams();
       let released = false;
       let unsubscribe: (() => void) | undefined;
       let heartbeat: ReturnType<typeof setInterval> | undefined;

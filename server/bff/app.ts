@@ -2,23 +2,26 @@
  * The backend-for-frontend: what a merchant deploys. It holds the provider credentials, prices orders itself,
  * and is the only thing the browser talks to. Mount the returned app at `/api`.
  */
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { jsonBodyGuards } from '../http/body-guards';
+import { errorAnswers, sendError } from '../http/error-envelope';
+import { refuseForeignOrigins, storefrontCors } from '../http/origins';
+import { rateLimit } from '../http/rate-limit';
+import { safeAddress } from '../http/safe-address';
+import { securityHeaders } from '../http/security-headers';
+import { streamLimit } from '../http/stream-limit';
 import { systemClock, type Clock } from '../lib/clock';
 import { createRateLimiter, createStreamLimiter } from '../lib/limits';
-import type { ProviderClient } from '../provider';
-import type { StatusHub, Store } from '../store/types';
-import { checkoutRoutes } from './checkouts';
-import { orderRoutes } from './orders-routes';
-import { notFound, payloadTooLarge } from '../payments/errors';
-import { errorAnswers, sendError } from './respond';
-import { bodyDeadline, jsonOnly } from './body-guards';
-import { rateLimit, refuseForeignOrigins, safeAddress, securityHeaders, streamLimit } from './guards';
+import { notFound } from '../payments/errors';
 import type { OrderResolver } from '../payments/orders';
 import { createReconciler } from '../payments/reconciler';
 import { createCheckoutService, type WebhookTarget } from '../payments/service';
-import { webhookReceiver, webhookRoutes, type WebhookRoutesOptions } from './webhooks';
+import type { ProviderClient } from '../provider';
+import type { StatusHub, Store } from '../store/types';
+import { checkoutRoutes } from './routes/checkouts';
+import { orderRoutes } from './routes/orders';
+import { webhookRoutes } from './routes/webhooks';
+import { webhookReceiver, type WebhookRoutesOptions } from './webhook-receiver';
 
 export interface CheckoutAppOptions {
   provider: ProviderClient;
@@ -37,11 +40,6 @@ export interface CheckoutAppOptions {
    * secret it already shares with the BFF (`ORDERS_TOKEN`). Creating a checkout needs a valid token for its order.
    */
   orderTokenSecret: string;
-  /**
-   * Requests whose body their route streams itself (the back office's invoice upload, mounted beside the BFF by
-   * server/server.ts): the JSON-only guard, the body deadline and the JSON size limit leave them alone.
-   */
-  streamedBody?: (c: Context) => boolean;
   /** Storefront origins allowed to call the API from a browser and to be OpenFinance return addresses. */
   allowedOrigins: readonly string[];
   heartbeatMs?: number;
@@ -81,19 +79,16 @@ export const DEFAULT_LIMITS: CheckoutLimits = {
   bodyTimeoutMs: 10_000,
 };
 
-/** The largest JSON body any route takes. */
-export const JSON_BODY_MAX_BYTES = 64 * 1024;
-
-/** No body, or one the deadline guard has read already (it is then Hono's cached text). */
-const bodyRead = (c: Context) =>
-  c.req.method === 'GET' || c.req.method === 'HEAD' || (c.req.bodyCache as { text?: unknown }).text !== undefined;
-
 export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
 
+/** A sub-app behind the guards it needs, to mount at its own path. */
+const guarded = (guards: MiddlewareHandler[], routes: Hono) => new Hono().use(...guards).route('/', routes);
+
 /**
- * The shoppers' API with the middleware every API route meets (security headers, CORS for the storefronts, address and
- * body guards, JSON size limit, per-client limits) and its error envelope (`notFound`, `onError`). Routes mounted on
- * the returned `app` afterwards meet the same: server/server.ts mounts the back office under `/admin` that way.
+ * The shoppers' API: security headers and the address guard on every route, and on each sub-app the guards it needs
+ * (CORS and the origin check for the storefronts' routes, the JSON body's guards, the per-client limits), and its
+ * error envelope (`notFound`, `onError`). Routes mounted on the returned `app` afterwards meet the same headers,
+ * address guard and envelope: server/server.ts mounts the back office, which has its own body guards, under `/admin`.
  */
 export function createCheckoutApp(options: CheckoutAppOptions) {
   if (!options.orderTokenSecret) throw new Error('createCheckoutApp needs orderTokenSecret (the key of the order tokens).');
@@ -130,84 +125,48 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   });
   const app = new Hono();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const jsonLimit = bodyLimit({
-    maxSize: JSON_BODY_MAX_BYTES,
-    onError: (c) => sendError(c, payloadTooLarge()),
-  });
-  // A streamed body (an invoice) has its own size limit, within Node's request timeout; every other body is small JSON.
-  const streamedBody = options.streamedBody ?? (() => false);
-  // The provider's contract names no content type for webhooks, and their secret header already proves the sender
-  // (a foreign page cannot add it), so their body is read as JSON whatever its declared type.
-  const providerWebhook = (c: Context) => c.req.method === 'POST' && c.req.path.endsWith('/webhooks/provider');
+  const origins = options.allowedOrigins;
   app.use(securityHeaders({ https: options.apiBaseUrl.startsWith('https:') }));
   // A page on an origin the storefront list does not name gets a refusal it can read (not a CORS-hidden answer).
-  for (const path of ['/checkouts/*', '/orders/*']) app.use(path, refuseForeignOrigins(options.allowedOrigins));
-  app.use(
-    '/checkouts/*',
-    cors({
-      origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
-      allowMethods: ['GET', 'POST'],
-      allowHeaders: ['content-type', 'last-event-id'],
-      // The element sets its countdown by the server's clock, from the Date header, which CORS hides unless exposed.
-      exposeHeaders: ['date'],
-      maxAge: 600,
-    }),
-  );
-  app.use(
-    '/orders/*',
-    cors({
-      origin: (origin) => (options.allowedOrigins.includes(origin) ? origin : null),
-      allowMethods: ['GET', 'POST'],
-      allowHeaders: ['content-type', 'x-order-token'],
-      exposeHeaders: ['date'],
-      maxAge: 600,
-    }),
-  );
+  app.use('/checkouts/*', refuseForeignOrigins(origins), storefrontCors(origins, ['content-type', 'last-event-id']));
+  app.use('/orders/*', refuseForeignOrigins(origins), storefrontCors(origins, ['content-type', 'x-order-token']));
   app.use(safeAddress());
-  // The create and the order lookup alone may come as text/plain from a storefront origin, which spares the
-  // shopper's browser a preflight.
-  const simpleFromStorefront = (c: Context) =>
-    c.req.method === 'POST' && (/\/checkouts\/?$/.test(c.req.path) || /\/orders\/[^/]+\/checkout$/.test(c.req.path));
-  app.use(
-    jsonOnly({
-      except: (c) => streamedBody(c) || providerWebhook(c),
-      plainTextFrom: (c) => (simpleFromStorefront(c) ? options.allowedOrigins : []),
-    }),
-  );
-  app.use(bodyDeadline(limits.bodyTimeoutMs, { except: streamedBody, maxBytes: JSON_BODY_MAX_BYTES }));
-  // A request without a body, or one whose body the deadline guard already read (its length within the limit), has
-  // nothing for the size limit to look at; touching `c.req.raw.body` would only build a Web stream for it.
-  app.use((c, next) => (streamedBody(c) || bodyRead(c) ? next() : jsonLimit(c, next)));
-  if (limits.checkoutRatePerMinute > 0) {
-    app.use('/checkouts', rateLimit(createRateLimiter({ perMinute: limits.checkoutRatePerMinute }), limits.trustProxy));
-  }
+  // The create and the order lookup may come as text/plain from a storefront origin, which spares the shopper's
+  // browser a preflight.
+  const storefrontJson = jsonBodyGuards({ timeoutMs: limits.bodyTimeoutMs, plainTextFrom: origins });
   const streams = createStreamLimiter({ perClient: limits.sseMaxPerClient, total: limits.sseMaxTotal });
-  app.use('/checkouts/:id/events', streamLimit(streams, limits.trustProxy));
-  app.route(
-    '/checkouts',
+  const checkouts = new Hono().use(...storefrontJson);
+  if (limits.checkoutRatePerMinute > 0) {
+    checkouts.use('/', rateLimit(createRateLimiter({ perMinute: limits.checkoutRatePerMinute }), limits.trustProxy));
+  }
+  checkouts.use('/:id/events', streamLimit(streams, limits.trustProxy));
+  checkouts.route(
+    '/',
     checkoutRoutes({
       service,
       store: options.store,
       hub: options.hub,
-      returnOrigins: options.allowedOrigins,
+      returnOrigins: origins,
       heartbeatMs: options.heartbeatMs ?? 15_000,
       retryMs: options.retryMs ?? 3_000,
       orderTokenSecret: options.orderTokenSecret,
       clock,
     }),
   );
-  app.route(
-    '/orders',
-    orderRoutes({
-      service,
-      store: options.store,
-      orders: options.orders,
-      orderTokenSecret: options.orderTokenSecret,
-      clock,
-      allowedOrigins: options.allowedOrigins,
-    }),
-  );
-  app.route('/webhooks', webhookRoutes(receiveWebhook));
+  app.route('/checkouts', checkouts);
+  const orders = orderRoutes({
+    service,
+    store: options.store,
+    orders: options.orders,
+    orderTokenSecret: options.orderTokenSecret,
+    clock,
+    allowedOrigins: origins,
+  });
+  app.route('/orders', guarded(storefrontJson, orders));
+  // The provider's contract names no content type for webhooks, and their secret header already proves the sender
+  // (a foreign page cannot add it), so their body is read as JSON whatever its declared type.
+  const providerJson = jsonBodyGuards({ timeoutMs: limits.bodyTimeoutMs, anyContentType: true });
+  app.route('/webhooks', guarded(providerJson, webhookRoutes(receiveWebhook)));
 
   app.notFound((c) => sendError(c, notFound()));
   app.onError(errorAnswers(logger, 'checkout api'));

@@ -1,6 +1,7 @@
 /**
- * What the event streams of one checkout share (server/bff/stream.ts): one read of its events after a seq, with
- * each event's frame encoded once for every stream of that checkout at that seq.
+ * What the event streams of one checkout share (./stream.ts): one read of its events after a seq, with each event's
+ * frame encoded once for every stream of that checkout at that seq. The feeds belong to the app that opens the
+ * streams (`createStreamFeeds`, made once by the checkout routes), not to the module.
  */
 import type { Checkout, CheckoutEvent, CommittedChange, Store } from '../store/types';
 import { toView } from './view';
@@ -34,22 +35,6 @@ export interface Feed {
   committed?: CommittedChange | undefined;
 }
 
-const feeds = new WeakMap<Store, Map<string, Feed>>();
-
-export function feedOf(store: Store, checkoutId: string): Feed {
-  let byCheckout = feeds.get(store);
-  if (!byCheckout) feeds.set(store, (byCheckout = new Map<string, Feed>()));
-  let feed = byCheckout.get(checkoutId);
-  if (!feed) byCheckout.set(checkoutId, (feed = { streams: 0, notified: -1, reads: new Map() }));
-  return feed;
-}
-
-export function leaveFeed(store: Store, checkoutId: string, feed: Feed) {
-  if (--feed.streams > 0) return;
-  const byCheckout = feeds.get(store);
-  if (byCheckout?.get(checkoutId) === feed) byCheckout.delete(checkoutId);
-}
-
 export function notify(feed: Feed, seq: number, committed?: CommittedChange) {
   if (seq !== 0 && seq <= feed.notified) return;
   if (seq !== 0) feed.notified = seq;
@@ -69,24 +54,49 @@ function committedBatch(feed: Feed, afterSeq: number): Batch | undefined {
   return { checkout, events: [event], frames: [Buffer.from(frame(viewAt(checkout, event), event.seq))] };
 }
 
-export function readAfter(store: Store, feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch> {
-  let read = feed.reads.get(afterSeq);
-  if (!read) {
-    const served = committedBatch(feed, afterSeq);
-    read = served
-      ? Promise.resolve(served)
-      : (async (): Promise<Batch> => {
-          const events = await store.eventsAfter(checkoutId, afterSeq);
-          // The details change once more when it is paid (the receipt): read them with the events that show it.
-          const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
-          if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
-          const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
-          return { checkout, events, frames };
-        })();
-    const reads = feed.reads;
-    reads.set(afterSeq, read);
-    // A failed read is not shared: the next wake-up tries again.
-    read.catch(() => reads.get(afterSeq) === read && reads.delete(afterSeq));
-  }
-  return read;
+/** The feeds of one app's streams, by checkout: each lives while a stream of its checkout is open. */
+export interface StreamFeeds {
+  /** The checkout's feed, counting one more stream on it. */
+  join(checkoutId: string): Feed;
+  /** One stream fewer on `feed`; the last one drops it. */
+  leave(checkoutId: string, feed: Feed): void;
+  /** The events after `afterSeq`, read once for every stream of the checkout that woke up for it. */
+  readAfter(feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch>;
+}
+
+export function createStreamFeeds(store: Store): StreamFeeds {
+  const byCheckout = new Map<string, Feed>();
+  return {
+    join(checkoutId) {
+      let feed = byCheckout.get(checkoutId);
+      if (!feed) byCheckout.set(checkoutId, (feed = { streams: 0, notified: -1, reads: new Map() }));
+      feed.streams++;
+      return feed;
+    },
+    leave(checkoutId, feed) {
+      if (--feed.streams > 0) return;
+      if (byCheckout.get(checkoutId) === feed) byCheckout.delete(checkoutId);
+    },
+    readAfter(feed, checkoutId, afterSeq) {
+      let read = feed.reads.get(afterSeq);
+      if (!read) {
+        const served = committedBatch(feed, afterSeq);
+        read = served
+          ? Promise.resolve(served)
+          : (async (): Promise<Batch> => {
+              const events = await store.eventsAfter(checkoutId, afterSeq);
+              // The details change once more when it is paid (the receipt): read them with the events that show it.
+              const checkout = events.length ? await store.getCheckout(checkoutId) : undefined;
+              if (events.length && !checkout) throw new Error(`checkout ${checkoutId} has events but no row`);
+              const frames = checkout ? events.map((event) => Buffer.from(frame(viewAt(checkout, event), event.seq))) : [];
+              return { checkout, events, frames };
+            })();
+        const reads = feed.reads;
+        reads.set(afterSeq, read);
+        // A failed read is not shared: the next wake-up tries again.
+        read.catch(() => reads.get(afterSeq) === read && reads.delete(afterSeq));
+      }
+      return read;
+    },
+  };
 }

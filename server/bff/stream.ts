@@ -4,17 +4,16 @@
  * stream lives until a final state or the client leaves, and leaving releases everything (subscription, timers).
  * `Expired` is not final: the stream stays open, so a late payment of the expired code still reaches the page.
  */
-import type { HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
-import { ServerResponse, type OutgoingHttpHeaders } from 'node:http';
-import type { Checkout, StatusHub, Store } from '../store/types';
+import { rawBodyOf, type BodySink } from '../http/raw-body';
+import type { Checkout, StatusHub } from '../store/types';
 import { isFinal } from '../../core/states';
-import { feedOf, frame, leaveFeed, notify, readAfter } from './stream-feed';
+import { frame, notify, type StreamFeeds } from './stream-feed';
 import { toView } from './view';
 
 export interface EventStreamOptions {
-  store: Store;
+  /** The reads the streams of each checkout share (one per app: ./stream-feed.ts). */
+  feeds: StreamFeeds;
   hub: StatusHub;
   /** The checkout as just read; only its state changes later, and those changes come from its events. */
   checkout: Checkout;
@@ -35,26 +34,18 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
-/** Where a stream's bytes go: Node's response, or a Web stream where there is none (`app.request` in tests). */
-interface Sink {
-  write(bytes: Uint8Array): void;
-  /** Ends the stream, after `last` when given (one socket write for a final frame and the end of the body). */
-  end(last?: Uint8Array): void;
-}
-
 /**
- * Opens one checkout's event stream into `sink`: the `retry:` hint, the current state (or the events after
+ * Opens one checkout's event stream into `sink` (Node's response, or a Web stream where there is none): the `retry:` hint, the current state (or the events after
  * `lastEventId`), every change after it, heartbeats, and the end after a final state. Returns the release that the
  * owner calls when the client leaves (idempotent; the stream also releases itself when it ends).
  */
-function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void {
-  const { store, hub } = options;
+function openCheckoutEvents(options: EventStreamOptions, sink: BodySink): () => void {
+  const { feeds, hub } = options;
   /** The checkout as last read: its details change once more when it is paid (the receipt). */
   let checkout = options.checkout;
   let lastSeq = options.lastEventId ?? -1;
   let closed = false;
-  const feed = feedOf(store, checkout.id);
-  feed.streams++;
+  const feed = feeds.join(checkout.id);
   /** What the stream holds once it is open, released when it ends. */
   const held: {
     unsubscribe?: () => void;
@@ -68,7 +59,7 @@ function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void
     if (closed) return;
     closed = true;
     held.unsubscribe?.();
-    leaveFeed(store, checkout.id, feed);
+    feeds.leave(checkout.id, feed);
     clearInterval(held.heartbeat);
     clearTimeout(held.expiryTimer);
   };
@@ -93,7 +84,7 @@ function openCheckoutEvents(options: EventStreamOptions, sink: Sink): () => void
   // Each wake-up reads the events after the last one sent, shared with the checkout's other streams.
   const pump = async () => {
     if (closed) return;
-    const batch = await readAfter(store, feed, checkout.id, lastSeq);
+    const batch = await feeds.readAfter(feed, checkout.id, lastSeq);
     if (closed) return;
     if (batch.checkout) checkout = batch.checkout;
     for (let i = 0; i < batch.events.length; i++) {
@@ -150,83 +141,18 @@ export function checkoutEventStream(options: EventStreamOptions): ReadableStream
 }
 
 /**
- * An event stream written straight to Node's response (no Web stream in between: a change is one `write` of a
- * Buffer shared by every stream of the checkout). The route answers with the headers only; once every middleware
- * has added its own (CORS, security, the stream limit's release), `sendRawStreams` writes them and starts the
- * stream, and the listener is told the answer is already sent (@hono/node-server's `RESPONSE_ALREADY_SENT`).
- */
-interface RawStream {
-  options: EventStreamOptions;
-  /** Called once when the stream ends, or when it never starts (another answer went out instead). */
-  onEnd: (() => void)[];
-}
-
-const rawStreams = new WeakMap<ServerResponse, RawStream>();
-
-const outgoingOf = (c: Context): ServerResponse | undefined => {
-  const env = c.env as Partial<HttpBindings> | undefined;
-  return env?.outgoing instanceof ServerResponse ? env.outgoing : undefined;
-};
-
-/**
- * The route's answer: the stream's headers now, its bytes once the listener has them (see `sendRawStreams`). A HEAD
- * (which Hono routes to the GET handler) gets the headers alone and an answer that ends at once: nothing is opened,
- * subscribed or counted for it, so no number of HEADs holds a connection or a slot of the stream limits.
+ * The route's answer. Under the Node listener, the stream's headers now and its bytes straight to Node's response once
+ * every middleware has added its headers (a change is then one `write` of a Buffer shared by every stream of the
+ * checkout: server/http/raw-body.ts); elsewhere a Web stream. A HEAD (which Hono routes to the GET handler) gets the
+ * headers alone and an answer that ends at once: nothing is opened, subscribed or counted for it, so no number of
+ * HEADs holds a connection or a slot of the stream limits.
  */
 export function eventStreamResponse(c: Context, options: EventStreamOptions): Response {
   if (c.req.method === 'HEAD') return new Response(null, { headers: HEAD_HEADERS });
-  const outgoing = outgoingOf(c);
-  if (!outgoing) return new Response(checkoutEventStream(options), { headers: SSE_HEADERS });
-  rawStreams.set(outgoing, { options, onEnd: [] });
+  const raw = rawBodyOf(c);
+  if (!raw) return new Response(checkoutEventStream(options), { headers: SSE_HEADERS });
+  raw.defer((sink) => openCheckoutEvents(options, sink));
   return new Response(null, { headers: SSE_HEADERS });
-}
-
-/** Runs `done` once when this request's raw stream ends (or never starts); false when it has none. */
-export function onRawStreamEnd(c: Context, done: () => void): boolean {
-  const outgoing = outgoingOf(c);
-  const raw = outgoing && rawStreams.get(outgoing);
-  if (!raw) return false;
-  raw.onEnd.push(done);
-  return true;
-}
-
-const runAll = (fns: (() => void)[]) => {
-  for (const fn of fns.splice(0)) fn();
-};
-
-/**
- * For the Node listener, after the app has answered: a raw stream's headers (as every middleware left them) go out
- * and the stream starts; any other answer goes back to the listener as it is.
- */
-export function sendRawStreams(response: Response, env: HttpBindings): Response {
-  const outgoing = env.outgoing;
-  const raw = outgoing && rawStreams.get(outgoing);
-  if (!raw) return response;
-  rawStreams.delete(outgoing);
-  // A HEAD's answer has no body: Node would drop every write of the stream and never send its headers.
-  const bodiless = env.incoming?.method === 'HEAD';
-  if (bodiless || response.status !== 200 || response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    runAll(raw.onEnd);
-    return response;
-  }
-  if (outgoing.destroyed) {
-    runAll(raw.onEnd);
-    return RESPONSE_ALREADY_SENT;
-  }
-  const headers: OutgoingHttpHeaders = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  outgoing.writeHead(200, headers);
-  const release = openCheckoutEvents(raw.options, {
-    write: (bytes) => void outgoing.write(bytes),
-    end: (last) => void (last ? outgoing.end(last) : outgoing.end()),
-  });
-  outgoing.once('close', () => {
-    release();
-    runAll(raw.onEnd);
-  });
-  return RESPONSE_ALREADY_SENT;
 }
 
 export const SSE_HEADERS = {

@@ -1,10 +1,11 @@
 /**
- * The server's refusals as values, for the browser and the back office: the provider's envelope shape with a stable
- * `error.code` from the contract (core/contract.ts), which also fixes the HTTP status, and a message safe to display.
- * Each refusal has a named factory, so no call site picks a status for a code. Provider failures are translated here
- * and nowhere else (`fromProviderError`, `merchantRefusal`). No HTTP framework here: the HTTP layers write these out (server/bff/respond.ts).
+ * The server's refusals as values, for the browser and the back office: a stable `error.code` from the contract
+ * (core/contract.ts), whose table also fixes the status it is answered with, and a message safe to display. Each
+ * refusal has a named factory, so no call site picks a status for a code. Provider failures are translated here
+ * and nowhere else (`fromProviderError`, `merchantRefusal`). No HTTP here: the HTTP layers write these out in the
+ * contract's envelope (server/http/error-envelope.ts).
  */
-import { API_ERRORS, PROVIDER_REFUSED, type ApiErrorCode, type ApiErrorStatus, type ErrorEnvelope } from '../../core/contract';
+import { API_ERRORS, PROVIDER_REFUSED, type ApiErrorCode, type ApiErrorStatus } from '../../core/contract';
 import { ProviderConfigError, ProviderError, ProviderNetworkError } from '../provider';
 
 /** A refusal the browser may read. `cause` is for the operator's log only and never leaves the server. */
@@ -21,14 +22,6 @@ export class ApiError extends Error {
     this.details = details;
   }
 }
-
-/** The envelope every refusal is sent in. */
-export function errorBody(name: string, code: string, message: string, details?: unknown): ErrorEnvelope {
-  return { statusCode: 'Error' as const, error: { name, message, code, ...(details === undefined ? {} : { details }) } };
-}
-
-/** An `ApiError` as its envelope (its status is `error.status`). */
-export const envelopeOf = (error: ApiError): ErrorEnvelope => errorBody(error.name, error.code, error.message, error.details);
 
 /** Turns a provider failure into what the browser may know: a status, a stable code and a plain message. */
 export function fromProviderError(error: unknown): ApiError {
@@ -119,7 +112,7 @@ export const originNotAllowed = () =>
 
 /** A CPF whose check digits are wrong, refused before the provider is asked. */
 export const payerCpfInvalid = () => new ApiError('payer_cpf_invalid', 'This CPF is not valid. Check the digits.');
-/** A method that needs the payer's CPF (OpenFinance) was asked without one; `method` is its label. */
+/** A method that needs the payer's CPF (Open Finance) was asked without one; `method` is its label (core/method-labels.ts). */
 export const payerRequired = (method: string) => new ApiError('payer_required', `${method} needs the payer CPF.`);
 export const returnUrlNotAllowed = () => new ApiError('return_url_not_allowed', 'returnUrl must point to the storefront.');
 
@@ -139,7 +132,7 @@ export const rateLimited = () => new ApiError('rate_limited', 'Too many checkout
 /** Over one client's share of the status streams. */
 export const tooManyStreams = () => new ApiError('too_many_streams', 'Too many open status streams from this address.');
 /** Over the back office's live streams. */
-export const tooManyAdminStreams = () => new ApiError('too_many_streams', 'Too many back-office live streams are open.');
+export const tooManyBackOfficeStreams = () => new ApiError('too_many_streams', 'Too many back-office live streams are open.');
 /** The whole server's status streams are taken. */
 export const serverBusy = () => new ApiError('server_busy', 'Too many open status streams. Try again shortly.');
 
@@ -218,7 +211,7 @@ export const webhookEndpointDisabled = () =>
 /** More endpoints than `max`. */
 export const webhookEndpointsLimit = (max: number) =>
   new ApiError('webhook_endpoints_limit', `At most ${max} webhook endpoints; delete one first.`);
-/** An endpoint URL that is not https to a public address (../events/endpoint-address.ts). */
+/** An endpoint URL that is not https to a public address (server/merchant-webhooks/endpoint-address.ts). */
 export const webhookEndpointUrlNotAllowed = () =>
   new ApiError(
     'webhook_endpoint_url_not_allowed',

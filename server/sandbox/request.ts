@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import type { ValidationDetail } from '../provider/schemas';
 import { EmulatorError, invalidRequest, issuesToDetails, pointer } from './errors';
-import { findUnsafeText, isUnsafeText, jsonDepth, MAX_JSON_DEPTH } from './text';
+import { findUnsafeText, isUnsafeText, MAX_JSON_DEPTH, nestsDeeperThan } from '../lib/json-safety';
 
 /**
  * Parses the JSON body. An empty body is `{}` when `optional` (the sandbox operations whose body the spec marks
@@ -23,7 +23,7 @@ export async function readPartnerJson(c: Context, { optional = false } = {}): Pr
       code: 'UnsupportedMediaType',
       details: { reason: 'UnsupportedMediaType' },
     });
-  if (jsonDepth(text) > MAX_JSON_DEPTH)
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
     throw invalidRequest(
       [{ path: '', code: 'maxDepth', message: `must not nest more than ${MAX_JSON_DEPTH} levels`, info: { limit: MAX_JSON_DEPTH } }],
       'The request body is nested too deeply',
@@ -37,8 +37,9 @@ export async function readPartnerJson(c: Context, { optional = false } = {}): Pr
       'The request body is not valid JSON',
     );
   }
-  const unsafe = findUnsafeText(input);
-  if (unsafe !== undefined) throw unsafeText(unsafe);
+  // An unsafe key is reported at the object that holds it, a value at itself.
+  const unsafe = findUnsafeText(input, text);
+  if (unsafe) throw unsafeText(pointer(unsafe.inKey ? unsafe.path.slice(0, -1) : unsafe.path));
   return input;
 }
 

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../widget/i18n/en';
 import { es } from '../../widget/i18n/es';
 import { ptBR } from '../../widget/i18n/pt-br';
-import { ptBRLater } from '../../widget/i18n/pt-br-later';
+import { ptBRScreens } from '../../widget/i18n/pt-br-screens';
 import { chooseMethod, driveOutcome, element, expectResult, openCheckoutPage, pixCode, placeOrder, useE2E } from './helpers';
 
 const e2e = useE2E();
@@ -45,7 +45,7 @@ async function switchLanguage(page: Page, lang: string): Promise<string[]> {
 describe('the build', () => {
   it('keeps English and Spanish out of the entry, in chunks that import nothing', () => {
     const entry = built('pix-checkout.js').toString();
-    expect(manifest.chunks.map((c) => c.name).sort()).toEqual(['en', 'es', 'later']);
+    expect(manifest.chunks.map((c) => c.name).sort()).toEqual(['en', 'es', 'screens']);
     expect(entry).not.toContain(es.chooseMethod);
     expect(entry).not.toContain(en.chooseMethod);
     expect(built(chunk('es').file).toString()).toContain(es.chooseMethod);
@@ -57,7 +57,7 @@ describe('the build', () => {
 
   it('keeps the screens the first QR does not need out of the entry, in their chunk', () => {
     const entry = built('pix-checkout.js').toString();
-    const later = built(chunk('later').file).toString();
+    const inChunk = built(chunk('screens').file).toString();
     // A mark of each moved screen's template (the classes alone are in the entry's styles too).
     const screens = {
       receipt: 'part="receipt"',
@@ -70,42 +70,42 @@ describe('the build', () => {
     };
     for (const [screen, mark] of Object.entries(screens)) {
       expect(entry.includes(mark), `${screen} in the entry`).toBe(false);
-      expect(later.includes(mark), `${screen} in the chunk`).toBe(true);
+      expect(inChunk.includes(mark), `${screen} in the chunk`).toBe(true);
     }
   });
 
   it('keeps the paths the first QR does not take out of the entry, in the chunk', () => {
     const entry = built('pix-checkout.js').toString();
-    const later = built(chunk('later').file).toString();
+    const screens = built(chunk('screens').file).toString();
     // A mark of each moved module's code (issue 27, goal 6: the entry is what a page needs until the QR is drawn).
     const modules = {
       'the CPF check (cpf-input.ts, core/cpf.ts)': String.raw`(\d)\1{10}$/`,
       "the error codes' words (error-text.ts)": 'payer_cpf_invalid',
-      'a payment still being prepared, asked again (session-later.ts)': 'checkout_pending',
+      'a payment still being prepared, asked again (session-steps.ts)': 'checkout_pending',
       "the console's setup diagnostics (diagnostics.ts)": 'ALLOWED_ORIGINS',
       'the missing token warning (diagnostics.ts)': 'this tab already made can be resumed',
       "Open Finance's pending screen (openfinance.ts)": 'class="pending openfinance"',
       'the redirect to the bank (openfinance.ts)': 'pix-checkout-redirect',
-      "the receipt's continue link (later-view.ts)": 'pix-checkout-continue',
+      "the receipt's continue link (screens-view.ts)": 'pix-checkout-continue',
       'the outcome icons (outcome-icons.ts)': 'M12 7v5l3.5 2',
     };
     for (const [module, mark] of Object.entries(modules)) {
       expect(entry.includes(mark), `${module} in the entry`).toBe(false);
-      expect(later.includes(mark), `${module} in the chunk`).toBe(true);
+      expect(screens.includes(mark), `${module} in the chunk`).toBe(true);
     }
   });
 
   it('keeps the Portuguese strings of those screens in their chunk', () => {
     const entry = built('pix-checkout.js').toString();
-    const later = built(chunk('later').file).toString();
+    const screens = built(chunk('screens').file).toString();
     // Some words are the entry's too ("Tentar novamente"): those stay.
-    const own = Object.values(ptBRLater).filter((text) => !Object.values(ptBR).includes(text));
+    const own = Object.values(ptBRScreens).filter((text) => !Object.values(ptBR).includes(text));
     expect(own.length).toBeGreaterThan(20);
     // As a string literal, whatever its quotes: "CPF" alone is in the entry's longer strings too.
     const literal = (code: string, text: string) => ['"', "'", '`'].some((q) => code.includes(q + text + q));
     for (const text of own) {
       expect(literal(entry, text), text).toBe(false);
-      expect(literal(later, text), text).toBe(true);
+      expect(literal(screens, text), text).toBe(true);
     }
   });
 
@@ -123,8 +123,8 @@ describe('in the browser', () => {
     const page = await e2e.newPage();
     const fetched = await switchLanguage(page, 'es');
     await expect.poll(() => element(page).getByRole('img', { name: es.qrLabel }).count(), { timeout: 10_000 }).toBe(1);
-    // The chunk of later screens is asked for as the QR shows, whatever the language.
-    expect(fetched.filter((file) => file !== chunk('later').file)).toEqual([chunk('es').file]);
+    // The screens' chunk is asked for as the QR shows, whatever the language.
+    expect(fetched.filter((file) => file !== chunk('screens').file)).toEqual([chunk('es').file]);
   });
 
   it('refuses a chunk altered on the way: its code never runs, and the element stays in Portuguese', { timeout: 60_000 }, async () => {
@@ -149,9 +149,9 @@ describe('in the browser', () => {
     await expect.poll(() => element(page).getByRole('img', { name: 'QR code do pagamento Pix' }).count()).toBe(1);
   });
 
-  it('says "Pagamento confirmado" when the chunk of later screens cannot be had', { timeout: 60_000 }, async () => {
+  it('says "Pagamento confirmado" when the chunk of the screens cannot be had', { timeout: 60_000 }, async () => {
     const page = await e2e.newPage();
-    await page.route(`**/widget/${chunk('later').file}`, (route) => route.abort());
+    await page.route(`**/widget/${chunk('screens').file}`, (route) => route.abort());
     await openCheckoutPage(page, e2e.app, await placeOrder(e2e.app));
     await chooseMethod(page, 'Pix');
     await pixCode(page);

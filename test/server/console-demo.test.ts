@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS, DEMO_USERS_FILE, parseDemoUsers } from '../../demo/demo-users';
 import { CONSOLE_CSP } from '../../server/console';
-import { DATABASES, type TestDatabaseEnv } from './events/databases';
+import { DATABASES, type TestDatabaseEnv } from './merchant-webhooks/databases';
 import { startTestServer, tempDir, type TestServer } from './helpers/server';
 
 /** The console is built by `npm run build` (npm test and test:e2e build it; test:server alone may run without). */

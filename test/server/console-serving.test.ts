@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { API_CSP, securityHeaders } from '../../server/bff/guards';
+import { API_CSP, securityHeaders } from '../../server/http/security-headers';
 import { CONSOLE_CSP, consoleApp } from '../../server/console';
 import { IMMUTABLE } from '../../server/widget';
 import { tempDir } from './helpers/server';

@@ -5,8 +5,10 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultAllowedOrigins, loadConfig } from '../../server/config';
-import { loggedPath, webhookLine } from '../../server/request-log';
+import { webhookLine } from '../../server/bff/webhook-receiver';
+import { loadConfig } from '../../server/config';
+import { defaultAllowedOrigins } from '../../server/http/origins';
+import { loggedPath } from '../../server/http/request-log';
 import { listen } from '../../server/server';
 import { quietLog, startTestServer, tempDir, type TestServer } from './helpers/server';
 

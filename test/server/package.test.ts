@@ -90,7 +90,7 @@ describe('npm pack', () => {
     const declarations = files.filter((f) => f.startsWith('dist/types/'));
     const chunks = files.filter((f) => f.startsWith('dist/widget/pix-checkout-'));
     // The languages other than Portuguese and the screens the first QR does not need, loaded on demand (widget/chunks.ts).
-    expect(chunks.map((f) => /^dist\/widget\/pix-checkout-(\w+)\.[\w-]+\.js$/.exec(f)?.[1])).toEqual(['en', 'es', 'later']);
+    expect(chunks.map((f) => /^dist\/widget\/pix-checkout-(\w+)\.[\w-]+\.js$/.exec(f)?.[1])).toEqual(['en', 'es', 'screens']);
     expect(files.filter((f) => !f.startsWith('dist/types/') && !chunks.includes(f))).toEqual([
       'CHANGELOG.md',
       'LICENSE',

@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { securityHeaders } from '../../server/bff/guards';
+import { securityHeaders } from '../../server/http/security-headers';
 import { signOrderToken } from '../../server/bff/order-token';
 import type { Clock } from '../../server/lib/clock';
 import { PAY_PAGE_CSP, payPage } from '../../server/pay-page';

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { securityHeaders } from '../../server/bff/guards';
+import { securityHeaders } from '../../server/http/security-headers';
 import { FIXED_NAME, IMMUTABLE, SHORT, pickEncoding, widgetFiles } from '../../server/widget';
 import { tempDir } from './helpers/server';
 

@@ -5,7 +5,7 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { SHOPPER_ERRORS } from '../../core/contract.js';
 import { ERROR_TEXT } from '../../widget/error-text.js';
 import { errorMessage } from '../../widget/i18n.js';
-import { loadLater } from '../../widget/later-chunk.js';
+import { loadScreens } from '../../widget/screens-chunk.js';
 import { stringsOf } from './strings.js';
 import type { PixCheckout } from '../../widget/index.js';
 import {
@@ -51,7 +51,7 @@ async function submitCpf(method: 'pix' | 'openfinance', cpf: string, attributes:
 
 describe('<pix-checkout> error messages', () => {
   // The words of each code come with the lazy chunk, as they do once an element shows a failure.
-  before(() => loadLater());
+  before(() => loadScreens());
   afterEach(() => sessionStorage.clear());
 
   it('has its own words for every code of the BFF, in both languages', () => {

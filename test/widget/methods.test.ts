@@ -9,10 +9,10 @@ import { checkPayer } from '../../widget/cpf-input.js';
 import { stateTitle } from '../../widget/i18n.js';
 import { stringsOf } from './strings.js';
 import { kit, renderChooser, renderPix, type PixUi } from '../../widget/views/index.js';
-import laterScreens from '../../widget/views/later.js';
+import chunkScreens from '../../widget/views/screens.js';
 
 // The screens of the lazy chunk, built as the element builds them once the chunk comes.
-const { renderExpired, renderFailure, renderOpenFinancePending, renderPayerForm, renderReceipt } = laterScreens(kit);
+const { renderExpired, renderFailure, renderOpenFinancePending, renderPayerForm, renderReceipt } = chunkScreens(kit);
 
 const t = stringsOf('en');
 const noop = () => {};

@@ -4,7 +4,7 @@ import { expect } from '@open-wc/testing';
 import { SHOPPER_ERRORS } from '../../core/contract.js';
 import { ERROR_TEXT, type ErrorCode } from '../../widget/error-text.js';
 import { errorMessage, toLocale } from '../../widget/i18n.js';
-import { loadLater } from '../../widget/later-chunk.js';
+import { loadScreens } from '../../widget/screens-chunk.js';
 import { stringsOf } from './strings.js';
 import { $, mountCheckout, newOrderId, setBackendState, typeInto, visibleText, waitForFocusedHeading, waitForSelector } from './helpers.js';
 
@@ -50,7 +50,7 @@ describe('Spanish (lang="es")', () => {
   });
 
   it('has a Spanish text for every error code of core/contract.ts and of the element', async () => {
-    await loadLater();
+    await loadScreens();
     const codes = [...Object.keys(SHOPPER_ERRORS), 'offline', 'network_error', 'invalid_response', 'invalid_configuration', 'unexpected'];
     for (const code of codes) {
       expect(Object.hasOwn(ERROR_TEXT, code), code).to.equal(true);

@@ -9,9 +9,9 @@ import { type Locale } from '../../widget/i18n.js';
 import { stringsOf } from './strings.js';
 import { formatDuration, renderCountdown } from '../../widget/views/common.js';
 import { kit } from '../../widget/views/index.js';
-import laterScreens from '../../widget/views/later.js';
+import chunkScreens from '../../widget/views/screens.js';
 
-const { renderFailure } = laterScreens(kit);
+const { renderFailure } = chunkScreens(kit);
 import { $, liveRegion, mountCheckout, newOrderId, setBackendState, visibleText, waitForSelector } from './helpers.js';
 
 const LOCALES: Locale[] = ['pt-BR', 'en', 'es'];

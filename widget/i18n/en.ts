@@ -1,12 +1,13 @@
 /** English: the same keys as Portuguese (the `Strings` type makes a missing one a compile error). */
+import type { MethodLabel } from '../../core/method-labels.js';
 import type { Strings } from './pt-br.js';
 
 export const en: Strings = {
   chooseMethod: 'How would you like to pay?',
   payingTo: 'Paying {merchant}',
-  methodPix: 'Pix',
+  methodPix: 'Pix' satisfies MethodLabel<'pix'>,
   methodPixHint: 'QR code or Pix copy and paste, confirmed at once',
-  methodOpenFinance: 'Open Finance',
+  methodOpenFinance: 'Open Finance' satisfies MethodLabel<'openfinance'>,
   methodOpenFinanceHint: 'Authorize in your bank app, no code to copy',
   payerTitlePix: 'Identification (optional)',
   payerTitleOpenFinance: 'Your details',

@@ -1,12 +1,13 @@
 /** Spanish (`lang="es"`): the same keys as Portuguese (the `Strings` type makes a missing one a compile error). */
+import type { MethodLabel } from '../../core/method-labels.js';
 import type { Strings } from './pt-br.js';
 
 export const es: Strings = {
   chooseMethod: '¿Cómo quieres pagar?',
   payingTo: 'Pago a {merchant}',
-  methodPix: 'Pix',
+  methodPix: 'Pix' satisfies MethodLabel<'pix'>,
   methodPixHint: 'Código QR o Pix Copia e Cola, confirmado al instante',
-  methodOpenFinance: 'Open Finance',
+  methodOpenFinance: 'Open Finance' satisfies MethodLabel<'openfinance'>,
   methodOpenFinanceHint: 'Autoriza en la app de tu banco, sin copiar ningún código',
   payerTitlePix: 'Identificación (opcional)',
   payerTitleOpenFinance: 'Tus datos',

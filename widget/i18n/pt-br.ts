@@ -1,16 +1,17 @@
 /**
  * Portuguese (Brazil), the default: the strings of the screens the entry draws (the first QR's). Those of the screens
- * in the lazy chunk are in pt-br-later.ts, which the chunk adds to this object as it comes (views/later.ts); `Strings`
+ * in the lazy chunk are in pt-br-screens.ts, which the chunk adds to this object as it comes (views/screens.ts); `Strings`
  * is both. `{name}` marks a value filled in.
  */
-import type { ptBRLater } from './pt-br-later.js';
+import type { MethodLabel } from '../../core/method-labels.js';
+import type { ptBRScreens } from './pt-br-screens.js';
 
 export const ptBR = {
   chooseMethod: 'Como você quer pagar?',
   payingTo: 'Pagamento para {merchant}',
-  methodPix: 'Pix',
+  methodPix: 'Pix' satisfies MethodLabel<'pix'>,
   methodPixHint: 'QR code ou Pix Copia e Cola, confirmado na hora',
-  methodOpenFinance: 'Open Finance',
+  methodOpenFinance: 'Open Finance' satisfies MethodLabel<'openfinance'>,
   methodOpenFinanceHint: 'Autorize no app do seu banco, sem copiar código',
   payerTitlePix: 'Identificação (opcional)',
   payerTitleOpenFinance: 'Seus dados',
@@ -54,4 +55,4 @@ export const ptBR = {
 };
 
 /** Every string of a language: the same keys in English and Spanish (a missing one is a compile error). */
-export type Strings = Record<keyof typeof ptBR | keyof typeof ptBRLater, string>;
+export type Strings = Record<keyof typeof ptBR | keyof typeof ptBRScreens, string>;

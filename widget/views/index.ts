@@ -3,7 +3,7 @@ import { adoptStyles, html, nothing, type LitElement, type TemplateResult } from
 import { unreachable } from '../../core/methods.js';
 import type { Checkout } from '../api.js';
 import { errorMessage, stateTitle } from '../i18n.js';
-import { laterAsked, laterChunk, laterFailed, loadLater, redrawWhenLater } from '../later-chunk.js';
+import { screensAsked, screensChunk, screensFailed, loadScreens, redrawWithScreens } from '../screens-chunk.js';
 import { METHOD_UI } from '../methods.js';
 import { isDeadEnd, wayBack } from '../preflight.js';
 import type { PixCheckout } from '../pix-checkout.component.js';
@@ -17,7 +17,7 @@ import { renderChooser, renderStartFailed } from './start.js';
 export type { ViewContext } from './common.js';
 export type { CopyResult, PixUi } from './pending.js';
 export type { OutcomeView } from './outcome.js';
-export type { PayerFormView } from './start-later.js';
+export type { PayerFormView } from './payer-form.js';
 export { renderChooser } from './start.js';
 export { renderPix } from './pending.js';
 export { kit } from './kit.js';
@@ -33,7 +33,7 @@ export interface ScreenView {
   pix: PixUi;
   /** The `continue-url` attribute, when it is an http(s) address. */
   continueUrl: string | undefined;
-  /** The flow: the screens of the lazy chunk drive it themselves (views/later-view.ts). */
+  /** The flow: the screens of the lazy chunk drive it themselves (views/screens-view.ts). */
   session: CheckoutSession;
   /** Focus goes to `selector` rather than the heading on the next screen. */
   focusNext: (selector: string) => void;
@@ -47,25 +47,25 @@ const styled = new WeakSet<LitElement>();
  * The chunk's styles after the element's own, once per element (its shadow root keeps them): the same place the
  * print styles had in the element's static styles, so they still have the last word.
  */
-function adoptLaterStyles(host: LitElement): void {
-  const later = laterChunk();
-  if (!later || styled.has(host)) return;
+function adoptPayerReceiptStyles(host: LitElement): void {
+  const screens = screensChunk();
+  if (!screens || styled.has(host)) return;
   styled.add(host);
   const own = (host.constructor as typeof LitElement).elementStyles;
-  adoptStyles(host.renderRoot as ShadowRoot, [...own, later.styles]);
+  adoptStyles(host.renderRoot as ShadowRoot, [...own, screens.styles]);
 }
 
 /**
  * A screen of the lazy chunk; before it came, its heading (`title`), then a spinner, or once it failed, a retry of the
  * chunk (none for a `final` state, which says what happened by its heading alone).
  */
-function renderLater(view: ScreenView, title: string, final: boolean): TemplateResult | typeof nothing {
-  const later = laterChunk();
-  if (later) return later.render(view) ?? nothing;
+function renderChunkScreen(view: ScreenView, title: string, final: boolean): TemplateResult | typeof nothing {
+  const screens = screensChunk();
+  if (screens) return screens.render(view) ?? nothing;
   const { t } = view.ctx;
-  redrawWhenLater(view.host);
-  const retry = () => void loadLater();
-  const rest = !laterFailed()
+  redrawWithScreens(view.host);
+  const retry = () => void loadScreens();
+  const rest = !screensFailed()
     ? renderSpinnerLine(t.loading)
     : final
       ? nothing
@@ -86,27 +86,27 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
   const { t } = ctx;
   // Asked for from here so that every way to a first screen (a new checkout, a resumed one, the chooser) asks, and
   // only once that screen is drawn: the first QR's request goes first.
-  if (screen.name !== 'loading' && !laterAsked()) void loadLater();
-  adoptLaterStyles(view.host);
+  if (screen.name !== 'loading' && !screensAsked()) void loadScreens();
+  adoptPayerReceiptStyles(view.host);
   switch (screen.name) {
     case 'choose':
       return renderChooser(ctx, (method) => view.session.choose(method));
     case 'payer':
-      return renderLater(view, t[METHOD_UI[screen.method].payerTitle], false);
+      return renderChunkScreen(view, t[METHOD_UI[screen.method].payerTitle], false);
     case 'loading':
-      // Only the chunk's flow sets `confirming` (session-later.ts), so Portuguese's words for it are there.
+      // Only the chunk's flow sets `confirming` (session-steps.ts), so Portuguese's words for it are there.
       return screen.confirming ? renderSpinnerLine(t.confirming) : renderLoading(t);
     case 'refused':
-      return renderLater(view, t.refusedTitle, false);
+      return renderChunkScreen(view, t.refusedTitle, false);
     case 'conflict':
       if (!checkout) return nothing;
-      return renderLater(view, t.conflictTitle, false);
+      return renderChunkScreen(view, t.conflictTitle, false);
     case 'start-failed':
       // The words of most codes come with the lazy chunk: none until it came, the generic ones of the status class
       // if it cannot be had.
-      redrawWhenLater(view.host);
+      redrawWithScreens(view.host);
       return renderStartFailed(t, {
-        message: laterChunk() || laterFailed() ? errorMessage(t, screen.error) : undefined,
+        message: screensChunk() || screensFailed() ? errorMessage(t, screen.error) : undefined,
         deadEnd: isDeadEnd(screen.error),
         back: wayBack(view.continueUrl ?? ''),
         onRetry: () => view.session.retry(),
@@ -119,12 +119,12 @@ export function renderScreen(view: ScreenView): TemplateResult | typeof nothing 
           case 'pix':
             return renderPix(ctx, checkout, view.remainingMs, view.pix);
           case 'openfinance':
-            return renderLater(view, t.openFinanceTitle, false);
+            return renderChunkScreen(view, t.openFinanceTitle, false);
           default:
             return unreachable(method);
         }
       }
-      return renderLater(view, stateTitle(t, state), true);
+      return renderChunkScreen(view, stateTitle(t, state), true);
     default:
       return nothing;
   }

@@ -1,5 +1,5 @@
 /**
- * What the screens of the lazy chunk (views/later.ts) take from the entry. A chunk imports nothing (the build stops
+ * What the screens of the lazy chunk (views/screens.ts) take from the entry. A chunk imports nothing (the build stops
  * if one does: importing the entry's Lit from a chunk would load the entry a second time under its other name), so
  * the entry hands its Lit and its helpers to the chunk's factory instead, and the chunk's modules import types only.
  */

@@ -1,6 +1,6 @@
 /**
  * Open Finance once its checkout exists: the screen that says the payer is on the way to their bank, and the way
- * there. In the lazy chunk (views/later.ts): Open Finance always asks for the payer's CPF first, on the chunk's form,
+ * there. In the lazy chunk (views/screens.ts): Open Finance always asks for the payer's CPF first, on the chunk's form,
  * so the chunk is there before its checkout is made.
  */
 import type { TemplateResult } from 'lit';

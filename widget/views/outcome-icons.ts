@@ -1,5 +1,5 @@
 /**
- * The pictures of the outcome screens (icons.ts has the rest), in the lazy chunk with those screens (views/later.ts):
+ * The pictures of the outcome screens (icons.ts has the rest), in the lazy chunk with those screens (views/screens.ts):
  * drawn with the entry's `icon` and Lit's `svg`, handed over in the kit.
  */
 import type { TemplateResult } from 'lit';

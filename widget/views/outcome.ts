@@ -1,6 +1,6 @@
 /**
  * How a checkout ended (or paused): the receipt, Error, Cancelled, Reversed and Expired, each with its picture and way
- * on. In the lazy chunk (views/later.ts): none of these draws the first QR, so the entry hands them Lit and its helpers.
+ * on. In the lazy chunk (views/screens.ts): none of these draws the first QR, so the entry hands them Lit and its helpers.
  */
 import type { TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';
@@ -9,7 +9,7 @@ import type { Strings } from '../i18n.js';
 import type { FinalCheckoutState } from '../../core/states.js';
 import type { ViewContext } from './common.js';
 import type { Kit } from './kit.js';
-import { METHOD_LATER_UI } from '../methods-later.js';
+import { METHOD_FORM_UI } from '../method-forms.js';
 import { outcomeIcons } from './outcome-icons.js';
 import { saveReceiptButton } from './receipt.js';
 
@@ -99,7 +99,7 @@ export function outcomeScreens(k: Kit) {
       <span class="icon" aria-hidden="true">${clockIcon()}</span>
       ${heading(t.expiredTitle)}
       <p part="message" class="message">${t.expiredText}</p>
-      ${renderActions(ctx, t[METHOD_LATER_UI[checkout.method].renew], view)}
+      ${renderActions(ctx, t[METHOD_FORM_UI[checkout.method].renew], view)}
       <p class="hint">${t.expiredLate}</p>
     </section>`;
   }

@@ -2,7 +2,7 @@
  * "Salvar comprovante": the receipt to keep. The button opens the browser's print dialog, where the shopper prints it
  * or saves it as a PDF (every desktop and phone browser offers that), with no new dependency and nothing the strict
  * CSP forbids (no blob download, no inline style). What the page prints is the receipt alone, black on white
- * (later.styles.ts). In the lazy chunk with the receipt (views/later.ts), so Lit's `html` comes from the entry.
+ * (payer-receipt.styles.ts). In the lazy chunk with the receipt (views/screens.ts), so Lit's `html` comes from the entry.
  */
 import type { TemplateResult } from 'lit';
 import type { Strings } from '../i18n.js';

@@ -1,7 +1,7 @@
 /**
  * The screens before a checkout exists that the entry draws: the method chooser and a failed start (which must show
  * even when nothing more can be fetched). The payer form, a refused CPF and another method live are in the lazy chunk
- * (start-later.ts).
+ * (payer-form.ts).
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Method } from '../../core/methods.js';

@@ -17,8 +17,6 @@ export interface MethodStart {
 
 export interface MethodAdapter {
   readonly method: Method;
-  /** How shoppers and error messages name it. */
-  readonly label: string;
   /** Whether the payer's CPF must come with the request (mirrors `PAYER_CPF` of core/methods for the element). */
   readonly payerCpf: 'optional' | 'required';
   /** The method's fields known before the provider call, from the browser's request. */

@@ -82,7 +82,6 @@ describe('METHOD_ADAPTERS', () => {
     const adapter = METHOD_ADAPTERS[method];
     expect(adapter.method).toBe(method);
     expect(adapter.payerCpf).toBe(PAYER_CPF[method]);
-    expect(adapter.label).not.toBe('');
   });
 
   it('has an adapter for every method and nothing else', () => {

@@ -3,7 +3,6 @@ import { textField, type MethodAdapter } from './adapter';
 
 export const openFinance: MethodAdapter = {
   method: 'openfinance',
-  label: 'OpenFinance',
   payerCpf: 'required',
   // Kept with the reservation, so a retried creation sends the payer back to the same page.
   draftDetails: (input, defaults) => ({ returnUrl: input.returnUrl ?? defaults.returnUrl }),

@@ -4,7 +4,6 @@ import { textField, type MethodAdapter } from './adapter';
 
 export const pix: MethodAdapter = {
   method: 'pix',
-  label: 'PIX',
   payerCpf: 'optional',
   draftDetails: () => ({}),
   async start({ provider, checkout, order, webhook, value }) {

@@ -2,7 +2,7 @@
  * The invoice files the sandbox keeps: PDF, PNG, JPEG and WebP. An upload must declare one of them and its bytes must
  * start the way that type does; a download is always an attachment the browser neither sniffs nor runs.
  */
-import { wellFormed } from '../text';
+import { wellFormed } from '../../lib/json-safety';
 
 /** Allowed media types and the first bytes that make a file one of them. */
 const SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {

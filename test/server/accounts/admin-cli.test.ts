@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../../server/accounts/passwords';
 import { openStore } from '../../../server/store';
-import { DATABASES, type TestDatabaseEnv } from '../events/databases';
+import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
 import { tempDir } from '../helpers/server';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/lib/clock';
-import { AUDIT_EXPORT_PAGE_SIZE } from '../../../server/backoffice/audit';
-import { DATABASES, type TestDatabaseEnv } from '../events/databases';
+import { AUDIT_EXPORT_PAGE_SIZE } from '../../../server/backoffice/routes/audit';
+import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
 import { parseCsv } from '../helpers/csv';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { ADMIN_TOKEN, consoleClient, freshAddress, PASSWORD } from './auth-helpers';

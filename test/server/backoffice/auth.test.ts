@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/lib/clock';
-import { DATABASES, type TestDatabaseEnv } from '../events/databases';
+import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { ADMIN_TOKEN, consoleClient, freshAddress, PASSWORD, sessionCookie } from './auth-helpers';
 

@@ -5,8 +5,9 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { ApiError, errorBody } from '../../../server/payments/errors';
-import { parseQuery } from '../../../server/bff/validate';
+import { ApiError } from '../../../server/payments/errors';
+import { errorBody } from '../../../server/http/error-envelope';
+import { parseQuery } from '../../../server/http/json-body';
 import {
   csvCell,
   csvFormatQuery,

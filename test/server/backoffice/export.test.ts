@@ -6,12 +6,14 @@
  * one as a machine does; both carry the provider's fee and the net amount of a paid checkout.
  */
 import Database from 'better-sqlite3';
+import { Hono } from 'hono';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkoutExportRoutes } from '../../../server/backoffice/checkouts-export';
-import { viewsWithRefunds } from '../../../server/backoffice/checkouts';
+import { checkoutExportRoutes } from '../../../server/backoffice/routes/checkouts-export';
+import { viewsWithRefunds } from '../../../server/backoffice/checkout-view';
+import { errorAnswers } from '../../../server/http/error-envelope';
 import { systemClock } from '../../../server/lib/clock';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
@@ -254,7 +256,7 @@ function describeExport(name: string, open: () => Promise<Seeded>, skip = false)
       expect(a['Criado em']).toBe('15/01/2026 00:30:00');
       expect(a).toMatchObject({ Valor: '1234,56', Tarifa: '12,722144', 'Valor líquido': '1221,837856' });
       expect(a).toMatchObject({ Método: 'Pix', Situação: 'Pago', 'Pago após o prazo': 'não', Descrição: 'Café; "moído", 2×' });
-      expect(b).toMatchObject({ Método: 'OpenFinance', Situação: 'Aguardando pagamento', Tarifa: '', 'Valor líquido': '' });
+      expect(b).toMatchObject({ Método: 'Open Finance', Situação: 'Aguardando pagamento', Tarifa: '', 'Valor líquido': '' });
       // Text a spreadsheet would run as a formula is defused; our own negative number is not.
       expect(b).toMatchObject({ Pedido: "'-O-b", Descrição: `'=HYPERLINK("http://evil.example")`, 'ID da transação': '' });
       expect(c).toMatchObject({ Valor: '0,50', Tarifa: '0,5995', 'Valor líquido': '-0,0995' });
@@ -290,6 +292,22 @@ function describeExport(name: string, open: () => Promise<Seeded>, skip = false)
       // The filters hold in either format.
       const filtered = await exportFile(seeded.store, '?format=csv-iso&state=Registered');
       expect(csvRecords(parseCsv(filtered.bytes.toString('utf8'), ',')).map((r) => r['id'])).toEqual(['co-b']);
+    });
+
+    it('refuses a from or to that PostgreSQL cannot compare (year 0) with a 400, reading no row', async () => {
+      const reads = vi.spyOn(seeded.store, 'listCheckouts');
+      const app = new Hono().route(
+        '/',
+        checkoutExportRoutes({ store: seeded.store, clock: systemClock, withRefunds: viewsWithRefunds(seeded.store) }),
+      );
+      app.onError(errorAnswers({ warn: () => {}, error: () => {} }, 'export test'));
+      for (const query of ['?from=0000-01-01T00:00:00.000Z', '?state=Completed&to=0000-12-31T00:00:00Z&format=csv-iso']) {
+        const response = await app.request(`/checkouts/export.csv${query}`);
+        expect(response.status, query).toBe(400);
+        expect((await response.json()).error.code).toBe('invalid_request');
+      }
+      expect(reads).not.toHaveBeenCalled();
+      reads.mockRestore();
     });
 
     it(`writes all of ${MANY.toLocaleString('en')} rows, past the 100,000 it used to stop at`, async () => {

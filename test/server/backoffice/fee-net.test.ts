@@ -3,7 +3,7 @@
  * and shown in the admin checkout view as `fee` and `net` (amount − fee), exact at six decimals; null without charges.
  */
 import { describe, expect, it } from 'vitest';
-import { adminCheckoutView } from '../../../server/backoffice/checkouts';
+import { adminCheckoutView } from '../../../server/backoffice/checkout-view';
 import { receiptOf } from '../../../server/payments/receipt';
 import type { TransactionRecord } from '../../../server/provider';
 import type { Checkout } from '../../../server/store/types';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLate } from '../../../server/backoffice/checkouts';
+import { isLate } from '../../../server/backoffice/checkout-view';
 import type { Store } from '../../../server/store/types';
 import { accountStores } from '../accounts/stores';
 import { at, draftFor } from '../store/store-contract';

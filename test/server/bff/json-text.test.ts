@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUnsafeText } from '../../../server/bff/guards';
-import { MAX_JSON_DEPTH, parseJsonText } from '../../../server/bff/validate';
+import { parseJsonText } from '../../../server/http/json-body';
+import { isUnsafeText, MAX_JSON_DEPTH } from '../../../server/lib/json-safety';
 import { ApiError } from '../../../server/payments/errors';
 
 /** Whether any string in `value`, key or value, is one the rules refuse. */

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
-import { resourcePolicy } from '../../../server/bff/resource-policy';
+import { resourcePolicy } from '../../../server/http/resource-policy';
 import { BFF_ROUTES, CONSOLE_ROUTES, EMULATOR_ROUTES } from '../fuzz/routes';
 import { startTestServer, type TestServer } from '../helpers/server';
 

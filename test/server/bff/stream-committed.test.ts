@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkoutEventStream } from '../../../server/bff/stream';
+import { createStreamFeeds } from '../../../server/bff/stream-feed';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../../server/store';
 import { openSqliteStore } from '../../../server/store/sqlite';
@@ -41,7 +42,7 @@ async function createdCheckout(store: Store, id: string) {
 
 /** Opens the checkout's stream and resolves once its current state is in; `next(state)` reads up to that state. */
 async function openStream(store: Store, hub: StatusHub, checkout: Awaited<ReturnType<typeof createdCheckout>>) {
-  const reader = checkoutEventStream({ store, hub, checkout, heartbeatMs: 60_000, retryMs: 1_000 }).getReader();
+  const reader = checkoutEventStream({ feeds: createStreamFeeds(store), hub, checkout, heartbeatMs: 60_000, retryMs: 1_000 }).getReader();
   closing.push(() => reader.cancel());
   const decoder = new TextDecoder();
   let text = '';
@@ -73,7 +74,14 @@ describe('a stream of a change committed here', () => {
 
     // The same change read from the store (a stream resumed after the Created event) gives the same frame.
     const completedFrame = text.slice(text.indexOf('id: 2\n'));
-    const resumed = checkoutEventStream({ store, hub, checkout, heartbeatMs: 60_000, retryMs: 1_000, lastEventId: 1 }).getReader();
+    const resumed = checkoutEventStream({
+      feeds: createStreamFeeds(store),
+      hub,
+      checkout,
+      heartbeatMs: 60_000,
+      retryMs: 1_000,
+      lastEventId: 1,
+    }).getReader();
     closing.push(() => resumed.cancel());
     let again = '';
     while (!again.includes('"Completed"')) again += new TextDecoder().decode((await resumed.read()).value);

@@ -6,9 +6,10 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_HEADER } from '../../../server/bff/app';
-import { nodeWebhookRoute } from '../../../server/bff/webhook-node';
-import { ApiError, errorBody } from '../../../server/payments/errors';
-import type { WebhookCall, WebhookReceive } from '../../../server/bff/webhooks';
+import { nodeWebhookRoute } from '../../../server/node/webhook-route';
+import { ApiError } from '../../../server/payments/errors';
+import { errorBody } from '../../../server/http/error-envelope';
+import type { WebhookCall, WebhookReceive } from '../../../server/bff/webhook-receiver';
 import { listenOnLoopback } from '../helpers/http';
 import { startTestServer, type TestServer } from '../helpers/server';
 

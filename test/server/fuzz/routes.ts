@@ -1,6 +1,6 @@
 /**
  * Every route of the BFF (server/bff/*.ts, server/backoffice/*.ts), of the console's page and files (server/console.ts),
- * of the emulator (server/sandbox/routes/**, server/sandbox/company/routes/**) and of the demo's API (demo/api.ts),
+ * of the emulator (server/sandbox/routes/**, server/sandbox/company/routes/**) and of the demo's API (demo/routes/api.ts),
  * each with what a hostile client may send it
  * and what it may answer besides a JSON envelope. `build` makes any request for the route (mostly with valid
  * credentials, so input reaches the handlers); `refused` makes requests the route must refuse (a wrong credential, a
@@ -1554,7 +1554,7 @@ export const EMULATOR_ROUTES: Target[] = [
 
 const demoOrderIds = (w: World) => ({ orderId: w.known.orders.map((o) => o.orderId) });
 
-/** Routes of the demo's API under /demo/api (demo/api.ts): the shop, the order contract, the sandbox panel. */
+/** Routes of the demo's API under /demo/api (demo/routes/api.ts): the shop, the order contract, the sandbox panel. */
 export const DEMO_ROUTES: Target[] = [
   route({ method: 'GET', path: '/demo/api/products', auth: 'none' }),
   route({ method: 'GET', path: '/checkout.html', auth: 'none', otherAnswer: isHtml }),

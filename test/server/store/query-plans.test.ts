@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planTheWalk } from '../../../bench/plan-rows';
 import { headline, plannedElsewhere, type Plan } from '../../../bench/lib/query-plans';
-import { DATABASES, type TestDatabaseEnv } from '../events/databases';
+import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
 
 describe.each(DATABASES)('the plan of every statement the product runs (%s)', (name, database) => {
   let db: TestDatabaseEnv;

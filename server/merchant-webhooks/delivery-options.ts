@@ -1,0 +1,53 @@
+/**
+ * What a delivery worker (./delivery.ts) is told: the store and hub it works from, the endpoints of the environment,
+ * where stored endpoints may point, and its timings (retries, leases, lanes, batches), each with its default here.
+ */
+import type { Clock } from '../lib/clock';
+import type { StatusHub, Store } from '../store/types';
+import type { EndpointAddressPolicy } from './endpoint-address';
+import type { WebhookEndpoint } from './send';
+
+/** The waits before the second, third… attempt; past the list, `RETRY_EVERY_MS`. */
+export const RETRY_DELAYS_MS = [5_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
+export const RETRY_EVERY_MS = 12 * 3_600_000;
+/** How long an event is tried before its delivery is given up as failed: five days. */
+export const RETRY_FOR_MS = 5 * 24 * 3_600_000;
+/** How long an endpoint may fail every attempt (no 2xx) before it is disabled: five days. */
+export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
+
+export interface DeliveryWorkerOptions {
+  store: Store;
+  hub: Pick<StatusHub, 'subscribeAll'>;
+  /** The environment's endpoints (never stored, nor checked: the operator's); the store's are read besides them. */
+  endpoints: readonly WebhookEndpoint[];
+  /** Where the stored endpoints' connections may go (./endpoint-address.ts). */
+  addresses: EndpointAddressPolicy;
+  clock: Clock;
+  logger?: Pick<Console, 'warn'>;
+  /** How often it looks for due deliveries besides the wake-ups of the hub. Default 1 s. */
+  intervalMs?: number;
+  /** How long a delivery is held by this instance while it sends. Default 30 s. */
+  leaseMs?: number;
+  /** A 2xx must come within this. Default 10 s. */
+  timeoutMs?: number;
+  retryDelaysMs?: readonly number[];
+  retryEveryMs?: number;
+  retryForMs?: number;
+  /**
+   * Attempts recorded at most in one transaction, and events queued per endpoint at most in one claim (twice this).
+   * Default 64: larger batches drain no faster and hold the event loop longer in one synchronous SQLite write, which
+   * the shoppers' status waits behind (bench: 256 doubled status p50 during a backlog against 64).
+   */
+  batch?: number;
+  /**
+   * One endpoint's deliveries in flight at once, over kept-alive connections: its lane. Default 16, as many as the
+   * worker sent at once to its one endpoint before lanes: a distant receiver drains at about 16 ÷ its round trip;
+   * on loopback, 32 only bunched answers together. An endpoint that hangs holds this many connections (and twice as
+   * many leases, see `holds`), no more.
+   */
+  lane?: number;
+  /** How long the store's endpoints are kept before they are read again. Default 5 s. */
+  endpointsTtlMs?: number;
+  /** How long an endpoint fails every attempt before it is disabled. Default five days. */
+  disableAfterMs?: number;
+}
