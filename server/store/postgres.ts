@@ -9,13 +9,14 @@ import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/stat
 import { accountsPostgres } from './accounts-postgres';
 import { backOfficePostgres } from './back-office-postgres';
 import { companyPaymentsPostgres } from './company-payments-postgres';
-import { deliveriesPostgres } from './deliveries-postgres';
+import { deliveriesPart } from './deliveries';
 import { endpointsPostgres } from './endpoints-postgres';
 import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
 import { sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { storeTypes, UTC_SESSION } from './pg-types';
 import { reconcilePostgres } from './reconcile-postgres';
+import { postgresDb } from './sql/postgres-executor';
 import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
@@ -52,6 +53,7 @@ export async function openPostgresStore({
   // The store goes on without the indexes (slower lists, the same rows); the next start builds them again.
   online.done.catch((error: unknown) => onError(new Error('an online schema step failed; the next start tries again', { cause: error })));
 
+  const parts = postgresDb(pool);
   const one = async (text: string, values: unknown[], client: pg.Pool | pg.PoolClient = pool) =>
     (await client.query<Row>(text, values)).rows[0];
   const all = async (text: string, values: unknown[]) => (await pool.query<Row>(text, values)).rows;
@@ -145,7 +147,7 @@ export async function openPostgresStore({
   return {
     ...backOfficePostgres(pool),
     ...companyPaymentsPostgres(pool),
-    ...deliveriesPostgres(pool),
+    ...deliveriesPart(parts),
     ...endpointsPostgres(pool),
     ...accountsPostgres(pool),
     ...reconcilePostgres(pool),

@@ -9,7 +9,7 @@ import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/stat
 import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { companyPaymentsSqlite } from './company-payments-sqlite';
-import { deliveriesSqlite } from './deliveries-sqlite';
+import { deliveriesPart } from './deliveries';
 import { endpointsSqlite } from './endpoints-sqlite';
 import { migrateSqlite } from './migrate-sqlite';
 import { startOnlineMigrations } from './sqlite-online';
@@ -26,6 +26,7 @@ import {
   type StepResults,
 } from './plans';
 import { sqliteReader } from './sqlite-reader';
+import { sqliteDb } from './sql/sqlite-executor';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
@@ -78,6 +79,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
   const releaseCheckpoints = checkpointInBackground(db);
   // The back office's long reads run in a thread of their own (./sqlite-reader), so they never hold a shopper's request.
   const reader = sqliteReader(db, { timeoutMs: busyTimeoutMs });
+  const parts = sqliteDb(db, reader, online.built);
 
   const sql = {
     reserve: db.prepare(`
@@ -208,7 +210,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
   return {
     ...backOfficeSqlite(db, reader, online.built),
     ...companyPaymentsSqlite(db),
-    ...deliveriesSqlite(db, online.built),
+    ...deliveriesPart(parts),
     ...endpointsSqlite(db),
     ...accountsSqlite(db),
     ...reconcileSqlite(db),

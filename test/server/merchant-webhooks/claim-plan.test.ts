@@ -7,8 +7,8 @@
  * no statistics (the store never runs ANALYZE); PostgreSQL after ANALYZE, as autovacuum would have by then.
  */
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_DELIVERY_CLAIM } from '../../../server/store/deliveries-postgres';
-import { sqliteDeliveryClaim } from '../../../server/store/deliveries-sqlite';
+import { POSTGRES_DELIVERY_CLAIM, sqliteDeliveryClaim } from '../../../server/store/deliveries';
+import { compileNamed } from '../../../server/store/sql/postgres-executor';
 import { DUE_BY_ENDPOINT } from '../../../server/store/migrations-deliveries';
 import { TEST_DATABASE_URL } from '../store/pg-test-database';
 import { pgNodes, pgPickFault, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from '../store/plan-fixtures';
@@ -101,7 +101,16 @@ describe.skipIf(!TEST_DATABASE_URL)("the delivery worker's claim on PostgreSQL (
   const pg = seededPostgres(PG_SEED);
 
   it("seeks each endpoint's pending deliveries, nothing wider, and picks its rows once (never more than its limits)", async () => {
-    const plan = await pgPlan(pg(), POSTGRES_DELIVERY_CLAIM, [['env', 'we_hanging'], [16, 16], NOW, 'worker-1', NOW, 32]);
+    const claim = compileNamed(POSTGRES_DELIVERY_CLAIM);
+    const claimParams: Record<string, unknown> = {
+      endpoints: ['env', 'we_hanging'],
+      takes: [16, 16],
+      now: NOW,
+      owner: 'worker-1',
+      leaseUntil: NOW,
+      total: 32,
+    };
+    const plan = await pgPlan(pg(), claim.text, claim.names.map((name) => claimParams[name]));
     expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
     expect(pgPickFault(plan), JSON.stringify(plan)).toBeUndefined();
   });
