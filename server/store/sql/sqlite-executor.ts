@@ -4,7 +4,6 @@
  * on the file waits for the write lock instead of reading a stale row. Long reads go to the reader thread.
  */
 import type Database from 'better-sqlite3';
-import type { Row } from '../rows';
 import type { SqliteReader } from '../sqlite-reader';
 import type { Db } from './db';
 import { sqliteDialect } from './dialect';
@@ -49,7 +48,7 @@ export function sqliteDb(db: Database.Database, reader: SqliteReader, built: (in
   const listed = async ({ kind, sql, params }: Op): Promise<unknown> => {
     if (kind === 'run') throw new Error('a list runs reads only');
     const rows = await reader.all(sql, bind(prepare(sql).names, params));
-    return kind === 'get' ? (rows[0] as Row | undefined) : rows;
+    return kind === 'get' ? (rows[0]) : rows;
   };
   return {
     dialect: sqliteDialect,
