@@ -37,4 +37,5 @@ export { createLocalHub, createPostgresHub } from './hub';
 export { openPostgresStore } from './postgres';
 export { openSqliteStore } from './sqlite';
 export * from './types';
+export type * from './checkout-store';
 export * from './back-office';
