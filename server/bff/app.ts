@@ -15,17 +15,20 @@ import { createRateLimiter, createStreamLimiter } from '../lib/limits';
 import { notFound } from '../payments/errors';
 import type { OrderResolver } from '../payments/orders';
 import { createReconciler } from '../payments/reconciler';
-import { createCheckoutService, type WebhookTarget } from '../payments/service';
+import { createCheckoutService, type CheckoutServiceStore, type WebhookTarget } from '../payments/service';
 import type { ProviderClient } from '../provider';
-import type { StatusHub, Store } from '../store/types';
+import type { StatusHub } from '../store/types';
 import { checkoutRoutes } from './routes/checkouts';
 import { orderRoutes } from './routes/orders';
 import { webhookRoutes } from './routes/webhooks';
-import { webhookReceiver, type WebhookRoutesOptions } from './webhook-receiver';
+import { webhookReceiver, type WebhookReceiverStore, type WebhookRoutesOptions } from './webhook-receiver';
+
+/** What the shoppers' API stores through: the checkout service's ports (the reconciler's among them) and the webhook receiver's. */
+export type CheckoutAppStore = CheckoutServiceStore & WebhookReceiverStore;
 
 export interface CheckoutAppOptions {
   provider: ProviderClient;
-  store: Store;
+  store: CheckoutAppStore;
   hub: StatusHub;
   orders: OrderResolver;
   clock?: Clock;

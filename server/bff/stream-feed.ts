@@ -3,7 +3,8 @@
  * frame encoded once for every stream of that checkout at that seq. The feeds belong to the app that opens the
  * streams (`createStreamFeeds`, made once by the checkout routes), not to the module.
  */
-import type { Checkout, CheckoutEvent, CommittedChange, Store } from '../store/types';
+import type { CheckoutStore } from '../store/checkout-store';
+import type { Checkout, CheckoutEvent, CommittedChange } from '../store/types';
 import { toView } from './view';
 
 /** One `status` event of the stream, as the wire carries it. */
@@ -64,7 +65,7 @@ export interface StreamFeeds {
   readAfter(feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch>;
 }
 
-export function createStreamFeeds(store: Store): StreamFeeds {
+export function createStreamFeeds(store: Pick<CheckoutStore, 'getCheckout' | 'eventsAfter'>): StreamFeeds {
   const byCheckout = new Map<string, Feed>();
   return {
     join(checkoutId) {

@@ -12,7 +12,8 @@ import { CLIENT_LEFT_STATUS, ClientLeftError } from '../lib/node-body';
 import { secretMatcher } from '../lib/secrets';
 import { ProviderError, webhookEvent } from '../provider';
 import { SIGNATURE_TOLERANCE_SECONDS, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '../provider/webhook-signature';
-import type { Store } from '../store/types';
+import type { BackOfficeStore } from '../store/back-office';
+import type { CheckoutStore, WebhookNonceStore } from '../store/checkout-store';
 import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
 import { envelopeOf, errorBody } from '../http/error-envelope';
 import { parseJsonText } from '../http/json-body';
@@ -33,9 +34,12 @@ export interface WebhookReceipt {
   payload: unknown;
 }
 
+/** The checkouts, the nonces of signed webhooks, and the log of each checkout's webhooks (of the back office's part). */
+export type WebhookReceiverStore = CheckoutStore & WebhookNonceStore & Pick<BackOfficeStore, 'recordWebhook'>;
+
 export interface WebhookRoutesOptions {
   service: CheckoutService;
-  store: Store;
+  store: WebhookReceiverStore;
   clock: Clock;
   webhook: WebhookTarget;
   /** The provider portal's signing key (`WEBHOOK_SIGNING_KEY`): when set, every webhook must be signed with it. */

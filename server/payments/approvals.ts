@@ -8,9 +8,8 @@
  * amount is free again).
  */
 import type { Clock } from '../lib/clock';
-import { CASH_OUT_PENDING_APPROVAL, type ApprovalListState, type CashOut } from '../store/back-office';
-import type { CompanyPayment } from '../store/company-payments';
-import type { Store } from '../store/types';
+import { CASH_OUT_PENDING_APPROVAL, type ApprovalListState, type BackOfficeStore, type CashOut } from '../store/back-office';
+import type { CompanyPayment, CompanyPaymentStore } from '../store/company-payments';
 import type { CashOutDesk } from './cashouts';
 import type { CompanyPaymentDesk, DeskPayment } from './company-payments';
 import { approvalByMaker, approvalByToken, approvalNotFound, approvalNotPending } from './errors';
@@ -34,7 +33,7 @@ function assertChecker(requestedBy: string | null, { approve, by, byToken }: Dec
 }
 
 export interface ApprovalsOptions {
-  store: Store;
+  store: BackOfficeStore & CompanyPaymentStore;
   desk: CashOutDesk;
   companyPayments: CompanyPaymentDesk;
   clock: Clock;

@@ -8,14 +8,19 @@
  */
 import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../provider';
-import { CASH_OUT_SENDING, isFinalCashOutState, type CashOut } from '../store/back-office';
-import type { Store } from '../store/types';
+import { CASH_OUT_SENDING, isFinalCashOutState, type BackOfficeStore, type CashOut } from '../store/back-office';
+import type { ReconcileStore } from '../store/checkout-store';
 import type { Settlement } from './saga';
 
 export interface CashOutSources {
   provider: ProviderClient;
-  store: Store;
+  store: BackOfficeStore;
   clock: Clock;
+}
+
+/** The reconciler's pass over money out claims what it settles as well. */
+export interface StaleCashOutSources extends CashOutSources {
+  store: BackOfficeStore & ReconcileStore;
 }
 
 /** When a cash-out was (last) taken for sending: its approval, or its creation. The provider's look-up starts there. */
@@ -84,7 +89,7 @@ export async function refreshCashOut(
  * moved; a failure of one is told to `onError` and it is claimed again when its lease ends.
  */
 export async function settleStaleCashOuts(
-  sources: CashOutSources,
+  sources: StaleCashOutSources,
   { limit, settleAfterMs, claimMs }: { limit: number; settleAfterMs: number; claimMs: number },
   onError: (error: unknown) => void,
 ): Promise<number> {

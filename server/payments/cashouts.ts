@@ -11,8 +11,7 @@
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, mulDiv, parseDecimal } from '../../core/money';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../provider';
-import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, type CashOut } from '../store/back-office';
-import type { Store } from '../store/types';
+import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING, type BackOfficeStore, type CashOut } from '../store/back-office';
 import { refreshCashOut, sentFrom, settleCashOut } from './cashout-settle';
 import {
   checkoutNotPaid,
@@ -43,7 +42,7 @@ export {
 
 export interface CashOutDeskOptions {
   provider: ProviderClient;
-  store: Store;
+  store: BackOfficeStore;
   clock: Clock;
   webhook: WebhookTarget;
   /** How long a second request with a key still `Sending` waits for the first one's answer. */

@@ -12,8 +12,7 @@ import { CASH_OUT_PENDING_APPROVAL, CASH_OUT_SENDING } from '../../core/cashout-
 import { formatCents } from '../../core/money';
 import type { Clock } from '../lib/clock';
 import type { PaymentRequest, ProviderClient } from '../provider';
-import type { CompanyPayment } from '../store/company-payments';
-import type { Store } from '../store/types';
+import type { CompanyPayment, CompanyPaymentStore } from '../store/company-payments';
 import { needsApproval, sha256 } from './cashout-request';
 import { idempotencyKeyInProgress, idempotencyKeyReused, merchantRefusal, receiverNotPayable } from './errors';
 import { sentFrom, settleCompanyPayment } from './company-payment-settle';
@@ -45,7 +44,7 @@ interface KeyedPayment {
 
 export interface CompanyPaymentDeskOptions {
   provider: ProviderClient;
-  store: Store;
+  store: CompanyPaymentStore;
   clock: Clock;
   /** Payments of more than this many cents wait for an owner's approval; 0: every one does; undefined: none does. */
   approvalAboveCents: number | undefined;

@@ -8,7 +8,7 @@
  * start, so a restart after a crash settles at once.
  *
  * Several instances may run it together, and they share the work rather than repeat it: a pass claims the checkouts
- * it re-reads, expires and settles (`Store.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations`) and the
+ * it re-reads, expires and settles (`ReconcileStore.claimStaleCheckouts`, `claimDueExpiries`, `claimStaleReservations`) and the
  * cash-outs it settles or re-reads (`claimStaleCashOuts`), so two
  * instances make half the provider reads each. A claim is a lease:
  * a checkout claimed by an instance that crashed before reading it is re-read when the lease ends (a live one after
@@ -22,11 +22,11 @@
  * until `followExpiredMs` (24 h) has passed; some 30 reads a checkout instead of 1,440 (docs/spec-gaps.md).
  */
 import type { Clock } from '../lib/clock';
-import type { Store } from '../store/types';
+import type { ReconcileStore } from '../store/checkout-store';
 import type { CheckoutService } from './service';
 
 export interface ReconcilerOptions {
-  store: Store;
+  store: ReconcileStore;
   service: CheckoutService;
   clock: Clock;
   /** A live checkout is re-read after this long without a webhook or a check. Default 60 s. */

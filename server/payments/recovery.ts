@@ -11,7 +11,9 @@ import { CREATING, fromTransactionState, type ProviderCheckoutState } from '../.
 import type { Clock } from '../lib/clock';
 import { safeEqual } from '../lib/secrets';
 import type { ProviderClient, TransactionRecord } from '../provider';
-import type { Activation, Checkout, EventSource, Store } from '../store/types';
+import type { BackOfficeStore } from '../store/back-office';
+import type { CheckoutStore } from '../store/checkout-store';
+import type { Activation, Checkout, EventSource } from '../store/types';
 import { METHOD_ADAPTERS, methodOfRecord } from './methods';
 import { receiptOf } from './receipt';
 import type { Settlement } from './saga';
@@ -26,7 +28,8 @@ const MAX_RANGE_MS = 24 * 60 * 60_000 - 1;
 
 export interface RecoveryOptions {
   provider: ProviderClient;
-  store: Store;
+  /** The checkouts, and the foreign transactions' record (of the back office's part). */
+  store: CheckoutStore & Pick<BackOfficeStore, 'recordForeignTransaction'>;
   clock: Clock;
   webhook: WebhookTarget;
   /** The order's price, for a transaction adopted from a webhook (no reservation to compare with). */

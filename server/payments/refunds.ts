@@ -10,8 +10,9 @@ import { isValidCpf } from '../../core/cpf';
 import { formatCents } from '../../core/money';
 import { COMPLETED } from '../../core/states';
 import type { ProviderClient } from '../provider';
-import { CASH_OUT_SENDING, holdsRefund, type CashOut } from '../store/back-office';
-import type { Checkout, Store } from '../store/types';
+import { CASH_OUT_SENDING, holdsRefund, type BackOfficeStore, type CashOut } from '../store/back-office';
+import type { CheckoutStore } from '../store/checkout-store';
+import type { Checkout } from '../store/types';
 import { requestOf, sha256 } from './cashout-request';
 import type { CashOutDesk } from './cashouts';
 import {
@@ -73,7 +74,15 @@ export interface RefundRequest {
   requestedBy: string;
 }
 
-export function createRefunds({ provider, store, desk }: { provider: ProviderClient; store: Store; desk: CashOutDesk }) {
+export function createRefunds({
+  provider,
+  store,
+  desk,
+}: {
+  provider: ProviderClient;
+  store: BackOfficeStore & CheckoutStore;
+  desk: CashOutDesk;
+}) {
   /** The payer a refund goes to, as the provider's record names them: a name and a valid CPF, else 409. */
   async function recipientOf(checkout: Checkout): Promise<{ name: string; cpf: string }> {
     if (!checkout.transactionId) throw payerNotRefundable();

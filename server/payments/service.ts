@@ -9,7 +9,10 @@ import { transitionFor } from '../../core/checkout-machine';
 import { CREATING, EXPIRED, fromTransactionState, isLive, STORED_STATES } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient, TransactionState } from '../provider';
-import type { Activation, Checkout, EventSource, Store, TransitionChanges, TransitionResult } from '../store/types';
+import type { BackOfficeStore } from '../store/back-office';
+import type { CheckoutStore, ReconcileStore } from '../store/checkout-store';
+import type { CompanyPaymentStore } from '../store/company-payments';
+import type { Activation, Checkout, EventSource, TransitionChanges, TransitionResult } from '../store/types';
 import { checkoutPending, fromProviderError, orderNotFound } from './errors';
 import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
 import type { OrderResolver, PricedOrder } from './orders';
@@ -23,9 +26,15 @@ import { DEFAULT_CHECKOUT_TTL_SECONDS, expiresAtOf, isPastWindow, windowEnd } fr
 
 export type { WebhookTarget } from './webhook-target';
 
+/**
+ * The ports the service uses: the checkouts, the reconciler's claims, and the money out it settles for the
+ * reconciler (cash-outs and refunds, payment requests to companies).
+ */
+export type CheckoutServiceStore = CheckoutStore & ReconcileStore & BackOfficeStore & CompanyPaymentStore;
+
 export interface CheckoutServiceOptions {
   provider: ProviderClient;
-  store: Store;
+  store: CheckoutServiceStore;
   orders: OrderResolver;
   clock: Clock;
   webhook: WebhookTarget;
