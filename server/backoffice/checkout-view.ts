@@ -6,8 +6,9 @@
 import type { AdminCheckoutView } from '../../core/backoffice';
 import { paidLate } from '../../core/checkout-machine';
 import { formatCents, formatDecimal, MICRO_SCALE, microsOf, parseDecimal } from '../../core/money';
-import { holdsRefund, type CashOut } from '../store/back-office';
-import type { Checkout, Store } from '../store/types';
+import { holdsRefund, type BackOfficeStore, type CashOut } from '../store/back-office';
+import type { CheckoutReadStore } from '../store/checkout-store';
+import type { Checkout } from '../store/types';
 import { cashOutView } from '../payments/cashouts';
 import { refundTotals } from '../payments/refunds';
 import { checkoutNotFound } from '../payments/errors';
@@ -65,7 +66,7 @@ export function adminCheckoutView(c: Checkout, refunds: CashOut[] = []): AdminCh
 }
 
 /** The rows' views, each with its refunds (one store query for all of them). */
-export const viewsWithRefunds = (store: Store) => async (checkouts: Checkout[]) => {
+export const viewsWithRefunds = (store: Pick<BackOfficeStore, 'refundsOf'>) => async (checkouts: Checkout[]) => {
   // Grouped once, in their order (oldest first): an export's page asks this for hundreds of checkouts, most with none.
   const byCheckout = new Map<string, CashOut[]>();
   for (const refund of await store.refundsOf(checkouts.map((c) => c.id))) {
@@ -78,7 +79,7 @@ export const viewsWithRefunds = (store: Store) => async (checkouts: Checkout[]) 
 };
 
 /** The checkout `id`, or a 404 for an unknown one or one still being created. */
-export async function findCheckout(store: Store, id: string): Promise<Checkout> {
+export async function findCheckout(store: CheckoutReadStore, id: string): Promise<Checkout> {
   const checkout = id.length <= 64 ? await store.getCheckout(id) : undefined;
   if (!checkout || checkout.state === 'Creating') throw checkoutNotFound('No such checkout.');
   return checkout;

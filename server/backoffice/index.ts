@@ -15,7 +15,12 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { jsonBodyGuards } from '../http/body-guards';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
-import type { StatusHub, Store } from '../store/types';
+import type { AccountStore } from '../store/accounts';
+import type { BackOfficeStore } from '../store/back-office';
+import type { CheckoutReadStore, MerchantEventStore } from '../store/checkout-store';
+import type { CompanyPaymentStore } from '../store/company-payments';
+import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
+import type { StatusHub } from '../store/types';
 import { createApprovals } from '../payments/approvals';
 import { createCashOutDesk, DEFAULT_APPROVAL_ABOVE_CENTS } from '../payments/cashouts';
 import { createCompanyPaymentDesk } from '../payments/company-payments';
@@ -46,13 +51,25 @@ import { sessionRoutes, signInRoutes } from './routes/session';
 import { createBackOfficeStreams } from './stream';
 import { userRoutes } from './routes/users';
 
+/**
+ * The ports the back office's resources use: the checkouts read, the back office's part (lists, cash-outs, refunds,
+ * foreign transactions), payment requests to companies, the console's accounts, the merchant's feed and its endpoints.
+ */
+export type BackOfficeApiStore = CheckoutReadStore &
+  BackOfficeStore &
+  CompanyPaymentStore &
+  AccountStore &
+  MerchantEventStore &
+  EndpointStore &
+  DeliveryLogStore;
+
 export interface BackOfficeOptions {
   provider: ProviderClient;
   adminToken: string;
   clock: Clock;
   /** Where the provider sends the webhooks of cash-outs (the BFF's receiver). */
   webhook: WebhookTarget;
-  store: Store;
+  store: BackOfficeApiStore;
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;

@@ -3,7 +3,7 @@
  * frame encoded once for every stream of that checkout at that seq. The feeds belong to the app that opens the
  * streams (`createStreamFeeds`, made once by the checkout routes), not to the module.
  */
-import type { CheckoutStore } from '../store/checkout-store';
+import type { CheckoutReadStore } from '../store/checkout-store';
 import type { Checkout, CheckoutEvent, CommittedChange } from '../store/types';
 import { toView } from './view';
 
@@ -65,7 +65,7 @@ export interface StreamFeeds {
   readAfter(feed: Feed, checkoutId: string, afterSeq: number): Promise<Batch>;
 }
 
-export function createStreamFeeds(store: Pick<CheckoutStore, 'getCheckout' | 'eventsAfter'>): StreamFeeds {
+export function createStreamFeeds(store: CheckoutReadStore): StreamFeeds {
   const byCheckout = new Map<string, Feed>();
   return {
     join(checkoutId) {

@@ -11,7 +11,7 @@ import { formatCents } from '../../core/money';
 import { COMPLETED } from '../../core/states';
 import type { ProviderClient } from '../provider';
 import { CASH_OUT_SENDING, holdsRefund, type BackOfficeStore, type CashOut } from '../store/back-office';
-import type { CheckoutStore } from '../store/checkout-store';
+import type { CheckoutReadStore } from '../store/checkout-store';
 import type { Checkout } from '../store/types';
 import { requestOf, sha256 } from './cashout-request';
 import type { CashOutDesk } from './cashouts';
@@ -80,7 +80,7 @@ export function createRefunds({
   desk,
 }: {
   provider: ProviderClient;
-  store: BackOfficeStore & CheckoutStore;
+  store: BackOfficeStore & CheckoutReadStore;
   desk: CashOutDesk;
 }) {
   /** The payer a refund goes to, as the provider's record names them: a name and a valid CPF, else 409. */

@@ -19,8 +19,20 @@ import type {
   TransitionResult,
 } from './types';
 
+/** What a reader of checkouts and their events needs (a page, the back office's lists, a stream): nothing that writes. */
+export interface CheckoutReadStore {
+  getCheckout(id: string): Promise<Checkout | undefined>;
+  findCheckoutByTransaction(transactionId: string): Promise<Checkout | undefined>;
+  /** Every checkout of the order, oldest first. */
+  findCheckoutsByOrder(orderId: string): Promise<Checkout[]>;
+  /** Events with seq greater than `afterSeq`, in seq order. */
+  eventsAfter(checkoutId: string, afterSeq: number): Promise<CheckoutEvent[]>;
+  /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */
+  listExpiredCheckouts(now: string, limit: number): Promise<Checkout[]>;
+}
+
 /** Checkouts and their events: one per order, created through a reservation, moved forward by compare-and-set. */
-export interface CheckoutStore {
+export interface CheckoutStore extends CheckoutReadStore {
   /**
    * Atomically returns the order's checkout when one is `Creating`, `Created`, `Registered` or `Completed`, else
    * inserts `draft` as `Creating`. A partial unique index enforces this in the database, so two processes (or two
@@ -31,10 +43,6 @@ export interface CheckoutStore {
   activateCheckout(id: string, fields: Activation, at: string): Promise<{ checkout: Checkout; event: CheckoutEvent }>;
   /** Deletes a `Creating` reservation after the provider call failed; a checkout in any other state is left alone. */
   discardCheckout(id: string): Promise<void>;
-  getCheckout(id: string): Promise<Checkout | undefined>;
-  findCheckoutByTransaction(transactionId: string): Promise<Checkout | undefined>;
-  /** Every checkout of the order, oldest first. */
-  findCheckoutsByOrder(orderId: string): Promise<Checkout[]>;
   /**
    * Compare-and-set: moves to `to` only when the current state is in `from`, appending the next event in the same
    * transaction. Otherwise `changed: false` with the current checkout and no event. Throws when the id is unknown.
@@ -82,14 +90,10 @@ export interface CheckoutStore {
     holderId: string,
     at: string,
   ): Promise<{ checkout: Checkout; event: CheckoutEvent; superseded: { checkout: Checkout; event: CheckoutEvent } } | undefined>;
-  /** Events with seq greater than `afterSeq`, in seq order. */
-  eventsAfter(checkoutId: string, afterSeq: number): Promise<CheckoutEvent[]>;
   /** Records that a webhook for the checkout arrived; never moves the date backwards. */
   markWebhookSeen(id: string, at: string): Promise<void>;
   /** Records that the provider was re-read for the checkout; never moves the date backwards. */
   markChecked(id: string, at: string): Promise<void>;
-  /** `Created`/`Registered` checkouts whose payment window ended at or before `now`, earliest end first. */
-  listExpiredCheckouts(now: string, limit: number): Promise<Checkout[]>;
 }
 
 /** The reconciler's claims: leases on what a crash or a lost webhook may have left behind, shared out between instances. */

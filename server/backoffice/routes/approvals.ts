@@ -13,7 +13,8 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { formatCents } from '../../../core/money';
 import type { CashOut } from '../../store/back-office';
-import type { Checkout, Store } from '../../store/types';
+import type { CheckoutReadStore } from '../../store/checkout-store';
+import type { Checkout } from '../../store/types';
 import type { CompanyPayment } from '../../store/company-payments';
 import type { Approvals, Decision } from '../../payments/approvals';
 import { cashOutView, IDEMPOTENCY_KEY } from '../../payments/cashouts';
@@ -47,7 +48,7 @@ const orderOf = (state: 'pending' | 'decided') => (a: ApprovalView, b: ApprovalV
 /** Plain code-unit order, as the stores sort the keys (ISO instants sort as text). */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function approvalRoutes({ store, approvals }: { store: Store; approvals: Approvals }) {
+export function approvalRoutes({ store, approvals }: { store: CheckoutReadStore; approvals: Approvals }) {
   /** The views of `movements`, each refund with its checkout. */
   async function views(movements: CashOut[]) {
     const ids = [...new Set(movements.flatMap((m) => (m.refundOf ? [m.refundOf] : [])))];

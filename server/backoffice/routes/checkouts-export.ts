@@ -9,7 +9,8 @@
 import { Hono } from 'hono';
 import { METHOD_LABELS } from '../../../core/method-labels';
 import type { Clock } from '../../lib/clock';
-import type { Checkout, Store } from '../../store/types';
+import type { BackOfficeStore } from '../../store/back-office';
+import type { Checkout } from '../../store/types';
 import { parseQuery } from '../../http/json-body';
 import { filterOf, filterQuery } from '../checkout-filter';
 import { csvFormatQuery, csvHeaders, csvStream, type CsvColumn, type CsvFormat } from '../csv';
@@ -50,7 +51,7 @@ export const EXPORT_COLUMNS: readonly CsvColumn<AdminCheckoutView>[] = [
 ];
 
 export interface ExportRoutesOptions {
-  store: Store;
+  store: Pick<BackOfficeStore, 'listCheckouts'>;
   clock: Clock;
   /** The rows' views with their refunds, as the list shows them. */
   withRefunds: (checkouts: Checkout[]) => Promise<AdminCheckoutView[]>;

@@ -8,7 +8,8 @@ import { Hono } from 'hono';
 import type { CheckoutDetail, CheckoutPage, ProviderRecord } from '../../../core/backoffice';
 import type { Clock } from '../../lib/clock';
 import type { ProviderClient, TransactionRecord } from '../../provider';
-import type { Store } from '../../store/types';
+import type { BackOfficeStore } from '../../store/back-office';
+import type { CheckoutReadStore } from '../../store/checkout-store';
 import { cashOutView } from '../../payments/cashouts';
 import { noTransaction, providerReadFailed } from '../../payments/errors';
 import { parseQuery } from '../../http/json-body';
@@ -26,7 +27,7 @@ function recordView(record: TransactionRecord) {
 
 export interface CheckoutRoutesOptions {
   provider: ProviderClient;
-  store: Store;
+  store: CheckoutReadStore & BackOfficeStore;
   clock: Clock;
 }
 

@@ -6,12 +6,12 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { Store } from '../../store/types';
+import type { BackOfficeStore } from '../../store/back-office';
 import { parseQuery } from '../../http/json-body';
 
 const foreignQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) });
 
-export function foreignTransactionRoutes({ store }: { store: Store }) {
+export function foreignTransactionRoutes({ store }: { store: Pick<BackOfficeStore, 'listForeignTransactions'> }) {
   return new Hono().get('/foreign-transactions', async (c) => {
     const { limit } = parseQuery(c, foreignQuery);
     return c.json({ items: await store.listForeignTransactions(limit) });

@@ -13,7 +13,7 @@ import { CASH_OUT_PENDING_APPROVAL } from '../../../core/cashout-machine';
 import { formatCents, parseCents } from '../../../core/money';
 import type { Clock } from '../../lib/clock';
 import type { ProviderClient } from '../../provider';
-import type { Store } from '../../store/types';
+import type { CompanyPaymentStore } from '../../store/company-payments';
 import type { CompanyPaymentDesk, DeskPayment } from '../../payments/company-payments';
 import { parseJson, parseQuery } from '../../http/json-body';
 import type { BackOfficeEnv } from '../actor';
@@ -42,7 +42,7 @@ const paymentRequestBody = taking<PaymentRequestInput>()(
 
 export interface PaymentRequestRoutesOptions {
   provider: ProviderClient;
-  store: Store;
+  store: CompanyPaymentStore;
   desk: CompanyPaymentDesk;
   clock: Clock;
 }

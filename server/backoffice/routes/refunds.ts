@@ -10,8 +10,8 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { formatCents, parseCents } from '../../../core/money';
-import { CASH_OUT_PENDING_APPROVAL, holdsRefund, type CashOut } from '../../store/back-office';
-import type { Store } from '../../store/types';
+import { CASH_OUT_PENDING_APPROVAL, holdsRefund, type BackOfficeStore, type CashOut } from '../../store/back-office';
+import type { CheckoutReadStore } from '../../store/checkout-store';
 import { cashOutView, maskCpf, type CashOutDesk } from '../../payments/cashouts';
 import { refundExists } from '../../payments/errors';
 import { refundDescription, refundTotals, type Refunds } from '../../payments/refunds';
@@ -27,7 +27,7 @@ import { taking } from '../wire-check';
 const refundBody = taking<RefundInput>()(z.object({ amount: amount.optional() }));
 
 export interface RefundRoutesOptions {
-  store: Store;
+  store: CheckoutReadStore & BackOfficeStore;
   desk: CashOutDesk;
   refunds: Refunds;
 }

@@ -26,8 +26,7 @@ import { endpointUrlAllowed, type EndpointAddressPolicy } from '../../merchant-w
 import { sendEvent, testEvent } from '../../merchant-webhooks/send';
 import { webhookTransport } from '../../merchant-webhooks/webhook-post';
 import { WEBHOOK_SECRET_FORMAT } from '../../merchant-webhooks/signing';
-import { signingSecrets, type StoredWebhookEndpoint } from '../../store/endpoints';
-import type { Store } from '../../store/types';
+import { signingSecrets, type EndpointStore, type StoredWebhookEndpoint } from '../../store/endpoints';
 import {
   MERCHANT_EVENT_TYPES,
   type WebhookEndpointInput,
@@ -56,7 +55,7 @@ export interface WebhookWiring {
 }
 
 export interface WebhookEndpointOptions {
-  store: Store;
+  store: EndpointStore;
   clock: Clock;
   webhooks: WebhookWiring;
 }
@@ -128,7 +127,11 @@ const environmentView = (endpoint: WebhookEndpoint): WebhookEndpointView => ({
 });
 
 /** The stored endpoint of `id`, or a 404 (the environment's is refused: it is not changed here). */
-export async function storedEndpoint(store: Store, webhooks: WebhookWiring, id: string): Promise<StoredWebhookEndpoint> {
+export async function storedEndpoint(
+  store: Pick<EndpointStore, 'getWebhookEndpoint'>,
+  webhooks: WebhookWiring,
+  id: string,
+): Promise<StoredWebhookEndpoint> {
   if (webhooks.environment.some((endpoint) => endpoint.id === id)) throw webhookEndpointFromEnvironment();
   const endpoint = STORED_ID.test(id) ? await store.getWebhookEndpoint(id) : undefined;
   if (!endpoint) throw webhookEndpointNotFound();

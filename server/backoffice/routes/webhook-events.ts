@@ -11,9 +11,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock';
 import { FAILURE_REASONS } from '../../merchant-webhooks/send';
-import type { EventAttempt, EventDelivery } from '../../store/endpoints';
+import type { MerchantEventStore } from '../../store/checkout-store';
+import type { DeliveryLogStore, EndpointStore, EventAttempt, EventDelivery } from '../../store/endpoints';
 import type { MerchantEvent } from '../../store/merchant-events';
-import type { Store } from '../../store/types';
 import { webhookEndpointDisabled, webhookEventNotFound } from '../../payments/errors';
 import { parseQuery } from '../../http/json-body';
 import { MERCHANT_EVENT_TYPES, type MerchantEventPage } from '../../../core/backoffice';
@@ -47,7 +47,10 @@ const attemptView = (attempt: EventAttempt) =>
     ? attempt
     : { ...attempt, error: 'no answer' };
 
-export function webhookEventRoutes({ store, clock, webhooks }: { store: Store; clock: Clock; webhooks: WebhookWiring }) {
+/** The merchant's feed, where each event's deliveries stand, and the endpoints they go to. */
+export type WebhookEventStore = MerchantEventStore & DeliveryLogStore & EndpointStore;
+
+export function webhookEventRoutes({ store, clock, webhooks }: { store: WebhookEventStore; clock: Clock; webhooks: WebhookWiring }) {
   const eventOr404 = async (id: string): Promise<MerchantEvent> => {
     const event = EVENT_ID.test(id) ? await store.getMerchantEvent(id) : undefined;
     if (!event) throw webhookEventNotFound();

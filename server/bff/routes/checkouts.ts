@@ -10,7 +10,7 @@ import { METHOD_LABELS } from '../../../core/method-labels';
 import { METHODS } from '../../../core/methods';
 import { isLive } from '../../../core/states';
 import type { Clock } from '../../lib/clock';
-import type { CheckoutStore } from '../../store/checkout-store';
+import type { CheckoutReadStore } from '../../store/checkout-store';
 import type { StatusHub } from '../../store/types';
 import {
   checkoutNotFound,
@@ -49,7 +49,7 @@ const createBody = z.object({
 
 export interface CheckoutRoutesOptions {
   service: CheckoutService;
-  store: CheckoutStore;
+  store: CheckoutReadStore;
   hub: StatusHub;
   /** Origins a returnUrl may point to (the storefronts), so the bank page can't redirect anywhere else. */
   returnOrigins: readonly string[];

@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock';
 import { orderNotFound } from '../../payments/errors';
 import type { OrderResolver } from '../../payments/orders';
 import type { CheckoutService } from '../../payments/service';
-import type { CheckoutStore } from '../../store/checkout-store';
+import type { CheckoutReadStore } from '../../store/checkout-store';
 import { toView } from '../view';
 import { requireOrderToken } from './checkouts';
 
@@ -29,7 +29,7 @@ export const ORDER_TOKEN_HEADER = 'X-Order-Token';
 
 export interface OrderRoutesOptions {
   service: CheckoutService;
-  store: CheckoutStore;
+  store: CheckoutReadStore;
   /** The merchant's order source: an order with nothing to resume must exist (and be payable) to read as 204. */
   orders: OrderResolver;
   /** The key order tokens are signed with (`ORDERS_TOKEN`), as for `POST /checkouts`. */
