@@ -3,7 +3,9 @@
  * where stored endpoints may point, and its timings (retries, leases, lanes, batches), each with its default here.
  */
 import type { Clock } from '../lib/clock';
-import type { StatusHub, Store } from '../store/types';
+import type { DeliveryStore } from '../store/deliveries';
+import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
+import type { StatusHub } from '../store/types';
 import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
@@ -15,8 +17,11 @@ export const RETRY_FOR_MS = 5 * 24 * 3_600_000;
 /** How long an endpoint may fail every attempt (no 2xx) before it is disabled: five days. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
+/** The deliveries it claims and records, the endpoints it reads and notes, and their queues it fills. */
+export type DeliveryWorkerStore = DeliveryStore & EndpointStore & Pick<DeliveryLogStore, 'queueEndpointDeliveries'>;
+
 export interface DeliveryWorkerOptions {
-  store: Store;
+  store: DeliveryWorkerStore;
   hub: Pick<StatusHub, 'subscribeAll'>;
   /** The environment's endpoints (never stored, nor checked: the operator's); the store's are read besides them. */
   endpoints: readonly WebhookEndpoint[];
@@ -50,4 +55,19 @@ export interface DeliveryWorkerOptions {
   endpointsTtlMs?: number;
   /** How long an endpoint fails every attempt before it is disabled. Default five days. */
   disableAfterMs?: number;
+}
+
+/** A delivery worker, in the request thread (./delivery.ts) or in a thread of its own (./thread.ts): the same either way. */
+export interface DeliveryWorker {
+  /** One pass now over every endpoint; resolves with how many deliveries were sent. */
+  runOnce(): Promise<number>;
+  /** The environment's endpoints, which the back office lists and tests beside the stored ones. */
+  readonly environment: readonly WebhookEndpoint[];
+  /** Where stored endpoints may point: the back office checks an endpoint's URL by it when one is added. */
+  readonly addresses: EndpointAddressPolicy;
+  /** Reads the store's endpoints again: after the back office changed them. */
+  refresh(): void;
+  start(): void;
+  /** Stops claiming; resolves once every delivery in flight has been recorded. */
+  stop(): Promise<void>;
 }

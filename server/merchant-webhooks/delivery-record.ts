@@ -6,8 +6,8 @@
  * write, each stored endpoint's health is noted (its last 2xx, the first failure since), which disables one failing
  * for too long; the environment's is not stored, so not noted.
  */
-import type { RecordedAttempt } from '../store/deliveries';
-import type { Store } from '../store/types';
+import type { DeliveryStore, RecordedAttempt } from '../store/deliveries';
+import type { EndpointStore } from '../store/endpoints';
 
 /**
  * How long a finished attempt waits for others before it is written. On loopback a lane's sixteen answers come within
@@ -17,7 +17,7 @@ import type { Store } from '../store/types';
 export const RECORD_WAIT_MS = 5;
 
 export interface AttemptRecorderOptions {
-  store: Pick<Store, 'recordAttempts' | 'noteEndpointAttempt'>;
+  store: Pick<DeliveryStore, 'recordAttempts'> & Pick<EndpointStore, 'noteEndpointAttempt'>;
   /** The worker's lease owner: an attempt is recorded only while it still holds the delivery's lease. */
   owner: string;
   /** Attempts recorded at most in one transaction. */

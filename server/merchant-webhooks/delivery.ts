@@ -25,14 +25,21 @@
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome, RecordedAttempt, WebhookDelivery } from '../store/deliveries';
 import { signingSecrets } from '../store/endpoints';
-import { DISABLE_AFTER_MS, RETRY_DELAYS_MS, RETRY_EVERY_MS, RETRY_FOR_MS, type DeliveryWorkerOptions } from './delivery-options';
+import {
+  DISABLE_AFTER_MS,
+  RETRY_DELAYS_MS,
+  RETRY_EVERY_MS,
+  RETRY_FOR_MS,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from './delivery-options';
 import { attemptRecorder } from './delivery-record';
 import { endpointLanes } from './lanes';
 import { sendEvent, SEND_TIMEOUT_MS, type WebhookEndpoint } from './send';
 import { webhookTransport } from './webhook-post';
 
 export type { WebhookEndpoint } from './send';
-export type { DeliveryWorkerOptions } from './delivery-options';
+export type { DeliveryWorker, DeliveryWorkerOptions, DeliveryWorkerStore } from './delivery-options';
 
 /** Attempts answered and not yet recorded past which the worker claims no more until the recorder catches up. */
 const RECORDS_BEHIND = 256;
@@ -40,9 +47,7 @@ const RECORDS_BEHIND = 256;
 /** An endpoint as the worker sends to it: `checked` for a stored one, whose addresses the policy checks. */
 type Target = WebhookEndpoint & { checked: boolean };
 
-export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
-
-export function createDeliveryWorker(options: DeliveryWorkerOptions) {
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { store, hub, clock } = options;
   const environment = options.endpoints;
   const fromEnvironment: Target[] = environment.map((endpoint) => ({ ...endpoint, checked: false }));

@@ -8,8 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../lib/clock';
 import { openPostgresStore } from '../store/postgres';
 import { openSqliteStore } from '../store/sqlite';
-import type { Store } from '../store/types';
-import { createDeliveryWorker } from './delivery';
+import type { StoreConnection } from '../store/types';
+import { createDeliveryWorker, type DeliveryWorkerStore } from './delivery';
 import type { ThreadData, ToThread } from './thread';
 import { DELIVERY_THREAD_NAME, lowerThreadPriority, nameThread } from './thread-priority';
 
@@ -27,7 +27,7 @@ try {
   logger.warn("merchant webhooks: the delivery thread runs at the request thread's priority:", error);
 }
 
-async function open(): Promise<Store> {
+async function open(): Promise<DeliveryWorkerStore & StoreConnection> {
   if (data.databaseUrl) {
     // Two connections: one for the pass's reads and writes, one spare for the endpoint notes; no more are ever used.
     return openPostgresStore({

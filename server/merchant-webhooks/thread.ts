@@ -12,9 +12,10 @@ import type { Worker } from 'node:worker_threads';
 import type { Clock } from '../lib/clock';
 import { systemClock } from '../lib/clock';
 import { startTypeScriptWorker } from '../lib/ts-worker';
-import type { StatusHub, Store } from '../store/types';
+import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
+import type { StatusHub } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
-import { createDeliveryWorker } from './delivery';
+import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerStore } from './delivery';
 import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
@@ -35,13 +36,13 @@ type FromThread = { op: 'warn' | 'failed'; line: string } | { op: 'ran'; id: num
 
 export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   /** The request thread's store: only to start the endpoints' cursors (see `start`). */
-  store: Pick<Store, 'listWebhookEndpoints' | 'queueEndpointDeliveries'>;
+  store: Pick<EndpointStore, 'listWebhookEndpoints'> & Pick<DeliveryLogStore, 'queueEndpointDeliveries'>;
   hub: Pick<StatusHub, 'subscribeAll'>;
   endpoints: readonly WebhookEndpoint[];
   logger?: Pick<Console, 'warn'>;
 }
 
-export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
+export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): DeliveryWorker {
   const logger = options.logger ?? console;
   const environment = options.endpoints;
   let thread: { worker: Worker; stopped: Promise<void> } | undefined;
@@ -148,8 +149,8 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions) {
 
 /** The worker for this store and clock: the thread when it can have one (see above), else in-thread. */
 export function deliveryWorkerFor(
-  options: ThreadedDeliveryOptions & { store: Store; hub: StatusHub; clock: Clock },
-): ReturnType<typeof createThreadedDeliveryWorker> {
+  options: ThreadedDeliveryOptions & { store: DeliveryWorkerStore; hub: StatusHub; clock: Clock },
+): DeliveryWorker {
   const { store, clock, hub, endpoints, addresses, logger, retryDelaysMs } = options;
   if (clock === systemClock && (options.databaseUrl || options.file)) return createThreadedDeliveryWorker(options);
   return createDeliveryWorker({

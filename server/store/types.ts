@@ -167,7 +167,11 @@ export interface Store
     DeliveryStore,
     EndpointStore,
     DeliveryLogStore,
-    AccountStore {
+    AccountStore,
+    StoreConnection {}
+
+/** What the opener of a store holds besides its ports: its connection (a file, a pool), to close once. */
+export interface StoreConnection {
   close(): Promise<void>;
 }
 
