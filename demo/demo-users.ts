@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { auditRecorder } from '../server/accounts/audit';
 import { addUser } from '../server/accounts/users';
 import type { Clock } from '../server/lib/clock';
-import type { UserRole } from '../server/store/accounts';
-import type { Store } from '../server/store/types';
+import type { AccountStore, UserRole } from '../server/store/accounts';
 
 export const DEMO_USERS_FILE = 'demo-users.txt';
 
@@ -44,7 +43,7 @@ export async function ensureDemoUsers({
   dataDir,
   consoleUrl,
 }: {
-  store: Store;
+  store: AccountStore;
   clock: Clock;
   dataDir: string;
   consoleUrl: string;

@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHOPPER_ERRORS } from '../core/contract';
 import { noUserHint } from './accounts/users';
-import { backOfficeApi } from './backoffice';
-import { createCheckoutApp, type CheckoutAppOptions } from './bff/app';
+import { backOfficeApi, type BackOfficeApiStore } from './backoffice';
+import { createCheckoutApp, type CheckoutAppOptions, type CheckoutAppStore } from './bff/app';
 import { webhookLine } from './bff/webhook-receiver';
 import { PUBLIC_ENDPOINTS, type EndpointAddressPolicy } from './merchant-webhooks/endpoint-address';
+import type { DeliveryWorkerStore } from './merchant-webhooks/delivery';
 import { deliveryWorkerFor } from './merchant-webhooks/thread';
 import { JSON_BODY_MAX_BYTES } from './http/body-guards';
 import { errorBody } from './http/error-envelope';
@@ -26,7 +27,7 @@ import { keptSecret, type Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
 import { openStore } from './store';
-import type { StatusHub, Store } from './store/types';
+import type { StatusHub } from './store/types';
 import { widgetFiles } from './widget';
 import { consoleApp } from './console';
 import { payPage } from './pay-page';
@@ -67,12 +68,15 @@ export interface StartOptions {
   endpointAddresses?: EndpointAddressPolicy;
 }
 
+/** What the product's parts store through: the shoppers' API, the merchant webhooks' delivery and the back office. */
+export type ProductStore = CheckoutAppStore & DeliveryWorkerStore & BackOfficeApiStore;
+
 export interface ProductOptions {
   config: Config;
   listener: Listener;
   provider: ProviderClient;
   orders: OrderResolver;
-  store: Store;
+  store: ProductStore;
   hub: StatusHub;
   clock: Clock;
   log: Logger;

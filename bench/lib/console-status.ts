@@ -9,11 +9,10 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createCheckoutApp } from '../../server/bff/app';
+import { createCheckoutApp, type CheckoutAppStore } from '../../server/bff/app';
 import type { PricedOrder } from '../../server/payments/orders';
 import type { ProviderClient } from '../../server/provider';
 import { createLocalHub } from '../../server/store';
-import type { Store } from '../../server/store/types';
 import { median } from './stats';
 
 const SECRET = 'bench-console-status-secret-0123456789abcdef';
@@ -63,7 +62,7 @@ function startPoller() {
 }
 
 /** The shoppers' app on `store`, as the server mounts it under `/api`, on a socket of 127.0.0.1; resolves its port. */
-export async function serveShoppers(store: Store) {
+export async function serveShoppers(store: CheckoutAppStore) {
   const { app } = createCheckoutApp({
     provider: undefined as unknown as ProviderClient,
     store,
@@ -84,7 +83,12 @@ export async function serveShoppers(store: Store) {
  * Status p50 of one of `store`'s paid checkouts while `backOffice` (an app with the console's list and export routes)
  * answers nothing, then `listPath` over and over for `phaseMs`, then the export of everything.
  */
-export async function measureStatusUnderLoad(store: Store, backOffice: Hono, listPath: string, phaseMs = 3_000): Promise<StatusFigures> {
+export async function measureStatusUnderLoad(
+  store: CheckoutAppStore,
+  backOffice: Hono,
+  listPath: string,
+  phaseMs = 3_000,
+): Promise<StatusFigures> {
   const [paid] = await store.listCheckouts({ states: ['Completed'] }, 1);
   if (!paid) throw new Error('bench: the history has no paid checkout to poll');
   const server = await serveShoppers(store);

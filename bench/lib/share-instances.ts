@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { Clock } from '../../server/lib/clock';
 import { createReconciler, type ReconcilerOptions } from '../../server/payments/reconciler';
-import { createCheckoutService } from '../../server/payments/service';
+import { createCheckoutService, type CheckoutServiceStore } from '../../server/payments/service';
 import type { ProviderClient } from '../../server/provider';
 import { openPostgresStore } from '../../server/store/postgres';
 import { openSqliteStore } from '../../server/store/sqlite';
+import type { CheckoutStore } from '../../server/store/checkout-store';
 import type { Store } from '../../server/store/types';
 
 export const MINUTE = 60_000;
@@ -35,7 +36,7 @@ export function countingProvider(latencyMs: number) {
 }
 
 /** One instance's reconciler: the real service and reconciler over `store`. */
-export function reconcilerOf(store: Store, provider: ProviderClient, clock: Clock, tuning: Partial<ReconcilerOptions> = {}) {
+export function reconcilerOf(store: CheckoutServiceStore, provider: ProviderClient, clock: Clock, tuning: Partial<ReconcilerOptions> = {}) {
   const service = createCheckoutService({
     provider,
     store,
@@ -48,7 +49,12 @@ export function reconcilerOf(store: Store, provider: ProviderClient, clock: Cloc
 }
 
 /** `live` Registered checkouts quiet since `at`, and `expired` ones that expired at `expiredAt`. */
-export async function seedStale(store: Store, counts: { live: number; expired: number }, at: number, expiredAt = at): Promise<void> {
+export async function seedStale(
+  store: CheckoutStore,
+  counts: { live: number; expired: number },
+  at: number,
+  expiredAt = at,
+): Promise<void> {
   const iso = (ms: number) => new Date(ms).toISOString();
   for (let i = 0; i < counts.live + counts.expired; i++) {
     const id = `co_bench_${randomBytes(8).toString('hex')}`;

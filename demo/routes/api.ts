@@ -19,7 +19,7 @@ import type { Clock } from '../../server/lib/clock';
 import { safeEqual } from '../../server/lib/secrets';
 import type { ProviderClient } from '../../server/provider';
 import { SANDBOX_PAYER } from '../../server/sandbox';
-import type { Store } from '../../server/store/types';
+import type { CheckoutReadStore } from '../../server/store/checkout-store';
 import { PRODUCTS } from '../catalog';
 import type { DemoStore } from '../store';
 
@@ -78,7 +78,7 @@ export function demoOrders(demo: DemoStore): OrderResolver {
 }
 
 export interface DemoApiOptions {
-  store: Store;
+  store: CheckoutReadStore;
   demo: DemoStore;
   orders: OrderResolver;
   /** Bearer token of the order contract route, and the key of the order tokens the shop gives the checkout page. */

@@ -32,7 +32,8 @@ import { safeEqual } from '../../server/lib/secrets';
 import { ApiError, methodNotAllowed, paymentRequestNotOurs } from '../../server/payments/errors';
 import { errorBody } from '../../server/http/error-envelope';
 import { ADMIN_KEY_HEADER, type Sandbox } from '../../server/sandbox';
-import type { Store } from '../../server/store/types';
+import type { AuditStore, SessionStore } from '../../server/store/accounts';
+import type { CompanyPaymentStore } from '../../server/store/company-payments';
 import { portalRoute, type PortalRoute } from '../portal-rules';
 
 /** Largest body the portal sends to the emulator's admin routes (the emulator takes up to 64 KiB of JSON). */
@@ -47,7 +48,7 @@ export interface SandboxAdminOptions {
   /** The bearer token of the back office (ADMIN_TOKEN, or the one kept in DATA_DIR). */
   adminToken: string;
   /** The product's store: the console's sessions and users, its payment requests and its audit trail. */
-  store: Store;
+  store: SessionStore & AuditStore & CompanyPaymentStore;
   clock: Clock;
   /** The origins a cookie-borne write may come from: the demo's own (its public address and loopback spellings). */
   allowedOrigins: readonly string[];
@@ -146,7 +147,7 @@ async function forward(c: Context, sandbox: SandboxAdminOptions['sandbox'], targ
 }
 
 /** The audit details of a payment request the portal is asked to approve: the product's own, or a refusal. */
-async function approvalDetails(store: Store, requestId: string) {
+async function approvalDetails(store: CompanyPaymentStore, requestId: string) {
   const ours = await store.findCompanyPaymentByRequest(requestId);
   if (!ours) throw paymentRequestNotOurs();
   return {
