@@ -25,6 +25,8 @@ const NODE = [
   '*.{js,mjs,cjs,ts}',
 ];
 const TESTS = ['test/**', '**/*.test.ts'];
+/** What opens a store and so holds the whole of it (server/store/types.ts `Store`): the bench's store builders (tests build theirs too). */
+const STORE_BUILDERS = ['bench/lib/console-stores.ts', 'bench/lib/share-instances.ts'];
 
 export default defineConfig([
   globalIgnores(['**/node_modules/', '**/dist/', 'data/', '.data/', 'coverage/', 'docs/screenshots/']),
@@ -60,6 +62,27 @@ export default defineConfig([
   // The callbacks given to Playwright's page.evaluate run in the page.
   { files: ['scripts/screenshot.mjs'], languageOptions: { globals: globals.browser } },
 
+  // A consumer of the store takes the ports it uses (server/store/checkout-store.ts and each part's), never the whole
+  // `Store`: what it may touch is then written in its signature. Only server/store/ itself and what opens a store name it.
+  {
+    files: ['server/**', 'demo/**', 'bench/**', 'scripts/**'],
+    ignores: ['server/store/**', ...TESTS, ...STORE_BUILDERS],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)server/store(/(types|index))?$|^(\\.\\.?/)+store(/(types|index))?$',
+              importNames: ['Store'],
+              message:
+                'Take the ports this code uses (server/store/checkout-store.ts, back-office.ts, endpoints.ts, ...), not the whole Store.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: TESTS,
     rules: {
