@@ -39,21 +39,32 @@ export interface ApprovalsOptions {
   clock: Clock;
 }
 
-export function createApprovals({ store, desk, companyPayments, clock }: ApprovalsOptions) {
+/** The approvals of movements, for the back office's routes. */
+export interface Approvals {
+  /** Cash-outs and refunds waiting for a decision (oldest first), or decided ones (most recently decided first). */
+  list(state: ApprovalListState, limit: number): Promise<CashOut[]>;
+  /** Payment requests waiting for a decision (oldest first), or decided ones (most recently decided first). */
+  listCompanyPayments(state: ApprovalListState, limit: number): Promise<CompanyPayment[]>;
+  /**
+   * Decides the cash-out or refund under `key`: 404 when none needs a decision there, 403 when `by` asked for it
+   * (or it is the token approving), 409 when it was decided already. Approved, it is sent at once and answered as
+   * the provider left it (a refusal of the provider's comes back as the merchant's refusal, and the movement waits
+   * for a decision again); rejected, it is answered `Rejected`.
+   */
+  decide(key: string, decision: Decision): Promise<CashOut>;
+  /**
+   * Decides the payment request under `key`, with the same rules; approved, it is asked of the provider at once
+   * (`Requested` with the provider's request, which the provider's approval flow then executes).
+   */
+  decideCompanyPayment(key: string, decision: Decision): Promise<DeskPayment>;
+}
+
+export function createApprovals({ store, desk, companyPayments, clock }: ApprovalsOptions): Approvals {
   return {
-    /** Cash-outs and refunds waiting for a decision (oldest first), or decided ones (most recently decided first). */
-    list: (state: ApprovalListState, limit: number) => store.listApprovals(state, limit),
+    list: (state, limit) => store.listApprovals(state, limit),
+    listCompanyPayments: (state, limit) => store.listCompanyPaymentApprovals(state, limit),
 
-    /** Payment requests waiting for a decision (oldest first), or decided ones (most recently decided first). */
-    listCompanyPayments: (state: ApprovalListState, limit: number) => store.listCompanyPaymentApprovals(state, limit),
-
-    /**
-     * Decides the cash-out or refund under `key`: 404 when none needs a decision there, 403 when `by` asked for it
-     * (or it is the token approving), 409 when it was decided already. Approved, it is sent at once and answered as
-     * the provider left it (a refusal of the provider's comes back as the merchant's refusal, and the movement waits
-     * for a decision again); rejected, it is answered `Rejected`.
-     */
-    async decide(key: string, decision: Decision): Promise<CashOut> {
+    async decide(key, decision) {
       const current = await store.getCashOut(key);
       if (!current || !isApproval(current)) throw approvalNotFound();
       assertChecker(current.requestedBy, decision);
@@ -63,11 +74,7 @@ export function createApprovals({ store, desk, companyPayments, clock }: Approva
       return decision.approve ? desk.proceed(result.cashOut) : result.cashOut;
     },
 
-    /**
-     * Decides the payment request under `key`, with the same rules; approved, it is asked of the provider at once
-     * (`Requested` with the provider's request, which the provider's approval flow then executes).
-     */
-    async decideCompanyPayment(key: string, decision: Decision): Promise<DeskPayment> {
+    async decideCompanyPayment(key, decision) {
       const current = await store.getCompanyPayment(key);
       if (!current || !isApproval(current)) throw approvalNotFound();
       assertChecker(current.requestedBy, decision);
@@ -78,5 +85,3 @@ export function createApprovals({ store, desk, companyPayments, clock }: Approva
     },
   };
 }
-
-export type Approvals = ReturnType<typeof createApprovals>;

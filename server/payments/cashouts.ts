@@ -65,6 +65,32 @@ interface KeyedRequest {
   orderId: string;
 }
 
+/** The back office's cash-outs and refunds, each under its idempotency key. */
+export interface CashOutDesk {
+  /** Re-reads one cash-out at the provider and records what changed (../cashout-settle.ts `refreshCashOut`). */
+  refresh(cashOut: CashOut): Promise<CashOut>;
+  /**
+   * Makes the cash-out of `request` under `key` (or keeps it for an owner's approval: `PendingApproval`), or answers
+   * the key's cash-out: `created` says which. Another request under the same key is 422; a refund of a checkout not
+   * Completed is 409 `checkout_not_paid`, one past what is left of its payment 409 `refund_exceeds_paid`.
+   */
+  send(key: string, request: CashOutRequest): Promise<{ created: boolean; cashOut: CashOut }>;
+  /**
+   * Sends a movement an owner just approved (the store moved it from `PendingApproval` to `Sending`): the provider
+   * call under its own order id, so a crash after the approval is settled by the usual look-up.
+   */
+  proceed(approved: CashOut): Promise<CashOut>;
+  /** Recent cash-outs, newest first, those still moving re-read at the provider first (a failed read keeps the stored state). */
+  recent(limit: number): Promise<CashOut[]>;
+  /** Re-reads the cash-outs still moving (20 unless told); errors are logged, never thrown. */
+  refreshUnsettled(limit?: number): Promise<void>;
+  /**
+   * The charges the plan takes from `amountCents`, as the provider's last read record shows the plan (a fixed
+   * part plus a rate); undefined while no record was read. Six decimals, like the provider's.
+   */
+  quote(amountCents: number): Promise<string | undefined>;
+}
+
 export function createCashOutDesk({
   provider,
   store,
@@ -74,7 +100,7 @@ export function createCashOutDesk({
   staleMs = 30_000,
   approvalAboveCents,
   logger = console,
-}: CashOutDeskOptions) {
+}: CashOutDeskOptions): CashOutDesk {
   const hook = { url: webhook.url, customHeaderName: webhook.headerName, customHeaderValue: webhook.secret };
   const now = () => clock.now().toISOString();
   /** The plan's fixed part and rate (micro-units), as the provider's last record read showed them. */
@@ -147,23 +173,12 @@ export function createCashOutDesk({
 
   return {
     refresh,
-
-    /**
-     * Makes the cash-out of `request` under `key` (or keeps it for an owner's approval: `PendingApproval`), or answers
-     * the key's cash-out: `created` says which. Another request under the same key is 422; a refund of a checkout not
-     * Completed is 409 `checkout_not_paid`, one past what is left of its payment 409 `refund_exceeds_paid`.
-     */
     async send(key: string, request: CashOutRequest): Promise<{ created: boolean; cashOut: CashOut }> {
       const fingerprint = request.fingerprint ?? fingerprintOf(request);
       const orderId = request.orderId ?? `${request.refundOf ? 'refund' : 'payout'}-${sha256(key).slice(0, 20)}`;
       const { created, record } = await saga.run({ key, request, fingerprint, orderId });
       return { created, cashOut: record };
     },
-
-    /**
-     * Sends a movement an owner just approved (the store moved it from `PendingApproval` to `Sending`): the provider
-     * call under its own order id, so a crash after the approval is settled by the usual look-up.
-     */
     async proceed(approved: CashOut): Promise<CashOut> {
       const request = requestOf(approved);
       return saga.proceed(approved, {
@@ -173,25 +188,16 @@ export function createCashOutDesk({
         orderId: approved.orderId,
       });
     },
-
-    /** Recent cash-outs, newest first, those still moving re-read at the provider first (a failed read keeps the stored state). */
     async recent(limit: number): Promise<CashOut[]> {
       await this.refreshUnsettled(limit);
       return store.listCashOuts(limit);
     },
-
-    /** Re-reads the cash-outs still moving; errors are logged, never thrown. */
     async refreshUnsettled(limit = 20): Promise<void> {
       const moving = await store.listUnsettledCashOuts(limit);
       await Promise.all(
         moving.map((cashOut) => refresh(cashOut).catch((error: unknown) => logger.warn('cash-out refresh:', (error as Error).message))),
       );
     },
-
-    /**
-     * The charges the plan takes from `amountCents`, as the provider's last read record shows the plan (a fixed
-     * part plus a rate); undefined while no record was read. Six decimals, like the provider's.
-     */
     async quote(amountCents: number): Promise<string | undefined> {
       if (!plan) {
         const last = (await store.listCashOuts(5)).find((c) => c.transactionId);
@@ -205,5 +211,3 @@ export function createCashOutDesk({
     },
   };
 }
-
-export type CashOutDesk = ReturnType<typeof createCashOutDesk>;

@@ -59,6 +59,17 @@ export interface CompanyPaymentDeskOptions {
 export const companyPaymentFingerprint = (r: CompanyPaymentRequest) =>
   sha256(JSON.stringify(['company-payment', r.amountCents.toString(), r.description, r.receiverId, r.accountId]));
 
+/** The back office's payment requests to companies, each under its idempotency key. */
+export interface CompanyPaymentDesk {
+  /**
+   * Asks the provider for the payment request of `request` under `key` (or keeps it for an owner's approval:
+   * `PendingApproval`), or answers the key's: `created` says which. Another request under the same key is 422.
+   */
+  request(key: string, request: CompanyPaymentRequest): Promise<{ created: boolean; payment: DeskPayment }>;
+  /** Asks the provider for a payment an owner just approved (the store moved it from `PendingApproval` to `Sending`). */
+  proceed(approved: CompanyPayment): Promise<DeskPayment>;
+}
+
 export function createCompanyPaymentDesk({
   provider,
   store,
@@ -67,7 +78,7 @@ export function createCompanyPaymentDesk({
   waitMs = 10_000,
   staleMs = 30_000,
   logger = console,
-}: CompanyPaymentDeskOptions) {
+}: CompanyPaymentDeskOptions): CompanyPaymentDesk {
   const now = () => clock.now().toISOString();
 
   const saga = createSaga<KeyedPayment, DeskPayment, PaymentRequest>(
@@ -133,10 +144,6 @@ export function createCompanyPaymentDesk({
   }
 
   return {
-    /**
-     * Asks the provider for the payment request of `request` under `key` (or keeps it for an owner's approval:
-     * `PendingApproval`), or answers the key's: `created` says which. Another request under the same key is 422.
-     */
     async request(key: string, request: CompanyPaymentRequest): Promise<{ created: boolean; payment: DeskPayment }> {
       const fingerprint = companyPaymentFingerprint(request);
       const awaitsApproval = needsApproval(request.amountCents, approvalAboveCents);
@@ -146,8 +153,6 @@ export function createCompanyPaymentDesk({
       const { created, record } = await saga.run({ key, request, fingerprint, awaitsApproval, payee });
       return { created, payment: record };
     },
-
-    /** Asks the provider for a payment an owner just approved (the store moved it from `PendingApproval` to `Sending`). */
     proceed: (approved: CompanyPayment): Promise<DeskPayment> =>
       saga.proceed(approved, {
         key: approved.idempotencyKey,
@@ -157,5 +162,3 @@ export function createCompanyPaymentDesk({
       }),
   };
 }
-
-export type CompanyPaymentDesk = ReturnType<typeof createCompanyPaymentDesk>;

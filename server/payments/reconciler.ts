@@ -43,7 +43,16 @@ export interface ReconcilerOptions {
 
 const MINUTE = 60_000;
 
-export function createReconciler(options: ReconcilerOptions) {
+/** The reconciliation loop of one instance. */
+export interface Reconciler {
+  /** Runs a pass now, or joins the one in progress; resolves with the number of checkouts that moved. */
+  runOnce(): Promise<number>;
+  /** Runs a pass now and then every `intervalMs`, without keeping the process alive. */
+  start(): void;
+  stop(): void;
+}
+
+export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { store, service, clock } = options;
   const staleAfterMs = options.staleAfterMs ?? MINUTE;
   const backoff = options.expiredBackoff ?? { firstMs: MINUTE, maxMs: 60 * MINUTE };
@@ -85,7 +94,6 @@ export function createReconciler(options: ReconcilerOptions) {
   }
 
   return {
-    /** Runs a pass now, or joins the one in progress. */
     runOnce(): Promise<number> {
       running ??= pass().finally(() => {
         running = undefined;

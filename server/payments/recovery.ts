@@ -39,9 +39,26 @@ export interface RecoveryOptions {
   checkoutTtlMs: number;
 }
 
-export type Recovery = ReturnType<typeof createRecovery>;
+/** What the checkout service recovers with: transactions of ours that no checkout holds, found and stored. */
+export interface Recovery {
+  /**
+   * Adopts a transaction by id (a webhook of a transaction no checkout holds) when it is provably ours and of its
+   * order's current price; undefined when it is not (it is then kept as foreign) or has no checkout state.
+   */
+  adopt(transactionId: string, source: EventSource): Promise<Checkout | undefined>;
+  /** Stores our create's answer whose reservation was settled meanwhile (another request or instance released it). */
+  adoptAnswer(reservation: Checkout, activation: Activation, source: EventSource): Promise<Checkout | undefined>;
+  /**
+   * Settles a `Creating` reservation whose provider call crashed, timed out or failed ambiguously: adopts what the
+   * provider made for the order since the reservation, or, with `release` (the default), frees the order when it
+   * made nothing. Release only reservations older than any create could still be in flight: a request held on the
+   * way may reach the provider after the lookup. Rejects when the provider cannot be asked; the reservation then
+   * stays, and nothing new is created for the order.
+   */
+  settle(reservation: Checkout, source: EventSource, options?: { release?: boolean }): Promise<Settlement<Checkout>>;
+}
 
-export function createRecovery({ provider, store, clock, webhook, orders, newId, checkoutTtlMs }: RecoveryOptions) {
+export function createRecovery({ provider, store, clock, webhook, orders, newId, checkoutTtlMs }: RecoveryOptions): Recovery {
   const now = () => clock.now().toISOString();
 
   const ourPath = new URL(webhook.url).pathname;
@@ -165,10 +182,6 @@ export function createRecovery({ provider, store, clock, webhook, orders, newId,
   }
 
   return {
-    /**
-     * Adopts a transaction by id (a webhook of a transaction no checkout holds) when it is provably ours and of its
-     * order's current price; undefined when it is not (it is then kept as foreign) or has no checkout state.
-     */
     async adopt(transactionId: string, source: EventSource): Promise<Checkout | undefined> {
       const record = await provider.transactions.retrieve(transactionId);
       // A debit is a cash-out of ours (handled by its own webhook path) or nobody's checkout.
@@ -177,20 +190,10 @@ export function createRecovery({ provider, store, clock, webhook, orders, newId,
       const order = orderId ? await orders.resolve(orderId) : undefined;
       return (await provablyOurs(record, order?.amountCents)) ? adoptRecord(record, source) : undefined;
     },
-
-    /** Stores our create's answer whose reservation was settled meanwhile (another request or instance released it). */
     async adoptAnswer(reservation: Checkout, activation: Activation, source: EventSource): Promise<Checkout | undefined> {
       const record = await provider.transactions.retrieve(activation.transactionId);
       return (await provablyOurs(record, reservation.amountCents)) ? adoptRecord(record, source, activation.details) : undefined;
     },
-
-    /**
-     * Settles a `Creating` reservation whose provider call crashed, timed out or failed ambiguously: adopts what the
-     * provider made for the order since the reservation, or, with `release`, frees the order when it made nothing.
-     * Release only reservations older than any create could still be in flight: a request held on the way may reach
-     * the provider after the lookup. Rejects when the provider cannot be asked; the reservation then stays, and
-     * nothing new is created for the order.
-     */
     async settle(reservation: Checkout, source: EventSource, { release = true } = {}): Promise<Settlement<Checkout>> {
       const found = await unheld(reservation.orderId, reservation.createdAt, reservation.amountCents);
       let adopted: Checkout | undefined;

@@ -74,15 +74,48 @@ export interface RefundRequest {
   requestedBy: string;
 }
 
-export function createRefunds({
-  provider,
-  store,
-  desk,
-}: {
+/** The refunds of paid checkouts (cash-outs to their payer), for the back office's routes. */
+export interface Refunds {
+  /** The payer a refund goes to, as the provider's record names them: a name and a valid CPF, else 409. */
+  recipientOf(checkout: Checkout): Promise<{ name: string; cpf: string }>;
+  totalsOf(checkout: Checkout): Promise<RefundTotals>;
+  /**
+   * What `GET /checkouts/:id/refunds` shows: the totals, who would get a refund (or why none can be made now: a
+   * code, `refund_in_progress` while one of its refunds is still being sent), and the refunds so far, oldest first.
+   */
+  overview(checkout: Checkout): Promise<RefundOverview>;
+  /**
+   * Refunds `request.amountCents` of `checkout` (or all that is left) under `key`, or answers the key's refund:
+   * `created` says which. The key with another request is 422; a checkout not Completed 409 `checkout_not_paid`;
+   * while another refund of it is still being sent (its outcome unknown) 409 `refund_in_progress`; more than is left
+   * 409 `refund_exceeds_paid` (with what is left).
+   */
+  refund(key: string, checkout: Checkout, request: RefundRequest): Promise<{ created: boolean; cashOut: CashOut }>;
+  /**
+   * The checks of the refund of a duplicate payment (`/checkouts/:id/refund`, kept for the console's older pages):
+   * a Completed duplicate of an order that another checkout paid too.
+   */
+  assertDuplicate(checkout: Checkout): Promise<void>;
+}
+
+export interface RefundsOptions {
   provider: ProviderClient;
   store: BackOfficeStore & CheckoutReadStore;
   desk: CashOutDesk;
-}) {
+}
+
+/** What `GET /checkouts/:id/refunds` shows of a checkout. */
+export interface RefundOverview {
+  totals: RefundTotals;
+  /** Who a refund would go to; null when none can be made now (`reason` says why). */
+  recipient: { name: string; cpf: string } | null;
+  /** The code of why no refund can be made now, or null. */
+  reason: string | null;
+  /** Its refunds so far, oldest first. */
+  refunds: CashOut[];
+}
+
+export function createRefunds({ provider, store, desk }: RefundsOptions): Refunds {
   /** The payer a refund goes to, as the provider's record names them: a name and a valid CPF, else 409. */
   async function recipientOf(checkout: Checkout): Promise<{ name: string; cpf: string }> {
     if (!checkout.transactionId) throw payerNotRefundable();
@@ -100,11 +133,6 @@ export function createRefunds({
   return {
     recipientOf,
     totalsOf,
-
-    /**
-     * What `GET /checkouts/:id/refunds` shows: the totals, who would get a refund (or why none can be made now: a
-     * code, `refund_in_progress` while one of its refunds is still being sent), and the refunds so far, oldest first.
-     */
     async overview(checkout: Checkout) {
       const refunds = await store.refundsOf([checkout.id]);
       const totals = refundTotals(checkout, refunds);
@@ -121,13 +149,6 @@ export function createRefunds({
       }
       return { totals, recipient, reason, refunds };
     },
-
-    /**
-     * Refunds `request.amountCents` of `checkout` (or all that is left) under `key`, or answers the key's refund:
-     * `created` says which. The key with another request is 422; a checkout not Completed 409 `checkout_not_paid`;
-     * while another refund of it is still being sent (its outcome unknown) 409 `refund_in_progress`; more than is left
-     * 409 `refund_exceeds_paid` (with what is left).
-     */
     async refund(
       key: string,
       checkout: Checkout,
@@ -161,11 +182,6 @@ export function createRefunds({
         requestedBy,
       });
     },
-
-    /**
-     * The checks of the refund of a duplicate payment (`/checkouts/:id/refund`, kept for the console's older pages):
-     * a Completed duplicate of an order that another checkout paid too.
-     */
     async assertDuplicate(checkout: Checkout): Promise<void> {
       if (!checkout.duplicateOf || checkout.state !== COMPLETED) throw notADuplicatePayment();
       const order = await store.findCheckoutsByOrder(checkout.orderId);
@@ -173,5 +189,3 @@ export function createRefunds({
     },
   };
 }
-
-export type Refunds = ReturnType<typeof createRefunds>;

@@ -3,68 +3,24 @@
  * (webhook hints, reconciliation). Routes, the webhook receiver and the reconciler all go through here.
  */
 import { randomBytes } from 'node:crypto';
-import type { Method } from '../../core/methods';
 import { formatCents } from '../../core/money';
 import { transitionFor } from '../../core/checkout-machine';
 import { CREATING, EXPIRED, fromTransactionState, isLive, STORED_STATES } from '../../core/states';
-import type { Clock } from '../lib/clock';
-import type { ProviderClient, TransactionState } from '../provider';
-import type { BackOfficeStore } from '../store/back-office';
-import type { CheckoutStore, ReconcileStore } from '../store/checkout-store';
-import type { CompanyPaymentStore } from '../store/company-payments';
+import type { TransactionState } from '../provider';
 import type { Activation, Checkout, EventSource, TransitionChanges, TransitionResult } from '../store/types';
 import { checkoutPending, fromProviderError, orderNotFound } from './errors';
 import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
-import type { OrderResolver, PricedOrder } from './orders';
+import type { PricedOrder } from './orders';
 import { receiptOf } from './receipt';
 import { refreshCashOut, settleStaleCashOuts } from './cashout-settle';
 import { settleStaleCompanyPayments } from './company-payment-settle';
 import { createRecovery } from './recovery';
 import { createSaga } from './saga';
-import type { WebhookTarget } from './webhook-target';
+import type { CheckoutService, CheckoutServiceOptions, CreateCheckoutInput } from './checkout-service';
 import { DEFAULT_CHECKOUT_TTL_SECONDS, expiresAtOf, isPastWindow, windowEnd } from './window';
 
 export type { WebhookTarget } from './webhook-target';
-
-/**
- * The ports the service uses: the checkouts, the reconciler's claims, and the money out it settles for the
- * reconciler (cash-outs and refunds, payment requests to companies).
- */
-export type CheckoutServiceStore = CheckoutStore & ReconcileStore & BackOfficeStore & CompanyPaymentStore;
-
-export interface CheckoutServiceOptions {
-  provider: ProviderClient;
-  store: CheckoutServiceStore;
-  orders: OrderResolver;
-  clock: Clock;
-  webhook: WebhookTarget;
-  /** Where OpenFinance sends the payer back when the browser gave no return address. */
-  defaultReturnUrl: string;
-  /** How long a second request waits for a creation in flight for the same order. Default 20 s. */
-  creationWaitMs?: number;
-  /**
-   * A reservation older than this is settled with the provider (adopted or released) by the next request for the
-   * order or by the reconciler: its own provider call has crashed or given up by then. Default 30 s, above the
-   * provider client's timeout.
-   */
-  settleAfterMs?: number;
-  /** The payment window of a new checkout, unless the provider gives one (`CHECKOUT_TTL_SECONDS`). Default 30 min. */
-  checkoutTtlMs?: number;
-  /**
-   * The longest a create keeps the shopper waiting, provider calls and recovery included: past it the answer is
-   * `checkout_pending` (the element says it is still confirming and asks again) while the saga goes on. Default 15 s.
-   */
-  createDeadlineMs?: number;
-}
-
-export interface CreateCheckoutInput {
-  orderId: string;
-  method: Method;
-  payer?: { cpf: string; name?: string };
-  returnUrl?: string;
-}
-
-export type CheckoutService = ReturnType<typeof createCheckoutService>;
+export type { CheckoutService, CheckoutServiceOptions, CheckoutServiceStore, CreateCheckoutInput } from './checkout-service';
 
 /** 128 random bits, URL-safe: checkout ids must not be guessable. */
 export const newCheckoutId = () => `co_${randomBytes(16).toString('base64url')}`;
@@ -92,7 +48,7 @@ async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-export function createCheckoutService(options: CheckoutServiceOptions) {
+export function createCheckoutService(options: CheckoutServiceOptions): CheckoutService {
   const { provider, store, orders, clock, webhook } = options;
   const now = () => clock.now().toISOString();
   const ttlMs = options.checkoutTtlMs ?? DEFAULT_CHECKOUT_TTL_SECONDS * 1000;
