@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 //   server/ and scripts/), and run in Node in the `server` project below;
 // - integration and end-to-end tests, which drive several modules or a whole server (HTTP, the emulator, a browser),
 //   live under `test/` (`test/server/**` in the `server` project, `test/e2e/**` in the `e2e` project; the element's
-//   browser tests, `test/widget/**`, run under web-test-runner).
+//   browser tests, `test/widget/**`, run under web-test-runner). scripts/test-layout.test.ts fails on a file under
+//   `test/` that drives none of these.
 export default defineConfig({
   test: {
     projects: [
