@@ -2,18 +2,19 @@ import { defineConfig } from 'vitest/config';
 
 // Where tests live:
 // - unit tests sit beside the module they pin, named after it (`money.ts` → `money.test.ts`, under core/,
-//   server/ and scripts/), and run in Node in the `server` project below;
+//   server/, scripts/ and bench/), and run in Node in the `server` project below;
 // - integration and end-to-end tests, which drive several modules or a whole server (HTTP, the emulator, a browser),
 //   live under `test/` (`test/server/**` in the `server` project, `test/e2e/**` in the `e2e` project; the element's
-//   browser tests, `test/widget/**`, run under web-test-runner).
+//   browser tests, `test/widget/**`, run under web-test-runner). scripts/test-layout.test.ts fails on a file under
+//   `test/` that drives none of these.
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'server',
-          // Unit tests beside their module (core/, server/, scripts/) and the integration tests under test/server.
-          include: ['test/server/**/*.test.ts', 'core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // Unit tests beside their module (core/, server/, scripts/, bench/) and the integration tests under test/server.
+          include: ['test/server/**/*.test.ts', 'core/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           // The SSE leak test measures the heap after a full collection.
           execArgv: ['--expose-gc'],

@@ -1,7 +1,7 @@
 /**
  * The table of `npm run bench`: the rows (built in ./rows.ts) with baselines, ratios and goals, and under each row
  * whose goal is not met, its floor and the best figure reached; the comparison with the previous run; the histogram
- * page. The README's table is this one (./readme-table.ts).
+ * page. The baseline's tables (bench/results/baseline.md and the README's) are this one (./baseline.ts).
  */
 import type { Summary } from './lib/stats';
 import { summarize } from './lib/stats';
@@ -19,6 +19,8 @@ export interface Results {
   samples: Record<string, number[]> | undefined;
   summaries: Record<string, Summary> | undefined;
   raw: unknown;
+  /** The baseline's only: the best figure each row has reached up to this run (./baseline.ts carries it on). */
+  best?: Record<string, Best>;
 }
 
 export const show = (row: Row) =>
@@ -47,9 +49,9 @@ export interface Best {
   from: string;
 }
 
-/** For each row id, the best figure among `runs`: what "best reached" under an unmet row says. */
-export function bestFigures(runs: { name: string; results: Results }[]): Map<string, Best> {
-  const best = new Map<string, Best>();
+/** For each row id, the best figure among `runs` and `reached` (figures of earlier runs): what "best reached" under an unmet row says. */
+export function bestFigures(runs: { name: string; results: Results }[], reached: ReadonlyMap<string, Best> = new Map()): Map<string, Best> {
+  const best = new Map(reached);
   for (const { name, results } of runs) {
     for (const row of results.rows) {
       if (row.value === null || !Number.isFinite(row.value)) continue;

@@ -1,9 +1,9 @@
 /**
  * `npm run bench`: every row of issues 13 and 27, each next to its baseline measured in the same run, on 127.0.0.1
  * only. Prints the table (with ratios and goals, and under each unmet row its floor and the best figure reached),
- * writes bench/results/<date>.json and .html (latency histograms of the project, the floor and polling), rewrites
- * the README's performance table from that file (./readme-table.ts), and flags any row more than 20% worse than the
- * last committed results file.
+ * flags any row more than 20% worse than the committed baseline (bench/results/baseline.json), writes
+ * bench/runs/<date>.json and .html (latency histograms of the project, the floor and polling; ignored by git), and
+ * makes the run the baseline: baseline.json and its tables, bench/results/baseline.md and the README's (./baseline.ts).
  *
  * Knobs (environment): BENCH_STREAMS (10000), BENCH_REPS (3), BENCH_BROWSER_RUNS (100), BENCH_POLLING_RUNS (6),
  * BENCH_COLD_RUNS (30), BENCH_CREATE_SECONDS (3), BENCH_MERCHANT_RUNS (100), BENCH_MERCHANT_EVENTS (200),
@@ -18,7 +18,7 @@
  * through the product, ./plan-rows.ts; `streams`: only fan-out, 100 completions and memory). A partial run prints its table and writes no results file. Not part of `npm test`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { browserRows } from './browser-rows';
@@ -27,8 +27,8 @@ import { gcExposed, summarize } from './lib/stats';
 import { consoleRows, consoleTable } from './console-rows';
 import { phoneRows, phoneTable } from './phone-rows';
 import { planRows, planTable, printPlans } from './plan-rows';
-import { readmeSection, writeReadmeTable, committedResults } from './readme-table';
-import { bestFigures, compareRows, histogramPage, printTable, type Results } from './report';
+import { BASELINE, BASELINE_TABLE, carryBest, readResults, RUNS, writeBaseline } from './baseline';
+import { compareRows, histogramPage, printTable, type Results } from './report';
 import { buildRows } from './rows';
 import { serverRows } from './server-rows';
 import { shareRows } from './share-rows';
@@ -39,6 +39,15 @@ const knob = (name: string, fallback: number) => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 const log = (line: string) => console.error(line);
+
+/** The baseline as committed (`git show HEAD:…`), or the file on disk outside a git checkout; undefined when none. */
+function committedBaseline(): Results | undefined {
+  try {
+    return JSON.parse(execFileSync('git', ['show', `HEAD:${BASELINE}`], { encoding: 'utf8', cwd: here('..'), stdio: 'pipe' })) as Results;
+  } catch {
+    return existsSync(here(`../${BASELINE}`)) ? readResults(BASELINE) : undefined;
+  }
+}
 
 const only = process.env.BENCH_ONLY;
 const streams = knob('BENCH_STREAMS', 10_000);
@@ -145,41 +154,36 @@ const results: Results = {
   raw: { bundle, server, wire: browser?.wire, console: consoleFigures, share: share?.figures, phone, plans },
 };
 
-const dir = here('./results');
-mkdirSync(dir, { recursive: true });
-// The last committed results file is the reference (uncommitted runs of this clone are not); under each unmet row
-// is the best figure among the committed runs and this one.
-const history = committedResults();
-const committed = history.at(-1);
-const best = bestFigures([
-  ...history.map((name) => ({
-    name: name.replace(/^bench\/results\//, ''),
-    results: JSON.parse(readFileSync(here(`../${name}`), 'utf8')) as Results,
-  })),
-  { name: 'this run', results },
-]);
+// The committed baseline is the reference (a run of this clone not yet committed is not); under each unmet row is
+// the best figure it carries, or this run's.
+const baseline = committedBaseline();
+const stamp = results.date.replace(/[:]/g, '-').replace(/\..+/, '');
+const candidate = carryBest(results, stamp, baseline);
 if (plans) console.log(`${printPlans(plans)}\n`);
-console.log(printTable(results, best));
-if (committed) {
-  const previous = JSON.parse(readFileSync(here(`../${committed}`), 'utf8')) as Results;
-  const worse = compareRows(previous, results);
+console.log(printTable(results, new Map(Object.entries(candidate.best ?? {}))));
+if (baseline) {
+  const worse = compareRows(baseline, results);
+  const of = `the baseline (${baseline.date}, commit ${baseline.commit})`;
   console.log(
     worse.length
-      ? `\nMore than 20% worse than ${committed}:\n${worse.map((w) => `  ${w}`).join('\n')}`
-      : `\nNo row more than 20% worse than ${committed}.`,
+      ? `\nMore than 20% worse than ${of}:\n${worse.map((w) => `  ${w}`).join('\n')}`
+      : `\nNo row more than 20% worse than ${of}.`,
   );
-} else console.log('\nNo committed results file to compare with yet.');
+} else console.log(`\nNo committed ${BASELINE} to compare with yet.`);
 
-// A partial run must never become the results a later full run is compared with.
+// A partial run must never become the baseline a later full run is compared with.
 if (only) {
   console.log(`\nBENCH_ONLY=${only}: no results file written.`);
   process.exit(0);
 }
-const stamp = results.date.replace(/[:]/g, '-').replace(/\..+/, '');
+// A run's results and histograms go to bench/runs/ (ignored): bench/results/ holds the baseline alone. A full run is
+// the new baseline, with its tables: commit them together (the server tests check they agree).
+const dir = here(`../${RUNS}`);
+mkdirSync(dir, { recursive: true });
 writeFileSync(`${dir}/${stamp}.json`, `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(`${dir}/${stamp}.html`, histogramPage(results));
-// The README's table says what this run measured: commit it with the results file (the server tests check they agree).
-const written = `bench/results/${stamp}.json`;
-const readme = readFileSync(here('../README.md'), 'utf8');
-if (readmeSection(readme)) writeReadmeTable(written, [...history, written]);
-console.log(`\nWrote ${written} and .html in ${results.seconds.toFixed(0)} s, and the README's performance table from it.`);
+writeBaseline(candidate);
+console.log(
+  `\nWrote ${RUNS}/${stamp}.json and .html in ${results.seconds.toFixed(0)} s, and made this run the baseline ` +
+    `(${BASELINE}, ${BASELINE_TABLE} and the README's performance table).`,
+);

@@ -1,6 +1,7 @@
 /**
  * pt-BR display of what the API returns: dates, file sizes, and the names of states, methods, roles and event types
- * (the words are core/backoffice/labels.ts's, which the CSV exports write too; the pills' colours are the page's own).
+ * (the words are core/backoffice/labels.ts's and, for methods, core/method-labels.ts's, which the CSV exports write too;
+ * the pills' colours are the page's own).
  * Money (formatMoney, parseTypedAmount), the CNPJ (formatCnpj) and which transaction states are final
  * (isFinalTransactionState) come from core/.
  */
@@ -11,12 +12,12 @@ import {
   COMPANY_PAYMENT_STATE_LABELS,
   labelOf,
   MERCHANT_EVENT_LABELS,
-  METHOD_LABELS,
   REFUND_STATE_LABELS,
   ROLE_LABELS,
   TRANSACTION_STATE_LABELS,
   type CheckoutDetail,
 } from '../core/backoffice';
+import { METHOD_LABELS } from '../core/method-labels';
 import { formatMoney } from '../core/money';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });

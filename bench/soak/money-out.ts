@@ -18,9 +18,8 @@ import pg from 'pg';
 import { MICRO_SCALE, parseDecimal } from '../../core/money';
 import { sha256 } from '../../server/payments/cashouts';
 import { sleep } from './proxy';
+import { between, chance } from './odds';
 
-const chance = (p: number) => Math.random() < p;
-const between = (min: number, max: number) => min + Math.random() * (max - min);
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 /** One movement an operator meant to make, under its one key. */

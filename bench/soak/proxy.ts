@@ -14,6 +14,7 @@
  */
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { between, chance } from './odds';
 
 export const FAULT_KINDS = [
   'provider 5xx burst (requests refused)',
@@ -48,8 +49,6 @@ export class Faults {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const chance = (p: number) => Math.random() < p;
-const between = (min: number, max: number) => min + Math.random() * (max - min);
 
 interface Answer {
   status: number;

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { METHOD_LABELS } from '../../core/backoffice';
+import { METHOD_LABELS } from '../../core/method-labels';
 import { METHODS } from '../../core/methods';
 import { formatMoney } from '../../core/money';
 import type { AdminApi, AdminCheckoutView, CheckoutFilters, CheckoutPage, CsvFormat } from '../api';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CASH_OUT_STATE_LABELS, labelOf, METHOD_LABELS, REFUND_STATE_LABELS } from './labels';
+import { METHOD_LABELS } from '../method-labels';
+import { CASH_OUT_STATE_LABELS, labelOf, REFUND_STATE_LABELS } from './labels';
 
 describe('labelOf', () => {
   it('gives the word of a known value', () => {

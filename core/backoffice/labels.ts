@@ -1,11 +1,11 @@
 /**
- * The merchant's words (pt-BR) for the states, methods, roles and outcomes the back office answers: one table per
- * concept, used by the console's pages and by the pt-BR CSV exports (server/backoffice/checkouts-export.ts, audit.ts)
- * alike. Each is keyed by its concept's union, so a state added to core/ without its word fails to compile.
+ * The merchant's words (pt-BR) for the states, roles and outcomes the back office answers: one table per concept,
+ * used by the console's pages and by the pt-BR CSV exports (server/backoffice/checkouts-export.ts, audit.ts) alike.
+ * Each is keyed by its concept's union, so a state added to core/ without its word fails to compile. A method's name
+ * is a brand, the same in every language: core/method-labels.ts.
  */
 import type { CashOutState } from '../cashout-machine';
 import type { CompanyPaymentState } from '../company-payment-machine';
-import type { Method } from '../methods';
 import type { StoredState, TransactionState } from '../states';
 import type { MerchantEventType } from './merchant-events';
 import type { Role } from './roles';
@@ -76,9 +76,6 @@ export const APPROVAL_STATUS_LABELS: Readonly<Record<ApprovalStatus | ApprovalFi
   Denied: 'Recusado',
   Cancelled: 'Cancelado',
 };
-
-/** A payment method, as the merchant names it. */
-export const METHOD_LABELS: Readonly<Record<Method, string>> = { pix: 'PIX', openfinance: 'Open Finance' };
 
 export const ROLE_LABELS: Readonly<Record<Role, string>> = { viewer: 'Leitura', operator: 'Operador', owner: 'Proprietário' };
 

@@ -20,10 +20,9 @@ import { CHECKOUT_STATE_LABELS, labelOf, REFUND_STATE_LABELS, type AdminCheckout
 export const EXPORT_PAGE_SIZE = 250;
 
 /**
- * The method's value in the pt-BR file: the words the export has always written, which spreadsheets filter on (the
- * console displays core/backoffice's METHOD_LABELS, "PIX" and "Open Finance").
+ * The code in csv-iso, and in the pt-BR file the word the console shows: core/backoffice/labels.ts's for a state,
+ * core/method-labels.ts's for a method ("Pix", "Open Finance").
  */
-/** The code in csv-iso, its Portuguese word (core/backoffice/labels.ts, the console's) in the pt-BR file. */
 const label = <K extends string>(table: Readonly<Record<K, string>>, code: string | null, format: CsvFormat) => ({
   text: code === null || format === 'csv-iso' ? code : labelOf(table, code),
 });

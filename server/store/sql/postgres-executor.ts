@@ -34,7 +34,10 @@ export function postgresDb(pool: pg.Pool): Db {
     async ({ kind, sql, params }: Op): Promise<unknown> => {
       let found = compiled.get(sql);
       if (!found) compiled.set(sql, (found = compileNamed(sql)));
-      const result = await client.query<Row>(found.text, found.names.map((name) => params[name] ?? null));
+      const result = await client.query<Row>(
+        found.text,
+        found.names.map((name) => params[name] ?? null),
+      );
       if (kind === 'run') return result.rowCount ?? 0;
       return kind === 'get' ? result.rows[0] : result.rows;
     };

@@ -48,7 +48,7 @@ export function sqliteDb(db: Database.Database, reader: SqliteReader, built: (in
   const listed = async ({ kind, sql, params }: Op): Promise<unknown> => {
     if (kind === 'run') throw new Error('a list runs reads only');
     const rows = await reader.all(sql, bind(prepare(sql).names, params));
-    return kind === 'get' ? (rows[0]) : rows;
+    return kind === 'get' ? rows[0] : rows;
   };
   return {
     dialect: sqliteDialect,

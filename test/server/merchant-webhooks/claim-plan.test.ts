@@ -110,7 +110,11 @@ describe.skipIf(!TEST_DATABASE_URL)("the delivery worker's claim on PostgreSQL (
       leaseUntil: NOW,
       total: 32,
     };
-    const plan = await pgPlan(pg(), claim.text, claim.names.map((name) => claimParams[name]));
+    const plan = await pgPlan(
+      pg(),
+      claim.text,
+      claim.names.map((name) => claimParams[name]),
+    );
     expect(pgClaimFault(plan), JSON.stringify(plan)).toBeUndefined();
     expect(pgPickFault(plan), JSON.stringify(plan)).toBeUndefined();
   });

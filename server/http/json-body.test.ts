@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonText } from '../../../server/http/json-body';
-import { isUnsafeText, MAX_JSON_DEPTH } from '../../../server/lib/json-safety';
-import { ApiError } from '../../../server/payments/errors';
+import { parseJsonText } from './json-body';
+import { isUnsafeText, MAX_JSON_DEPTH } from '../lib/json-safety';
+import { ApiError } from '../payments/errors';
 
 /** Whether any string in `value`, key or value, is one the rules refuse. */
 function holdsUnsafe(value: unknown): boolean {

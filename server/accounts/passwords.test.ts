@@ -4,7 +4,7 @@
  * (another scheme, parameters out of bounds, a cut hash) matches no password.
  */
 import { describe, expect, it } from 'vitest';
-import { hashPassword, longEnough, MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from '../../../server/accounts/passwords';
+import { hashPassword, longEnough, MIN_PASSWORD_LENGTH, verifyNothing, verifyPassword } from './passwords';
 
 const PASSWORD = 'correct horse battery staple';
 

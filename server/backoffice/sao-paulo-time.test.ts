@@ -4,7 +4,7 @@
  * Brazil's daylight-saving switches (until 2019), the zone's odd early offsets, and any hour of the year.
  */
 import { describe, expect, it } from 'vitest';
-import { saoPauloDateTime } from '../../../server/backoffice/sao-paulo-time';
+import { saoPauloDateTime } from './sao-paulo-time';
 
 const intl = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'America/Sao_Paulo',

@@ -3,10 +3,10 @@
  * and shown in the admin checkout view as `fee` and `net` (amount − fee), exact at six decimals; null without charges.
  */
 import { describe, expect, it } from 'vitest';
-import { adminCheckoutView } from '../../../server/backoffice/checkout-view';
-import { receiptOf } from '../../../server/payments/receipt';
-import type { TransactionRecord } from '../../../server/provider';
-import type { Checkout } from '../../../server/store/types';
+import { adminCheckoutView } from './checkout-view';
+import { receiptOf } from '../payments/receipt';
+import type { TransactionRecord } from '../provider';
+import type { Checkout } from '../store/types';
 
 const record = (charges: unknown) =>
   ({ transaction: { stateCompletedDate: '2026-01-15T12:00:00.000Z', charges } }) as unknown as TransactionRecord;
