@@ -203,17 +203,3 @@ export class AlreadyStored extends Error {
     super(`transaction ${transactionId} is stored already`);
   }
 }
-
-/** Runs steps synchronously (SQLite, inside its transaction function). */
-export function runSync<T>(steps: Steps<T>, run: (step: Step) => Result): T {
-  let next = steps.next();
-  while (!next.done) next = steps.next(run(next.value));
-  return next.value;
-}
-
-/** Runs steps one after the other on one connection (PostgreSQL, inside BEGIN … COMMIT). */
-export async function runAsync<T>(steps: Steps<T>, run: (step: Step) => Promise<Result>): Promise<T> {
-  let next = steps.next();
-  while (!next.done) next = steps.next(await run(next.value));
-  return next.value;
-}

@@ -17,7 +17,8 @@ import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { storeTypes, UTC_SESSION } from './pg-types';
 import { reconcilePostgres } from './reconcile-postgres';
 import { postgresDb } from './sql/postgres-executor';
-import { activationSteps, insertSteps, runAsync, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
+import { driveAsync } from './sql/work';
+import { activationSteps, insertSteps, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import { ActivationSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type Store } from './types';
 import { checkoutStateOf, eventSourceOf, instantOf } from './input-checks';
@@ -186,7 +187,7 @@ export async function openPostgresStore({
     async activateCheckout(id, input, atInput) {
       const fields = ActivationSchema.parse(input);
       const at = InstantSchema.parse(atInput);
-      return inTransaction(pool, (client) => runAsync(activationSteps(id, fields, at), stepsOn(client)));
+      return inTransaction(pool, (client) => driveAsync(activationSteps(id, fields, at), stepsOn(client)));
     },
     async discardCheckout(id) {
       await pool.query(`DELETE FROM checkouts WHERE id = $1 AND state = 'Creating'`, [id]);
@@ -206,7 +207,7 @@ export async function openPostgresStore({
       const source = eventSourceOf(sourceInput);
       const at = instantOf(atInput);
       const attempt = () =>
-        inTransaction(pool, (client) => runAsync(transitionSteps(id, from, to, source, data, at, changes), stepsOn(client)));
+        inTransaction(pool, (client) => driveAsync(transitionSteps(id, from, to, source, data, at, changes), stepsOn(client)));
       // Under READ COMMITTED a reservation committed between the look-up of the order's place and the update breaks
       // the one-per-order index: look again, and this time the new checkout is the holder.
       for (let tries = 1; ; tries++) {
@@ -253,7 +254,7 @@ export async function openPostgresStore({
         EventSourceSchema.parse(sourceInput),
         InstantSchema.parse(atInput),
       ];
-      return inTransaction(pool, (client) => runAsync(insertSteps(draft, fields, source, duplicateOf, at), stepsOn(client)));
+      return inTransaction(pool, (client) => driveAsync(insertSteps(draft, fields, source, duplicateOf, at), stepsOn(client)));
     },
     async insertSuperseding(input, fieldsInput, sourceInput, holderId, atInput) {
       const [draft, fields, source, at] = [
@@ -262,7 +263,7 @@ export async function openPostgresStore({
         EventSourceSchema.parse(sourceInput),
         InstantSchema.parse(atInput),
       ];
-      return inTransaction(pool, (client) => runAsync(supersedingInsertSteps(draft, fields, source, holderId, at), stepsOn(client)));
+      return inTransaction(pool, (client) => driveAsync(supersedingInsertSteps(draft, fields, source, holderId, at), stepsOn(client)));
     },
     async listExpiredCheckouts(now, limit) {
       const rows = await all(`SELECT * FROM checkouts WHERE state IN (${LIVE}) AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2`, [

@@ -15,18 +15,10 @@ import { migrateSqlite } from './migrate-sqlite';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
 import { reconcileSqlite } from './reconcile-sqlite';
-import {
-  activationSteps,
-  insertSteps,
-  runSync,
-  supersedingInsertSteps,
-  transitionSteps,
-  type Insert,
-  type Step,
-  type StepResults,
-} from './plans';
+import { activationSteps, insertSteps, supersedingInsertSteps, transitionSteps, type Insert, type Step, type StepResults } from './plans';
 import { sqliteReader } from './sqlite-reader';
 import { sqliteDb } from './sql/sqlite-executor';
+import { driveSync } from './sql/work';
 import { checkoutFromRow as fromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import {
   ActivationSchema,
@@ -184,7 +176,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     }
   };
   const activate = db.transaction((id: string, fields: ReturnType<typeof ActivationSchema.parse>, at: string) =>
-    runSync(activationSteps(id, fields, at), runStep),
+    driveSync(activationSteps(id, fields, at), runStep),
   );
   const transition = db.transaction(
     (
@@ -195,16 +187,16 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
       data: Record<string, unknown>,
       at: string,
       changes: TransitionChanges,
-    ) => runSync(transitionSteps(id, from, to, source, data, at, changes), runStep),
+    ) => driveSync(transitionSteps(id, from, to, source, data, at, changes), runStep),
   );
 
   const insertActive = db.transaction(
     (draft: Insert['draft'], fields: Insert['fields'], source: EventSource, duplicateOf: string | null, at: string) =>
-      runSync(insertSteps(draft, fields, source, duplicateOf, at), runStep),
+      driveSync(insertSteps(draft, fields, source, duplicateOf, at), runStep),
   );
   const insertSuperseding = db.transaction(
     (draft: Insert['draft'], fields: Insert['fields'], source: EventSource, holderId: string, at: string) =>
-      runSync(supersedingInsertSteps(draft, fields, source, holderId, at), runStep),
+      driveSync(supersedingInsertSteps(draft, fields, source, holderId, at), runStep),
   );
 
   return {

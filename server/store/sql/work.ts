@@ -31,15 +31,18 @@ export function* run(sql: string, params: Params = {}): Work<number> {
   return (yield { kind: 'run', sql, params }) as number;
 }
 
-/** Drives `work` synchronously with `exec` answering each statement (better-sqlite3). */
-export function driveSync<T>(work: Work<T>, exec: (op: Op) => unknown): T {
+/**
+ * Drives `work` synchronously with `exec` answering each thing it yields (better-sqlite3): a part's statements, or
+ * the checkout plan's steps (../plans.ts).
+ */
+export function driveSync<Y, R, T>(work: Generator<Y, T, R>, exec: (yielded: Y) => R): T {
   let next = work.next();
   while (!next.done) next = work.next(exec(next.value));
   return next.value;
 }
 
-/** Drives `work` with `exec` answering each statement in turn on one connection (`pg`). */
-export async function driveAsync<T>(work: Work<T>, exec: (op: Op) => Promise<unknown>): Promise<T> {
+/** Drives `work` with `exec` answering each thing it yields in turn, on one connection (`pg`). */
+export async function driveAsync<Y, R, T>(work: Generator<Y, T, R>, exec: (yielded: Y) => Promise<R>): Promise<T> {
   let next = work.next();
   while (!next.done) next = work.next(await exec(next.value));
   return next.value;
