@@ -1,8 +1,7 @@
-/** The endpoints part of the PostgreSQL store (see `endpoints.ts`), with its delivery log; same behaviour as SQLite's. */
+/** The endpoints part of the PostgreSQL store (see `endpoints.ts`; its delivery log is `delivery-log.ts`); same behaviour as SQLite's. */
 import type pg from 'pg';
-import { deliveryLogPostgres } from './delivery-log-postgres';
 import { endpointFromRow } from './endpoint-rows';
-import type { DeliveryLogStore, EndpointStore } from './endpoints';
+import type { EndpointStore } from './endpoints';
 import { inTransaction } from './pg-transaction';
 import type { Row } from './rows';
 
@@ -11,14 +10,13 @@ const CURSOR_TO_END = `
   INSERT INTO webhook_cursors (endpoint_id, after_seq) SELECT $1, coalesce(max(seq), 0) FROM merchant_events
   ON CONFLICT (endpoint_id) DO UPDATE SET after_seq = excluded.after_seq`;
 
-export function endpointsPostgres(pool: pg.Pool): EndpointStore & DeliveryLogStore {
+export function endpointsPostgres(pool: pg.Pool): EndpointStore {
   const one = async (text: string, values: unknown[]) => {
     const row = (await pool.query<Row>(text, values)).rows[0];
     return row ? endpointFromRow(row, 'parsed') : undefined;
   };
 
   return {
-    ...deliveryLogPostgres(pool),
     async addWebhookEndpoint({ id, url, types, secret, createdAt }) {
       return inTransaction(pool, async (client) => {
         const { rows } = await client.query<Row>(

@@ -1,11 +1,10 @@
-/** The endpoints part of the SQLite store (see `endpoints.ts`), with its delivery log; writes run in BEGIN IMMEDIATE. */
+/** The endpoints part of the SQLite store (see `endpoints.ts`; its delivery log is `delivery-log.ts`); writes run in BEGIN IMMEDIATE. */
 import type Database from 'better-sqlite3';
-import { deliveryLogSqlite } from './delivery-log-sqlite';
 import { endpointFromRow } from './endpoint-rows';
-import type { DeliveryLogStore, EndpointStore } from './endpoints';
+import type { EndpointStore } from './endpoints';
 import type { Row } from './rows';
 
-export function endpointsSqlite(db: Database.Database): EndpointStore & DeliveryLogStore {
+export function endpointsSqlite(db: Database.Database): EndpointStore {
   const sql = {
     insert: db.prepare(`
       INSERT INTO webhook_endpoints (id, url, types, secret, created_at) VALUES (@id, @url, @types, @secret, @createdAt)
@@ -56,7 +55,6 @@ export function endpointsSqlite(db: Database.Database): EndpointStore & Delivery
   });
 
   return {
-    ...deliveryLogSqlite(db),
     async addWebhookEndpoint({ id, url, types, secret, createdAt }) {
       return add.immediate({ id, url, types: JSON.stringify(types), secret, createdAt });
     },

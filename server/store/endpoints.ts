@@ -1,7 +1,7 @@
 /**
  * The merchant's webhook endpoints kept in the store (besides the one of the environment, MERCHANT_WEBHOOK_URL, which
  * is not stored), and the log of each event's deliveries to them (./deliveries). Implemented for both databases in
- * `endpoints-sqlite.ts` and `endpoints-postgres.ts` (the log's half in `delivery-log-*.ts`), schema step 11.
+ * `endpoints-sqlite.ts` and `endpoints-postgres.ts` (the log, written once for both, in `delivery-log.ts`), schema step 11.
  *
  * Rules kept here so both databases agree:
  * - an endpoint gets the events written from its creation on, only the types of its filter (none: every type);
@@ -14,7 +14,6 @@
  *   given is disabled by itself, with the reason `failing`.
  */
 import type { WebhookAttempt } from './deliveries';
-import type { MerchantEvent } from './merchant-events';
 
 /** Why an endpoint gets nothing: its owner disabled it, or every attempt failed for too long. */
 export interface EndpointDisabled {
@@ -96,21 +95,4 @@ export interface EndpointStore {
   noteEndpointAttempt(id: string, at: string, delivered: boolean, disableIfFailingSince: string): Promise<boolean>;
 }
 
-export interface DeliveryLogStore {
-  /**
-   * Queues for the endpoint the events written since its cursor whose type is in `types` (empty: every type), and
-   * moves its cursor past the others too; the first call for an endpoint without a cursor starts it at the end of the
-   * feed. Resolves with how many it queued.
-   */
-  queueEndpointDeliveries(endpointId: string, types: readonly string[], now: string, limit: number): Promise<number>;
-  getMerchantEvent(id: string): Promise<MerchantEvent | undefined>;
-  /** The deliveries of the events of `seqs`, by event then endpoint id. */
-  deliveriesOfEvents(seqs: readonly number[]): Promise<EventDelivery[]>;
-  /** The event's attempts, oldest first; undefined when there is no such event. */
-  attemptsOfEvent(eventId: string): Promise<EventAttempt[] | undefined>;
-  /**
-   * Queues the event again for each endpoint, due at `now`, as a new pending delivery with no attempts (the same
-   * event, so the same `webhook-id`); undefined when there is no such event.
-   */
-  redeliverMerchantEvent(eventId: string, endpointIds: readonly string[], now: string): Promise<EventDelivery[] | undefined>;
-}
+export type { DeliveryLogStore } from './delivery-log';

@@ -10,12 +10,13 @@ import { accountsPostgres } from './accounts-postgres';
 import { backOfficePostgres } from './back-office-postgres';
 import { companyPaymentsPostgres } from './company-payments-postgres';
 import { deliveriesPart } from './deliveries';
+import { deliveryLogPart } from './delivery-log';
 import { endpointsPostgres } from './endpoints-postgres';
 import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
 import { sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { storeTypes, UTC_SESSION } from './pg-types';
-import { reconcilePostgres } from './reconcile-postgres';
+import { reconcilePart } from './reconcile';
 import { postgresDb } from './sql/postgres-executor';
 import { driveAsync } from './sql/work';
 import { activationSteps, insertSteps, supersedingInsertSteps, transitionSteps, type Step, type StepResults } from './plans';
@@ -150,8 +151,9 @@ export async function openPostgresStore({
     ...companyPaymentsPostgres(pool),
     ...deliveriesPart(parts),
     ...endpointsPostgres(pool),
+    ...deliveryLogPart(parts),
     ...accountsPostgres(pool),
-    ...reconcilePostgres(pool),
+    ...reconcilePart(parts),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.

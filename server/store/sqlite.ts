@@ -10,11 +10,12 @@ import { accountsSqlite } from './accounts-sqlite';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesPart } from './deliveries';
+import { deliveryLogPart } from './delivery-log';
 import { endpointsSqlite } from './endpoints-sqlite';
 import { migrateSqlite } from './migrate-sqlite';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
-import { reconcileSqlite } from './reconcile-sqlite';
+import { reconcilePart } from './reconcile';
 import { activationSteps, insertSteps, supersedingInsertSteps, transitionSteps, type Insert, type Step, type StepResults } from './plans';
 import { sqliteReader } from './sqlite-reader';
 import { sqliteDb } from './sql/sqlite-executor';
@@ -204,8 +205,9 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     ...companyPaymentsSqlite(db),
     ...deliveriesPart(parts),
     ...endpointsSqlite(db),
+    ...deliveryLogPart(parts),
     ...accountsSqlite(db),
-    ...reconcileSqlite(db),
+    ...reconcilePart(parts),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },

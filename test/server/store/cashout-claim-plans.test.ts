@@ -4,8 +4,7 @@
  * table or walks an index of every cash-out, so a pass costs what is still `Sending` or moving, not the history.
  */
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_CASH_OUT_CLAIMS } from '../../../server/store/reconcile-postgres';
-import { SQLITE_CASH_OUT_CLAIMS } from '../../../server/store/reconcile-sqlite';
+import { POSTGRES_CASH_OUT_CLAIMS, SQLITE_CASH_OUT_CLAIMS } from '../../../server/store/reconcile';
 import { TEST_DATABASE_URL } from './pg-test-database';
 import { pgNodes, pgPickFault, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
 

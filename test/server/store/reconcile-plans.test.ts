@@ -4,8 +4,7 @@
  * of every checkout, so a pass costs what the live and recently expired checkouts are, not what the history is.
  */
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_CLAIMS } from '../../../server/store/reconcile-postgres';
-import { SQLITE_CLAIMS } from '../../../server/store/reconcile-sqlite';
+import { POSTGRES_CLAIMS, SQLITE_CLAIMS } from '../../../server/store/reconcile';
 import { TEST_DATABASE_URL } from './pg-test-database';
 import { pgNodes, pgPickFault, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
 
