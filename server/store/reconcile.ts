@@ -73,38 +73,25 @@ function claimsOf(d: Dialect) {
   const checkouts = (index: string) => d.indexedBy('checkouts', index);
   const order = `ORDER BY last_checked_at NULLS FIRST, created_at, id LIMIT @limit${d.skipLocked}`;
   const live = `state IN (${sqlList(LIVE_STATES)})`;
+  const checkoutClaim = (picked: string, until: string) => claimOf(d, 'checkouts', 'id', picked, until);
+  const cashOutClaim = (picked: string) => claimOf(d, 'cashouts', 'idempotency_key', picked, '@until');
   return {
     checkouts: {
-      live: claimOf(
-        d,
-        'checkouts',
-        'id',
-        `SELECT id FROM ${checkouts('checkouts_live')} WHERE ${live} AND ${STALE} ${order}`,
-        '@liveUntil',
-      ),
+      live: checkoutClaim(`SELECT id FROM ${checkouts('checkouts_live')} WHERE ${live} AND ${STALE} ${order}`, '@liveUntil'),
       // `@since`: the start of the followed expiries.
-      expired: claimOf(
-        d,
-        'checkouts',
-        'id',
+      expired: checkoutClaim(
         `SELECT id FROM ${checkouts('checkouts_expired')} WHERE state = '${EXPIRED}' AND updated_at >= @since AND ${STALE} ${order}`,
         backoffOf(d).until,
       ),
       // A lease taken before the window ended was the stale claim's, for a read, not for expiring.
-      dueExpiries: claimOf(
-        d,
-        'checkouts',
-        'id',
+      dueExpiries: checkoutClaim(
         `SELECT id FROM ${checkouts('checkouts_expiring')}
         WHERE ${live} AND expires_at <= @now AND (next_check_at IS NULL OR next_check_at <= @now OR next_check_at <= expires_at)
         ORDER BY expires_at, id LIMIT @limit${d.skipLocked}`,
         '@until',
       ),
       // Reservations whose provider call crashed or never answered, for settling.
-      staleReservations: claimOf(
-        d,
-        'checkouts',
-        'id',
+      staleReservations: checkoutClaim(
         `SELECT id FROM ${checkouts('checkouts_creating')}
         WHERE state = '${CREATING}' AND created_at < @before AND (next_check_at IS NULL OR next_check_at <= @now)
         ORDER BY created_at, id LIMIT @limit${d.skipLocked}`,
@@ -117,23 +104,15 @@ function claimsOf(d: Dialect) {
      * through `cashouts_unsettled`.
      */
     cashOuts: {
-      sending: claimOf(
-        d,
-        'cashouts',
-        'idempotency_key',
+      sending: cashOutClaim(
         `SELECT idempotency_key FROM cashouts
         WHERE state = '${CASH_OUT_SENDING}' AND coalesce(decided_at, created_at) < @before AND (next_check_at IS NULL OR next_check_at <= @now)
         ORDER BY created_at, idempotency_key LIMIT @limit${d.skipLocked}`,
-        '@until',
       ),
-      followed: claimOf(
-        d,
-        'cashouts',
-        'idempotency_key',
+      followed: cashOutClaim(
         `SELECT idempotency_key FROM ${d.indexedBy('cashouts', 'cashouts_unsettled')}
         WHERE state IN (${UNSETTLED}) AND updated_at < @before AND (next_check_at IS NULL OR next_check_at <= @now)
         ORDER BY updated_at, idempotency_key LIMIT @limit${d.skipLocked}`,
-        '@until',
       ),
     },
   };
@@ -142,7 +121,7 @@ function claimsOf(d: Dialect) {
 const SQLITE = claimsOf(sqliteDialect);
 const POSTGRES = claimsOf(postgresDialect);
 
-/** `sql`'s `@name` parameters as `$n`, numbered in the order of `names`: the order the plan tests give their values in. */
+/** Each statement's `@name` parameters as `$n`, numbered in the order of `names`: the order the plan tests give their values in. */
 function numbered<K extends string>(statements: Readonly<Record<K, string>>, names: Readonly<Record<K, readonly string[]>>) {
   const texts = {} as Record<K, string>;
   for (const key of Object.keys(statements) as K[]) {
