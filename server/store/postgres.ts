@@ -6,11 +6,12 @@
  */
 import pg from 'pg';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
-import { accountsPostgres } from './accounts-postgres';
+import { accountsPart } from './accounts-part';
 import { backOfficePostgres } from './back-office-postgres';
 import { companyPaymentsPostgres } from './company-payments-postgres';
 import { deliveriesPart } from './deliveries';
-import { endpointsPostgres } from './endpoints-postgres';
+import { deliveryLogPostgres } from './delivery-log-postgres';
+import { endpointsPart } from './endpoints';
 import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
 import { sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
@@ -149,8 +150,9 @@ export async function openPostgresStore({
     ...backOfficePostgres(pool),
     ...companyPaymentsPostgres(pool),
     ...deliveriesPart(parts),
-    ...endpointsPostgres(pool),
-    ...accountsPostgres(pool),
+    ...endpointsPart(parts),
+    ...deliveryLogPostgres(pool),
+    ...accountsPart(parts),
     ...reconcilePostgres(pool),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);

@@ -6,11 +6,12 @@
 import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
-import { accountsSqlite } from './accounts-sqlite';
+import { accountsPart } from './accounts-part';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesPart } from './deliveries';
-import { endpointsSqlite } from './endpoints-sqlite';
+import { deliveryLogSqlite } from './delivery-log-sqlite';
+import { endpointsPart } from './endpoints';
 import { migrateSqlite } from './migrate-sqlite';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
@@ -203,8 +204,9 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     ...backOfficeSqlite(db, reader, online.built),
     ...companyPaymentsSqlite(db),
     ...deliveriesPart(parts),
-    ...endpointsSqlite(db),
-    ...accountsSqlite(db),
+    ...endpointsPart(parts),
+    ...deliveryLogSqlite(db),
+    ...accountsPart(parts),
     ...reconcileSqlite(db),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
