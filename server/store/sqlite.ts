@@ -11,7 +11,7 @@ import { backOfficeSqlite } from './back-office-sqlite';
 import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesPart } from './deliveries';
 import { endpointsSqlite } from './endpoints-sqlite';
-import { migrateSqlite } from './migrate-sqlite';
+import { migrateSqlite } from './migrate';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
 import { reconcileSqlite } from './reconcile-sqlite';

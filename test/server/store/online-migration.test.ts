@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOnlinePostgres } from '../../../server/store/migrate-postgres';
+import { buildOnlinePostgres } from '../../../server/store/migrate-online';
 import { indexSteps, LIST_INDEXES } from '../../../server/store/migrations-indexes';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
