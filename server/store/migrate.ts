@@ -86,7 +86,10 @@ export async function migratePostgres(pool: pg.Pool, steps: readonly Migration[]
     const answer = async (ask: Op | Exec): Promise<unknown> => {
       if (ask.kind === 'exec') return void (await client.query(ask.sql));
       const { text: sql, names } = compileNamed(ask.sql);
-      const result = await client.query(sql, names.map((name) => ask.params[name] ?? null));
+      const result = await client.query(
+        sql,
+        names.map((name) => ask.params[name] ?? null),
+      );
       if (ask.kind === 'run') return result.rowCount ?? 0;
       return ask.kind === 'get' ? result.rows[0] : result.rows;
     };

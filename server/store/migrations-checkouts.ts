@@ -15,9 +15,7 @@ export const checkoutSteps: readonly Migration[] = [
         id: text().primaryKey(),
         order_id: text().notNull(),
         method: text().notNull().check(`method IN ('pix', 'openfinance')`),
-        state: text()
-          .notNull()
-          .check(`state IN ('Creating', 'Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed')`),
+        state: text().notNull().check(`state IN ('Creating', 'Created', 'Registered', 'Completed', 'Error', 'Cancelled', 'Reversed')`),
         amount_cents: bigint().notNull().check('amount_cents > 0'),
         currency: text().notNull().check(`currency = 'BRL'`),
         description: text(),

@@ -29,7 +29,7 @@ const TYPES = {
   identity: { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', postgres: 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' },
 } as const satisfies Record<string, Record<DialectName, string>>;
 
-export type ColumnType = keyof typeof TYPES;
+type ColumnType = keyof typeof TYPES;
 
 /** A clause of a column's definition: the same on both databases, or only on those it names. */
 type Clause = string | Partial<Record<DialectName, string>>;

@@ -1,5 +1,5 @@
 /**
- * Online schema steps (server/store/migrate-online.ts, migrate-postgres.ts): a store whose step 14 (the payments
+ * Online schema steps (server/store/migrate.ts, migrate-online.ts): a store whose step 14 (the payments
  * list's indexes) is still pending over a table with rows opens and answers at once, lists the same rows while the
  * indexes are being built, and records the step once they exist. The build is held (`onlineMigrationsAfter`) so the
  * test looks at the store while the step is pending, whatever the machine's speed; on SQLite and (with
