@@ -12,7 +12,7 @@ import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogSqlite } from './delivery-log-sqlite';
 import { endpointsPart } from './endpoints';
-import { migrateSqlite } from './migrate-sqlite';
+import { migrateSqlite } from './migrate';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
 import { reconcileSqlite } from './reconcile-sqlite';
