@@ -1,7 +1,7 @@
 /**
- * The back office's accounts in the store: named users, their sessions and the audit trail. Implemented for both
- * databases in `accounts-sqlite.ts` and `accounts-postgres.ts` (schema step 12, `migrations-accounts.ts`), pinned by
- * the same contract tests. Records are checked by the zod schemas here on the way out, so both return the same shapes.
+ * The back office's accounts in the store: named users, their sessions and the audit trail. Written once for both
+ * databases in `accounts-part.ts` (schema step 12, `migrations-accounts.ts`), pinned by the same contract tests run
+ * on each. Records are checked by the zod schemas here on the way out, so both return the same shapes.
  *
  * Rules kept here so both databases agree:
  * - an e-mail is stored lower-case, and unique as such;

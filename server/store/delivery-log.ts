@@ -71,10 +71,9 @@ export function deliveryLogPart(db: Db): DeliveryLogStore {
     moveCursor: `UPDATE webhook_cursors SET after_seq = @seq WHERE endpoint_id = @endpointId AND after_seq < @seq`,
     event: `SELECT * FROM merchant_events WHERE id = @id`,
     seq: `SELECT seq FROM merchant_events WHERE id = @eventId`,
-    // Endpoint ids sorted by their bytes, as SQLite's BINARY collation sorts them, whatever PostgreSQL's locale.
     deliveries: `
       SELECT * FROM webhook_deliveries WHERE ${d.inList('event_seq', 'seqs')}
-      ORDER BY event_seq, ${pick(d, { sqlite: 'endpoint_id', postgres: 'endpoint_id COLLATE "C"' })}`,
+      ORDER BY event_seq, ${d.textOrder('endpoint_id')}`,
     attempts: `SELECT * FROM webhook_attempts WHERE event_seq = @seq ORDER BY id`,
     // Pending again, due now, no attempts; a lease still held stays, and its attempt settles the delivery.
     redeliver: `

@@ -1,7 +1,8 @@
 /**
  * The merchant's webhook endpoints kept in the store (besides the one of the environment, MERCHANT_WEBHOOK_URL, which
- * is not stored), and the log of each event's deliveries to them (./deliveries). Implemented for both databases in
- * `endpoints-sqlite.ts` and `endpoints-postgres.ts` (the log, written once for both, in `delivery-log.ts`), schema step 11.
+ * is not stored), and the log of each event's deliveries to them (./deliveries), schema step 11. The endpoints are
+ * written once for both databases (`endpointsPart`), and so is the log's half, in `delivery-log.ts`. A change that
+ * touches more than the endpoint's row (its cursor, its deliveries, its health) is one write transaction.
  *
  * Rules kept here so both databases agree:
  * - an endpoint gets the events written from its creation on, only the types of its filter (none: every type);
@@ -14,6 +15,10 @@
  *   given is disabled by itself, with the reason `failing`.
  */
 import type { WebhookAttempt } from './deliveries';
+import { endpointFromRow } from './endpoint-rows';
+import type { Row } from './rows';
+import type { Db } from './sql/db';
+import { all, get, run } from './sql/work';
 
 /** Why an endpoint gets nothing: its owner disabled it, or every attempt failed for too long. */
 export interface EndpointDisabled {
@@ -96,3 +101,88 @@ export interface EndpointStore {
 }
 
 export type { DeliveryLogStore } from './delivery-log';
+
+export function endpointsPart(db: Db): EndpointStore {
+  const d = db.dialect;
+  const sql = {
+    insert: `
+      INSERT INTO webhook_endpoints (id, url, types, secret, created_at) VALUES (@id, @url, ${d.json('types')}, @secret, @createdAt)
+      RETURNING *`,
+    // The endpoint's cursor at the end of the feed: it gets the events written from now on.
+    cursorToEnd: `
+      INSERT INTO webhook_cursors (endpoint_id, after_seq) VALUES (@id, (SELECT coalesce(max(seq), 0) FROM merchant_events))
+      ON CONFLICT (endpoint_id) DO UPDATE SET after_seq = excluded.after_seq`,
+    list: `SELECT * FROM webhook_endpoints ORDER BY created_at, ${d.textOrder('id')}`,
+    get: `SELECT * FROM webhook_endpoints WHERE id = @id`,
+    disable: `
+      UPDATE webhook_endpoints SET disabled_reason = @reason, disabled_at = @since WHERE id = @id AND disabled_reason IS NULL`,
+    enable: `
+      UPDATE webhook_endpoints SET disabled_reason = NULL, disabled_at = NULL, failing_since = NULL WHERE id = @id
+      RETURNING *`,
+    remove: `DELETE FROM webhook_endpoints WHERE id = @id`,
+    removeCursor: `DELETE FROM webhook_cursors WHERE endpoint_id = @id`,
+    removeDeliveries: `DELETE FROM webhook_deliveries WHERE endpoint_id = @id`,
+    rotate: `
+      UPDATE webhook_endpoints SET previous_secret = secret, previous_until = @previousUntil, secret = @secret WHERE id = @id
+      RETURNING *`,
+    finish: `UPDATE webhook_endpoints SET previous_secret = NULL, previous_until = NULL WHERE id = @id RETURNING *`,
+    health: `
+      UPDATE webhook_endpoints SET failing_since = CASE WHEN @delivered THEN NULL ELSE coalesce(failing_since, @at) END
+      WHERE id = @id`,
+    failing: `
+      UPDATE webhook_endpoints SET disabled_reason = 'failing', disabled_at = @at
+      WHERE id = @id AND disabled_reason IS NULL AND failing_since <= @cutoff`,
+  };
+  const endpoint = (row: Row | undefined) => (row ? endpointFromRow(row, d.rows) : undefined);
+
+  return {
+    async addWebhookEndpoint({ id, url, types, secret, createdAt }) {
+      const params = { id, url, types: JSON.stringify(types), secret, createdAt };
+      return db.write(function* () {
+        const added = yield* get(sql.insert, params);
+        yield* run(sql.cursorToEnd, { id });
+        return endpointFromRow(added!, d.rows);
+      });
+    },
+    async listWebhookEndpoints() {
+      return (await db.read(() => all(sql.list))).map((row) => endpointFromRow(row, d.rows));
+    },
+    async getWebhookEndpoint(id) {
+      return endpoint(await db.read(() => get(sql.get, { id })));
+    },
+    async disableWebhookEndpoint(id, { reason, since }) {
+      return db.read(function* () {
+        yield* run(sql.disable, { id, reason, since });
+        return endpoint(yield* get(sql.get, { id }));
+      });
+    },
+    async enableWebhookEndpoint(id) {
+      return db.write(function* () {
+        const enabled = yield* get(sql.enable, { id });
+        if (!enabled) return undefined;
+        yield* run(sql.cursorToEnd, { id });
+        return endpointFromRow(enabled, d.rows);
+      });
+    },
+    async deleteWebhookEndpoint(id) {
+      return db.write(function* () {
+        yield* run(sql.removeCursor, { id });
+        yield* run(sql.removeDeliveries, { id });
+        return (yield* run(sql.remove, { id })) === 1;
+      });
+    },
+    async rotateWebhookEndpointSecret(id, secret, previousUntil) {
+      return endpoint(await db.read(() => get(sql.rotate, { id, secret, previousUntil })));
+    },
+    async finishWebhookEndpointRotation(id) {
+      return endpoint(await db.read(() => get(sql.finish, { id })));
+    },
+    async noteEndpointAttempt(id, at, delivered, disableIfFailingSince) {
+      const params = { id, at, delivered, cutoff: disableIfFailingSince };
+      return db.write(function* () {
+        yield* run(sql.health, params);
+        return (yield* run(sql.failing, params)) === 1;
+      });
+    },
+  };
+}

@@ -17,7 +17,8 @@
  * stable (some of its patterns follow the locale), so PostgreSQL gets `checkout_paid_late`, declared immutable: its
  * pattern has only digits and fixed characters and the time is turned to UTC first, so it depends on nothing else.
  */
-import type { Migration } from './migration-step';
+import { step, type Migration } from './migration-step';
+import { byDialect, index } from './sql/ddl';
 
 /** The indexes a payments list query may be driven by. */
 export const LIST_INDEXES = {
@@ -53,28 +54,26 @@ const flagged = (paidLate: string) => `duplicate_of IS NOT NULL OR ${paidLate}`;
  * names no index it lacks (`listIndexFor` in ./back-office-sql).
  */
 export const indexSteps: readonly Migration[] = [
-  {
+  step({
     version: 14,
     name: "back-office: the payments list's indexes (by state, by method, flagged payments), so every filter and page seeks",
-    sqlite: '',
-    // OR REPLACE: run again at each start until the step's indexes are built and it is recorded.
-    postgres: `
-      CREATE OR REPLACE FUNCTION checkout_paid_late(details jsonb, expires_at timestamptz) RETURNS boolean
+    ddl: [
+      byDialect({
+        sqlite: [],
+        // OR REPLACE: run again at each start until the step's indexes are built and it is recorded.
+        postgres: [
+          `CREATE OR REPLACE FUNCTION checkout_paid_late(details jsonb, expires_at timestamptz) RETURNS boolean
         LANGUAGE sql IMMUTABLE PARALLEL SAFE
-        AS $$ SELECT (details->>'paidAt') > to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
-    `,
-    online: [
-      {
-        name: LIST_INDEXES.state,
-        sqlite: 'checkouts (state, created_at, id, method)',
-        postgres: 'checkouts (state, created_at, id, method)',
-      },
-      { name: LIST_INDEXES.method, sqlite: 'checkouts (method, created_at, id)', postgres: 'checkouts (method, created_at, id)' },
-      {
-        name: LIST_INDEXES.flagged,
-        sqlite: `checkouts (created_at, id, state, method) WHERE ${flagged(PAID_LATE.sqlite)}`,
-        postgres: `checkouts (created_at, id, state, method) WHERE ${flagged(PAID_LATE.postgres)}`,
-      },
+        AS $$ SELECT (details->>'paidAt') > to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$`,
+        ],
+      }),
     ],
-  },
+    online: [
+      index(LIST_INDEXES.state, 'checkouts', ['state', 'created_at', 'id', 'method']),
+      index(LIST_INDEXES.method, 'checkouts', ['method', 'created_at', 'id']),
+      index(LIST_INDEXES.flagged, 'checkouts', ['created_at', 'id', 'state', 'method'], {
+        where: { sqlite: flagged(PAID_LATE.sqlite), postgres: flagged(PAID_LATE.postgres) },
+      }),
+    ],
+  }),
 ];

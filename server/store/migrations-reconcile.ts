@@ -13,39 +13,31 @@
  * claim faster) and those still moving at the provider through `cashouts_unsettled` (step 5).
  */
 import { CASH_OUT_SENDING } from './back-office';
-import type { Migration } from './migration-step';
+import { step, type Migration } from './migration-step';
+import { addColumn, index, instant } from './sql/ddl';
 
 /** The partial index of the cash-outs whose provider call has not answered (few at any time). */
 export const CASH_OUTS_SENDING_INDEX = 'cashouts_sending';
 
 export const reconcileSteps: readonly Migration[] = [
-  {
+  step({
     version: 15,
     name: "reconciler: next_check_at, the claim's lease and the expired checkouts' backoff",
-    sqlite: `ALTER TABLE checkouts ADD COLUMN next_check_at TEXT;`,
-    postgres: `ALTER TABLE checkouts ADD COLUMN next_check_at timestamptz;`,
-  },
+    ddl: [addColumn('checkouts', 'next_check_at', instant())],
+  }),
 ];
 
 /** Steps 18 and 19, after step 17 in `./migrations`' list. */
 export const moneyOutReconcileSteps: readonly Migration[] = [
-  {
+  step({
     version: 18,
     name: "reconciler: next_check_at of cash-outs and refunds, the settle claim's lease",
-    sqlite: `ALTER TABLE cashouts ADD COLUMN next_check_at TEXT;`,
-    postgres: `ALTER TABLE cashouts ADD COLUMN next_check_at timestamptz;`,
-  },
-  {
+    ddl: [addColumn('cashouts', 'next_check_at', instant())],
+  }),
+  step({
     version: 19,
     name: 'reconciler: the index of cash-outs and refunds still Sending',
-    sqlite: '',
-    postgres: '',
-    online: [
-      {
-        name: CASH_OUTS_SENDING_INDEX,
-        sqlite: `cashouts (created_at) WHERE state = '${CASH_OUT_SENDING}'`,
-        postgres: `cashouts (created_at) WHERE state = '${CASH_OUT_SENDING}'`,
-      },
-    ],
-  },
+    ddl: [],
+    online: [index(CASH_OUTS_SENDING_INDEX, 'cashouts', ['created_at'], { where: `state = '${CASH_OUT_SENDING}'` })],
+  }),
 ];

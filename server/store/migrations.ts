@@ -1,6 +1,7 @@
 /**
- * Schema history, oldest first, each step written for both databases side by side so they cannot drift.
- * A released step never changes: add a new one. Both stores record applied versions in `schema_migrations`.
+ * Schema history, oldest first, each step written once over the DDL vocabulary of ./sql/ddl.ts, which renders it for
+ * each database, so they cannot drift. A released step never changes: add a new one. Both stores record applied
+ * versions in `schema_migrations` (./migrate.ts).
  *
  * The partial unique index `checkouts_one_per_order` is the idempotency rule itself: at most one checkout per order
  * in a reserving state (Creating, Created, Registered, Completed), whatever process or instance tries to insert a

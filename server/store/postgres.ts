@@ -6,13 +6,14 @@
  */
 import pg from 'pg';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
-import { accountsPostgres } from './accounts-postgres';
+import { accountsPart } from './accounts-part';
 import { backOfficePostgres } from './back-office-postgres';
 import { companyPaymentsPostgres } from './company-payments-postgres';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogPart } from './delivery-log';
-import { endpointsPostgres } from './endpoints-postgres';
-import { buildOnlinePostgres, migratePostgres } from './migrate-postgres';
+import { endpointsPart } from './endpoints';
+import { migratePostgres } from './migrate';
+import { buildOnlinePostgres } from './migrate-online';
 import { sqlList } from './migrations';
 import { inTransaction, insertMerchantEvent } from './pg-transaction';
 import { storeTypes, UTC_SESSION } from './pg-types';
@@ -150,9 +151,9 @@ export async function openPostgresStore({
     ...backOfficePostgres(pool),
     ...companyPaymentsPostgres(pool),
     ...deliveriesPart(parts),
-    ...endpointsPostgres(pool),
+    ...endpointsPart(parts),
     ...deliveryLogPart(parts),
-    ...accountsPostgres(pool),
+    ...accountsPart(parts),
     ...reconcilePart(parts),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);

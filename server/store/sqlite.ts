@@ -6,13 +6,13 @@
 import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
-import { accountsSqlite } from './accounts-sqlite';
+import { accountsPart } from './accounts-part';
 import { backOfficeSqlite } from './back-office-sqlite';
 import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogPart } from './delivery-log';
-import { endpointsSqlite } from './endpoints-sqlite';
-import { migrateSqlite } from './migrate-sqlite';
+import { endpointsPart } from './endpoints';
+import { migrateSqlite } from './migrate';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
 import { reconcilePart } from './reconcile';
@@ -204,9 +204,9 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     ...backOfficeSqlite(db, reader, online.built),
     ...companyPaymentsSqlite(db),
     ...deliveriesPart(parts),
-    ...endpointsSqlite(db),
+    ...endpointsPart(parts),
     ...deliveryLogPart(parts),
-    ...accountsSqlite(db),
+    ...accountsPart(parts),
     ...reconcilePart(parts),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));

@@ -38,6 +38,11 @@ export interface Dialect {
   readonly feedLock: string | undefined;
   /** Whether a driver's error is a unique index's violation. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * `column` in ORDER BY, ordered by its text's bytes, as SQLite compares text: PostgreSQL's default collation would
+   * sort ids with `_` and mixed case otherwise, and the two stores would list ties in different orders.
+   */
+  textOrder(column: string): string;
 }
 
 /** The form of a statement that differs as a whole between the databases. */
@@ -58,6 +63,7 @@ export const sqliteDialect: Dialect = {
   indexedBy: (table, index) => `${table} INDEXED BY ${index}`,
   feedLock: undefined,
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE',
+  textOrder: (column) => column,
 };
 
 /** SQLSTATE of a unique index violation. */
@@ -78,4 +84,5 @@ export const postgresDialect: Dialect = {
   indexedBy: (table) => table,
   feedLock: `SELECT pg_advisory_xact_lock(hashtext('merchant_events'))`,
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === UNIQUE_VIOLATION,
+  textOrder: (column) => `${column} COLLATE "C"`,
 };

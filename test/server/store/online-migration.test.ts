@@ -1,5 +1,5 @@
 /**
- * Online schema steps (server/store/migrate-online.ts, migrate-postgres.ts): a store whose step 14 (the payments
+ * Online schema steps (server/store/migrate.ts, migrate-online.ts): a store whose step 14 (the payments
  * list's indexes) is still pending over a table with rows opens and answers at once, lists the same rows while the
  * indexes are being built, and records the step once they exist. The build is held (`onlineMigrationsAfter`) so the
  * test looks at the store while the step is pending, whatever the machine's speed; on SQLite and (with
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOnlinePostgres } from '../../../server/store/migrate-postgres';
+import { buildOnlinePostgres } from '../../../server/store/migrate-online';
 import { indexSteps, LIST_INDEXES } from '../../../server/store/migrations-indexes';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
