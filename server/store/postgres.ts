@@ -12,6 +12,7 @@ import { companyPaymentsPostgres } from './company-payments-postgres';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogPart } from './delivery-log';
 import { endpointsPart } from './endpoints';
+import { readinessPart } from './readiness';
 import { migratePostgres } from './migrate';
 import { buildOnlinePostgres } from './migrate-online';
 import { sqlList } from './migrations';
@@ -155,6 +156,7 @@ export async function openPostgresStore({
     ...deliveryLogPart(parts),
     ...accountsPart(parts),
     ...reconcilePart(parts),
+    ...readinessPart(parts),
     async reserveCheckout(input) {
       const draft = NewCheckoutSchema.parse(input);
       // The existing checkout can be discarded between the two statements; then the next insert succeeds.

@@ -12,6 +12,7 @@ import { companyPaymentsSqlite } from './company-payments-sqlite';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogPart } from './delivery-log';
 import { endpointsPart } from './endpoints';
+import { readinessPart } from './readiness';
 import { migrateSqlite } from './migrate';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqlList } from './migrations';
@@ -208,6 +209,7 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
     ...deliveryLogPart(parts),
     ...accountsPart(parts),
     ...reconcilePart(parts),
+    ...readinessPart(parts),
     async reserveCheckout(draft) {
       return reserve.immediate(NewCheckoutSchema.parse(draft));
     },
