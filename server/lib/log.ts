@@ -85,10 +85,12 @@ export function createPino({ format = 'json', level = 'info', destination }: Log
 /** The server's log, console-shaped: `log` is `info`, `warn` and `error` their levels. */
 export function createLog(options: LogOptions = {}): ServerLog & { pino: Pino } {
   const logger = createPino(options);
-  const at = (level: Level) => (...args: unknown[]) => {
-    if (!logger.isLevelEnabled(level)) return;
-    const [fields, msg] = toLine(args);
-    logger[level](fields, msg);
-  };
+  const at =
+    (level: Level) =>
+    (...args: unknown[]) => {
+      if (!logger.isLevelEnabled(level)) return;
+      const [fields, msg] = toLine(args);
+      logger[level](fields, msg);
+    };
   return { log: at('info'), warn: at('warn'), error: at('error'), pino: logger };
 }
