@@ -7,8 +7,8 @@
 import pg from 'pg';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { accountsPart } from './accounts-part';
-import { backOfficePostgres } from './back-office-postgres';
-import { companyPaymentsPostgres } from './company-payments-postgres';
+import { backOfficePart } from './back-office-part';
+import { companyPaymentsPart } from './company-payments-part';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogPart } from './delivery-log';
 import { endpointsPart } from './endpoints';
@@ -148,8 +148,8 @@ export async function openPostgresStore({
     };
 
   return {
-    ...backOfficePostgres(pool),
-    ...companyPaymentsPostgres(pool),
+    ...backOfficePart(parts),
+    ...companyPaymentsPart(parts),
     ...deliveriesPart(parts),
     ...endpointsPart(parts),
     ...deliveryLogPart(parts),

@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
 import { LIVE_STATES, RESERVING_STATES, type StoredState } from '../../core/states';
 import { accountsPart } from './accounts-part';
-import { backOfficeSqlite } from './back-office-sqlite';
-import { companyPaymentsSqlite } from './company-payments-sqlite';
+import { backOfficePart } from './back-office-part';
+import { companyPaymentsPart } from './company-payments-part';
 import { deliveriesPart } from './deliveries';
 import { deliveryLogPart } from './delivery-log';
 import { endpointsPart } from './endpoints';
@@ -201,8 +201,8 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
   );
 
   return {
-    ...backOfficeSqlite(db, reader, online.built),
-    ...companyPaymentsSqlite(db),
+    ...backOfficePart(parts),
+    ...companyPaymentsPart(parts),
     ...deliveriesPart(parts),
     ...endpointsPart(parts),
     ...deliveryLogPart(parts),
