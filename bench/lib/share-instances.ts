@@ -67,7 +67,7 @@ export async function seedStale(
       expiresAt: iso(at + 48 * HOUR),
     });
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${id}` }, iso(at));
-    if (i >= counts.live) await store.transition(checkout.id, ['Registered'], 'Expired', 'reconcile', {}, iso(expiredAt));
+    if (i >= counts.live) await store.apply(checkout.id, { type: 'expire' }, 'reconcile', {}, iso(expiredAt));
   }
 }
 

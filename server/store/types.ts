@@ -10,6 +10,7 @@
  * so SQLite can compare them as text.
  */
 import { z } from 'zod';
+import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
@@ -115,7 +116,10 @@ export const CheckoutEventSchema = z.object({
 });
 export type CheckoutEvent = z.infer<typeof CheckoutEventSchema>;
 
-/** What a transition changes besides the state. */
+/** What `CheckoutStore.apply` takes: any of the state machine's events but an activation (`activateCheckout`). */
+export type MoveEvent = Exclude<MachineEvent, { type: 'activate' }>;
+
+/** What a move changes besides the state. */
 export interface TransitionChanges {
   /** Merged over the checkout's details (a receipt, for example). */
   details?: Record<string, unknown>;
@@ -134,7 +138,7 @@ export type TransitionResult =
       changed: true;
       checkout: Checkout;
       event: CheckoutEvent;
-      /** The order's newer checkout that this payment expired (see `Store.transition`), with its event. */
+      /** The order's newer checkout that this payment expired (see `CheckoutStore.apply`), with its event. */
       superseded?: { checkout: Checkout; event: CheckoutEvent };
     }
   | { changed: false; checkout: Checkout };

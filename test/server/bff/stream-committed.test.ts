@@ -66,9 +66,16 @@ describe('a stream of a change committed here', () => {
     const checkout = await createdCheckout(store, 'co_committed');
     const next = await openStream(watched, hub, checkout);
     const before = { ...reads };
-    await store.transition(checkout.id, ['Created'], 'Completed', 'webhook', { transactionState: 'Completed' }, new Date().toISOString(), {
-      details: { paidAt: '2026-11-26T12:00:00.000Z' },
-    });
+    await store.apply(
+      checkout.id,
+      { type: 'provider', state: 'Completed', paidAt: '2026-11-26T12:00:00.000Z' },
+      'webhook',
+      { transactionState: 'Completed' },
+      new Date().toISOString(),
+      {
+        details: { paidAt: '2026-11-26T12:00:00.000Z' },
+      },
+    );
     const text = await next('Completed');
     expect(reads).toEqual(before);
 
@@ -100,7 +107,7 @@ describe('a stream of a change committed here', () => {
     const checkout = await createdCheckout(store, 'co_elsewhere');
     const next = await openStream(watched, hub, checkout);
     const before = reads.events;
-    const moved = await elsewhere.transition(checkout.id, ['Created'], 'Completed', 'webhook', {}, new Date().toISOString());
+    const moved = await elsewhere.apply(checkout.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, new Date().toISOString());
     expect(moved.changed).toBe(true);
     hub.publish(checkout.id, moved.changed ? moved.event.seq : 0);
     expect(await next('Completed')).toContain('id: 2\n');

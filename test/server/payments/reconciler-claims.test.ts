@@ -73,7 +73,7 @@ async function seedStale(store: Store, live: number, expired: number, due = 0): 
     const draft = draftFor(`order-${i}`, { createdAt: iso(T0), expiresAt: iso(windowEnd) });
     const { checkout } = await store.reserveCheckout(draft);
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${i}` }, iso(T0));
-    if (i >= live && i < live + expired) await store.transition(checkout.id, ['Registered'], 'Expired', 'reconcile', {}, iso(T0 + MINUTE));
+    if (i >= live && i < live + expired) await store.apply(checkout.id, { type: 'expire' }, 'reconcile', {}, iso(T0 + MINUTE));
     transactions.push(`tx-${i}`);
   }
   return transactions;
