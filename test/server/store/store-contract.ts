@@ -10,7 +10,7 @@ import {
   CheckoutEventSchema,
   CheckoutSchema,
   type Checkout,
-  type CheckoutState,
+  type MoveEvent,
   type NewCheckout,
   type Store,
 } from '../../../server/store/types';
@@ -163,10 +163,10 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       });
     });
 
-    describe('transition', () => {
-      it('moves only from the states the caller names, appending the next seq', async () => {
+    describe('apply', () => {
+      it('moves only as the state machine allows from the stored state, appending the next seq', async () => {
         const created = await checkoutIn('Created');
-        const refused = await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(2));
+        const refused = await store.apply(created.id, { type: 'provider', state: 'Created' }, 'webhook', {}, at(2));
         expect(refused).toEqual({ changed: false, checkout: created });
 
         const moved = await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', { endToEndId: 'E1' }, at(3));
@@ -184,7 +184,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect((await store.eventsAfter(created.id, 0)).map((event) => event.seq)).toEqual([1, 2]);
       });
 
-      it('lets exactly one of 10 concurrent identical transitions change the checkout', async () => {
+      it('lets exactly one of 10 concurrent identical events change the checkout', async () => {
         const created = await checkoutIn('Created');
         const results = await Promise.all(
           Array.from({ length: 10 }, (_, i) => store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', { i }, at(1))),
@@ -194,8 +194,15 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect(await store.eventsAfter(created.id, 0)).toHaveLength(2);
       });
 
-      it('rejects a transition of an unknown checkout', async () => {
+      it('rejects an event of an unknown checkout', async () => {
         await expect(store.apply('nope', { type: 'provider', state: 'Completed' }, 'webhook', {}, at(1))).rejects.toThrow(/does not exist/);
+      });
+
+      it('rejects an activation, which only activateCheckout makes, and changes nothing', async () => {
+        const { checkout } = await store.reserveCheckout(draftFor('A-2'));
+        const activation = { type: 'activate', state: 'Created' } as unknown as MoveEvent;
+        await expect(store.apply(checkout.id, activation, 'create', {}, at(1))).rejects.toThrow(/not activate/);
+        expect(await store.getCheckout(checkout.id)).toEqual(checkout);
       });
     });
 
@@ -623,7 +630,8 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const old = await checkoutIn('Registered', 'E-5');
         await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
         const fresh = await checkoutIn('Registered', 'E-5', at(32));
-        const refused = await store.apply(old.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(40));
+        // The machine moves an expired code to a final state only: the provider's `Registered` of it is refused.
+        const refused = await store.apply(old.id, { type: 'provider', state: 'Registered' }, 'webhook', {}, at(40));
         expect(refused).toEqual({ changed: false, checkout: await store.getCheckout(old.id) });
         expect(await store.getCheckout(fresh.id)).toEqual(fresh);
       });
@@ -716,7 +724,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('are written by the transition that moves the checkout, forward only, and not at all when it does not move', async () => {
         const created = await checkoutIn('Created');
         await store.markChecked(created.id, at(9));
-        const refused = await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(2), {
+        const refused = await store.apply(created.id, { type: 'provider', state: 'Created' }, 'webhook', {}, at(2), {
           checkedAt: at(10),
           webhookAt: at(10),
         });
