@@ -8,9 +8,9 @@ import { checkoutEventStream } from '../../../server/bff/stream';
 import { createStreamFeeds } from '../../../server/bff/stream-feed';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../../server/store';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { StatusHub } from '../../../server/store/types';
 import { tempDir } from '../helpers/server';
+import { openTestStore } from '../helpers/store';
 
 const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -101,7 +101,7 @@ describe('a stream of a change committed here', () => {
     const { store, hub } = await openStore({ dataDir: dir });
     closing.push(() => store.close());
     // A second connection to the same file whose commits this hub does not hear of, as another instance's.
-    const elsewhere = openSqliteStore({ file: join(dir, 'checkout.sqlite') });
+    const elsewhere = await openTestStore({ file: join(dir, 'checkout.sqlite') });
     closing.push(() => elsewhere.close());
     const { watched, reads } = counted(store);
     const checkout = await createdCheckout(store, 'co_elsewhere');
