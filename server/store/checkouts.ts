@@ -15,7 +15,16 @@ import { activationSteps, applySteps, insertSteps, supersedingInsertSteps, type 
 import { checkoutFromRow, eventFromRow, merchantEventFromRow, toJson, type Row } from './rows';
 import type { Db } from './sql/db';
 import { all, get, run, type Work } from './sql/work';
-import { ActivationSchema, EventSourceSchema, InstantSchema, NewCheckoutSchema, type ReserveResult } from './types';
+import {
+  ActivationSchema,
+  EventSourceSchema,
+  InstantSchema,
+  NewCheckoutSchema,
+  type Activation,
+  type EventSource,
+  type NewCheckout,
+  type ReserveResult,
+} from './types';
 
 export type CheckoutsPart = CheckoutStore & WebhookNonceStore & MerchantEventStore;
 
@@ -26,6 +35,14 @@ const RESERVE_ATTEMPTS = 5;
  * of the order's place holder and the update breaks the one-per-order index; the next try finds it as the holder.
  */
 const MOVE_ATTEMPTS = 3;
+
+/** An adopted provider transaction's inputs (`insertActive`, `insertSuperseding`), checked by their schemas. */
+const adoptionOf = (draft: NewCheckout, fields: Activation, source: EventSource, at: string) => ({
+  draft: NewCheckoutSchema.parse(draft),
+  fields: ActivationSchema.parse(fields),
+  source: EventSourceSchema.parse(source),
+  at: InstantSchema.parse(at),
+});
 
 export function checkoutsPart(db: Db): CheckoutsPart {
   const d = db.dialect;
@@ -123,19 +140,13 @@ export function checkoutsPart(db: Db): CheckoutsPart {
       const at = instantOf(atInput);
       return db.write(() => carryOut(applySteps(id, event, source, data, at, changes)), { attempts: MOVE_ATTEMPTS });
     },
-    async insertActive(input, fieldsInput, sourceInput, duplicateOf, atInput) {
-      const draft = NewCheckoutSchema.parse(input);
-      const fields = ActivationSchema.parse(fieldsInput);
-      const source = EventSourceSchema.parse(sourceInput);
-      const at = InstantSchema.parse(atInput);
-      return db.write(() => carryOut(insertSteps(draft, fields, source, duplicateOf, at)));
+    async insertActive(draft, fields, source, duplicateOf, at) {
+      const adopted = adoptionOf(draft, fields, source, at);
+      return db.write(() => carryOut(insertSteps(adopted.draft, adopted.fields, adopted.source, duplicateOf, adopted.at)));
     },
-    async insertSuperseding(input, fieldsInput, sourceInput, holderId, atInput) {
-      const draft = NewCheckoutSchema.parse(input);
-      const fields = ActivationSchema.parse(fieldsInput);
-      const source = EventSourceSchema.parse(sourceInput);
-      const at = InstantSchema.parse(atInput);
-      return db.write(() => carryOut(supersedingInsertSteps(draft, fields, source, holderId, at)));
+    async insertSuperseding(draft, fields, source, holderId, at) {
+      const adopted = adoptionOf(draft, fields, source, at);
+      return db.write(() => carryOut(supersedingInsertSteps(adopted.draft, adopted.fields, adopted.source, holderId, adopted.at)));
     },
     async markWebhookSeen(id, at) {
       await db.read(() => run(sql.webhookSeen, { id, at: instantOf(at) }));

@@ -1,10 +1,11 @@
 /**
  * What the BFF persists and the two interfaces it persists it through.
  *
- * `Store` is implemented twice with identical behaviour: `openSqliteStore` (one process, a file; the default) and
- * `openPostgresStore` (several BFF instances sharing one database). `StatusHub` tells SSE streams that a checkout has
- * a new event: `createLocalHub` in-process, `createPostgresHub` across instances with LISTEN/NOTIFY. `openStore` in
- * `./index` picks the pair from the configuration.
+ * `Store` is opened on SQLite (one process, a file; the default, ./sqlite) or PostgreSQL (several BFF instances
+ * sharing one database, ./postgres), with identical behaviour: each part is written once over a `Db` (./parts).
+ * `StatusHub` tells SSE streams that a checkout has a new event: `createLocalHub` in-process, `createPostgresHub`
+ * across instances with LISTEN/NOTIFY. `openStore` in `./index` picks the pair from the configuration, and is the one
+ * opener outside this folder.
  *
  * Amounts are integer cents; every date is an ISO-8601 instant, normalised to `toISOString()` form on the way in
  * so SQLite can compare them as text.

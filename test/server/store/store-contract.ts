@@ -42,6 +42,12 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       await teardown();
     });
 
+    /** The provider's word, heard at `heardAt`, that the checkout was paid at `paidAt`, with its receipt's `details`. */
+    const payLate = (id: string, paidAt: string, heardAt: string, details: Record<string, unknown> = {}) =>
+      store.apply(id, { type: 'provider', state: 'Completed', paidAt }, 'webhook', { late: true }, heardAt, {
+        details: { paidAt, ...details },
+      });
+
     /** A reserved and activated checkout in `state`, reached through the public API. */
     async function checkoutIn(state: ProviderCheckoutState, orderId = `order-${randomUUID()}`, createdAt = at(0), expiresAt?: string) {
       const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt, ...(expiresAt && { expiresAt }) }));
@@ -578,16 +584,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('takes the order back when the expired code is paid late and no other checkout holds it', async () => {
         const old = await checkoutIn('Registered', 'E-2');
         await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
-        const paid = await store.apply(
-          old.id,
-          { type: 'provider', state: 'Completed', paidAt: at(39) },
-          'webhook',
-          { late: true },
-          at(40),
-          {
-            details: { paidAt: at(39), receiptVoucher: 'V-1' },
-          },
-        );
+        const paid = await payLate(old.id, at(39), at(40), { receiptVoucher: 'V-1' });
         expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: null } });
         expect(paid.changed && paid.event.data).toEqual({ late: true });
         expect(paid.checkout.details).toEqual({ paidAt: at(39), receiptVoucher: 'V-1' });
@@ -600,16 +597,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
           const old = await checkoutIn('Registered', 'E-4');
           await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
           const fresh = await checkoutIn(newState, 'E-4', at(32));
-          const paid = await store.apply(
-            old.id,
-            { type: 'provider', state: 'Completed', paidAt: at(39) },
-            'webhook',
-            { late: true },
-            at(40),
-            {
-              details: { paidAt: at(39) },
-            },
-          );
+          const paid = await payLate(old.id, at(39), at(40));
           expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: null } });
           expect(paid.changed && paid.event.data).toEqual({ late: true });
           expect(paid.changed && paid.superseded).toMatchObject({
@@ -642,16 +630,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
           const old = await checkoutIn('Registered', 'E-3');
           await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
           const fresh = await checkoutIn(newState, 'E-3', at(32));
-          const paid = await store.apply(
-            old.id,
-            { type: 'provider', state: 'Completed', paidAt: at(39) },
-            'webhook',
-            { late: true },
-            at(40),
-            {
-              details: { paidAt: at(39) },
-            },
-          );
+          const paid = await payLate(old.id, at(39), at(40));
           expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: fresh.id, seq: 4 } });
           expect(paid.changed && paid.event).toMatchObject({ state: 'Completed', data: { late: true, duplicateOf: fresh.id } });
           expect(await store.getCheckout(fresh.id)).toEqual(fresh);
