@@ -31,7 +31,7 @@ import {
   UNSETTLED,
 } from './back-office-sql';
 import { merchantEventsOfCashOut } from './merchant-events';
-import { merchantEventWriter } from './merchant-event-write';
+import { merchantEventWriter } from './merchant-event-writes';
 import { cashOutFromRow, checkoutFromRow, foreignFromRow, webhookFromRow, type Row } from './rows';
 import { mapInSlices } from './slices';
 import type { Db } from './sql/db';
@@ -106,7 +106,7 @@ export function backOfficePart(db: Db): BackOfficeStore {
       ON CONFLICT DO NOTHING`,
     foreign: `SELECT * FROM foreign_transactions ORDER BY seen_at DESC, transaction_id LIMIT @limit`,
   };
-  const writeEvent = merchantEventWriter(d);
+  const merchantEvents = merchantEventWriter(d);
   const maybe = (row: Row | undefined) => (row ? cashOutFromRow(row) : undefined);
   const cashOuts = async (statement: string, params: Params) => (await db.read(() => all(statement, params))).map(cashOutFromRow);
   const iso = (at: string) => new Date(at).toISOString();
@@ -141,7 +141,7 @@ export function backOfficePart(db: Db): BackOfficeStore {
   function* withEvents(before: CashOut | undefined, row: Row): Work<CashOut> {
     const after = cashOutFromRow(row);
     for (const event of merchantEventsOfCashOut(before, after, (row.checkout_order_id as string | null) ?? undefined)) {
-      yield* writeEvent(event);
+      yield* merchantEvents.write(event);
     }
     return after;
   }
