@@ -89,7 +89,7 @@ async function readSplit(database: string, open: () => Promise<SharedStores>, n:
 
 /** Provider reads per expired checkout over its day of follow-up, with the reconciler's backoff or at every minute. */
 async function expiredReads(count: number, everyMinute: boolean): Promise<number> {
-  const shared = sqliteShared();
+  const shared = await sqliteShared();
   const expiredAt = T0 + 30 * MINUTE;
   const clock = new ManualClock(new Date(expiredAt));
   const { counter, provider } = countingProvider(0);

@@ -7,12 +7,6 @@ import { testsDrivingNothing, whatItDrives } from './test-layout';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/**
- * Unit tests still under test/ because their module's folder, server/store/, is being rewritten (issue 36, point 1):
- * they move beside their module once it settles, and this list goes.
- */
-const AWAITING_THE_STORE = ['test/server/store/input-guards.test.ts', 'test/server/store/merchant-event-shapes.test.ts'];
-
 /** A throw-away repository holding `files` (path → text). */
 function plant(files: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'test-layout-'));
@@ -28,11 +22,7 @@ afterAll(() => planted.forEach((dir) => rmSync(dir, { recursive: true, force: tr
 
 describe('the tests under test/', () => {
   it('each drive a server, a socket, a database, a process or a browser (unit tests sit beside their module)', () => {
-    expect(testsDrivingNothing(root).filter((file) => !AWAITING_THE_STORE.includes(file))).toEqual([]);
-  });
-
-  it('leave the allow-list only files that are still there and still drive nothing', () => {
-    expect(AWAITING_THE_STORE.filter((file) => !testsDrivingNothing(root).includes(file))).toEqual([]);
+    expect(testsDrivingNothing(root)).toEqual([]);
   });
 });
 

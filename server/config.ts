@@ -108,10 +108,59 @@ const env = z
     when: () => true,
   });
 
-export type Config = ReturnType<typeof loadConfig>;
+/** The server's settings, read from the environment by `loadConfig`. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Undefined means `http://127.0.0.1:<the port actually bound>`. */
+  publicBaseUrl: string | undefined;
+  /** Undefined means the origin of the public base URL (both loopback spellings of it: `defaultAllowedOrigins` of server/http/origins.ts). */
+  allowedOrigins: string[] | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Undefined means: run the embedded sandbox emulator and talk to it. */
+  provider: { baseUrl: string; accessKey: string; secret: string } | undefined;
+  /** The emulator's key pair when one is set (PROVIDER_ACCESS_KEY, PROVIDER_SECRET without PROVIDER_BASE_URL). */
+  sandboxKeys: { accessKey: string | undefined; secret: string | undefined };
+  /** The merchant's order service (`GET <url>/<orderId>`); undefined in library use and in the demo. */
+  orders: { url: string; token: string } | undefined;
+  webhookSecret: string;
+  /** Whether WEBHOOK_SECRET was set (a generated one is per DATA_DIR, so not shared by instances on other machines). */
+  webhookSecretFromEnv: boolean;
+  /**
+   * The provider portal's webhook signing key: every webhook must then carry a valid `X-Webhook-Signature` (besides
+   * the secret header). With the embedded emulator, it signs with this key too.
+   */
+  webhookSigningKey: string | undefined;
+  adminToken: string;
+  /**
+   * Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval (maker-checker); 0:
+   * every one does. APPROVAL_ABOVE, in reais ("1000.00"), read exactly; R$ 1000.00 when unset.
+   */
+  approvalAboveCents: number;
+  /**
+   * The merchant's backend, told of every payment by a signed webhook (Standard Webhooks): MERCHANT_WEBHOOK_URL with
+   * MERCHANT_WEBHOOK_SECRET (two secrets, space-separated, while one is rotated: both sign).
+   */
+  merchantWebhook: { url: string; secrets: string[] } | undefined;
+  /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
+  checkoutTtlSeconds: number;
+  limits: {
+    /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
+    trustProxy: number;
+    sseMaxPerClient: number;
+    sseMaxTotal: number;
+    /** `POST /api/checkouts` per client address and minute (a burst of as many); 0 turns the limit off. */
+    checkoutRatePerMinute: number;
+    /** Node's `requestTimeout`: the whole request (headers and body, an invoice upload too) must arrive within it. */
+    requestTimeoutMs: number;
+    /** Headers, and then a JSON body, must arrive within it. */
+    bodyTimeoutMs: number;
+  };
+}
 
 /** Reads and checks the environment; throws one readable message listing every problem. */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = env.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'environment'}: ${i.message}`);
@@ -127,55 +176,32 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env) {
   return {
     port: e.PORT,
     host: e.HOST,
-    /** Undefined means `http://127.0.0.1:<the port actually bound>`. */
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    /** Undefined means the origin of the public base URL (both loopback spellings of it: `defaultAllowedOrigins` of server/http/origins.ts). */
     allowedOrigins,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    /** Undefined means: run the embedded sandbox emulator and talk to it. */
     provider: e.PROVIDER_BASE_URL
       ? { baseUrl: e.PROVIDER_BASE_URL, accessKey: e.PROVIDER_ACCESS_KEY!, secret: e.PROVIDER_SECRET! }
       : undefined,
     sandboxKeys: { accessKey: e.PROVIDER_ACCESS_KEY, secret: e.PROVIDER_SECRET },
-    /** The merchant's order service (`GET <url>/<orderId>`); undefined in library use and in the demo. */
     orders: e.ORDERS_URL ? { url: e.ORDERS_URL, token: e.ORDERS_TOKEN! } : undefined,
     webhookSecret: e.WEBHOOK_SECRET ?? keptSecret(dataDir, 'webhook-secret'),
-    /** Whether WEBHOOK_SECRET was set (a generated one is per DATA_DIR, so not shared by instances on other machines). */
     webhookSecretFromEnv: e.WEBHOOK_SECRET !== undefined,
-    /**
-     * The provider portal's webhook signing key: every webhook must then carry a valid `X-Webhook-Signature` (besides
-     * the secret header). With the embedded emulator, it signs with this key too.
-     */
     webhookSigningKey: e.WEBHOOK_SIGNING_KEY,
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
-    /**
-     * The merchant's backend, told of every payment by a signed webhook (Standard Webhooks): MERCHANT_WEBHOOK_URL with
-     * MERCHANT_WEBHOOK_SECRET (two secrets, space-separated, while one is rotated: both sign).
-     */
-    /**
-     * Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval (maker-checker); 0:
-     * every one does.
-     * APPROVAL_ABOVE, in reais ("1000.00"), read exactly; R$ 1000.00 when unset.
-     */
     approvalAboveCents: e.APPROVAL_ABOVE ?? DEFAULT_APPROVAL_ABOVE_CENTS,
     merchantWebhook: e.MERCHANT_WEBHOOK_URL ? { url: e.MERCHANT_WEBHOOK_URL, secrets: e.MERCHANT_WEBHOOK_SECRET! } : undefined,
-    /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
     checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,
     /** One JSON object a line (`json`), or lines for people (`pretty`); from `LOG_LEVEL` up (server/lib/log.ts). */
     log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
     /** From SIGTERM to the exit: requests in flight finish, streams are told to retry, leases go back (server/shutdown.ts). */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     limits: {
-      /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
       trustProxy: e.TRUST_PROXY,
       sseMaxPerClient: e.SSE_MAX_PER_CLIENT,
       sseMaxTotal: e.SSE_MAX_TOTAL ?? defaultSseMaxTotal(),
-      /** `POST /api/checkouts` per client address and minute (a burst of as many); 0 turns the limit off. */
       checkoutRatePerMinute: e.CHECKOUT_RATE_PER_MINUTE,
-      /** Node's `requestTimeout`: the whole request (headers and body, an invoice upload too) must arrive within it. */
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-      /** Headers, and then a JSON body, must arrive within it. */
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,
     },
   };

@@ -12,14 +12,13 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { viewsWithRefunds } from '../../server/backoffice/checkout-view';
 import { checkoutExportRoutes } from '../../server/backoffice/routes/checkouts-export';
-import { openPostgresStore } from '../../server/store/postgres';
-import { openSqliteStore } from '../../server/store/sqlite';
+import { openBenchStore } from './open-store';
 import { SEED_NOW } from './console-seed';
 import { settledMemory } from './stats';
 
 const file = process.env.EXPORT_FILE;
 const url = process.env.EXPORT_URL;
-const store = file ? openSqliteStore({ file }) : await openPostgresStore({ connectionString: url! });
+const store = file ? await openBenchStore({ file }) : await openBenchStore({ databaseUrl: url! });
 const clock = { now: () => new Date(SEED_NOW) };
 const app = new Hono().route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }));
 const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });

@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { openPostgresStore } from '../../server/store/postgres';
-import { openSqliteStore } from '../../server/store/sqlite';
+import { openBenchStore } from './open-store';
 import type { Store } from '../../server/store/types';
 import { seedPostgres, seedSqlite } from './console-seed';
 
@@ -35,7 +34,7 @@ export type BenchDatabase = 'SQLite' | 'PostgreSQL';
 export async function sqliteBenchStore(n: number): Promise<BenchStore> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-console-'));
   const file = join(dir, 'store.sqlite');
-  await openSqliteStore({ file }).close();
+  await (await openBenchStore({ file })).close();
   const started = performance.now();
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -46,7 +45,7 @@ export async function sqliteBenchStore(n: number): Promise<BenchStore> {
     db.close();
   }
   const seedSeconds = (performance.now() - started) / 1000;
-  const store = openSqliteStore({ file });
+  const store = await openBenchStore({ file });
   return {
     store,
     seedSeconds,
@@ -106,7 +105,7 @@ export async function postgresBenchStore(url: string, n: number): Promise<BenchS
     }
   };
   try {
-    await (await openPostgresStore({ connectionString: scoped.toString() })).close();
+    await (await openBenchStore({ databaseUrl: scoped.toString() })).close();
     const client = new pg.Client({ connectionString: scoped.toString() });
     await client.connect();
     const started = performance.now();
@@ -116,7 +115,7 @@ export async function postgresBenchStore(url: string, n: number): Promise<BenchS
       await client.end();
     }
     const seedSeconds = (performance.now() - started) / 1000;
-    const store = await openPostgresStore({ connectionString: scoped.toString() });
+    const store = await openBenchStore({ databaseUrl: scoped.toString() });
     return {
       store,
       seedSeconds,

@@ -3,12 +3,11 @@
  * RESTART_URL (PostgreSQL) as the server does, migrations first, serves the shoppers' app on 127.0.0.1, and prints
  * `port <n>` once it listens.
  */
-import { openPostgresStore } from '../../server/store/postgres';
-import { openSqliteStore } from '../../server/store/sqlite';
+import { openBenchStore } from './open-store';
 import { serveShoppers } from './console-status';
 
 const file = process.env.RESTART_FILE;
 const url = process.env.RESTART_URL;
-const store = file ? openSqliteStore({ file }) : await openPostgresStore({ connectionString: url! });
+const store = file ? await openBenchStore({ file }) : await openBenchStore({ databaseUrl: url! });
 const { port } = await serveShoppers(store);
 console.log(`port ${port}`);

@@ -12,8 +12,7 @@ import type { Clock } from '../../server/lib/clock';
 import { createReconciler, type ReconcilerOptions } from '../../server/payments/reconciler';
 import { createCheckoutService, type CheckoutServiceStore } from '../../server/payments/service';
 import type { ProviderClient } from '../../server/provider';
-import { openPostgresStore } from '../../server/store/postgres';
-import { openSqliteStore } from '../../server/store/sqlite';
+import { openBenchStore } from './open-store';
 import type { CheckoutStore } from '../../server/store/checkout-store';
 import type { Store } from '../../server/store/types';
 
@@ -67,7 +66,7 @@ export async function seedStale(
       expiresAt: iso(at + 48 * HOUR),
     });
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${id}` }, iso(at));
-    if (i >= counts.live) await store.transition(checkout.id, ['Registered'], 'Expired', 'reconcile', {}, iso(expiredAt));
+    if (i >= counts.live) await store.apply(checkout.id, { type: 'expire' }, 'reconcile', {}, iso(expiredAt));
   }
 }
 
@@ -77,10 +76,10 @@ export interface SharedStores {
 }
 
 /** Two stores on one new SQLite file. */
-export function sqliteShared(): SharedStores {
+export async function sqliteShared(): Promise<SharedStores> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-share-'));
   const file = join(dir, 'store.sqlite');
-  const stores: [Store, Store] = [openSqliteStore({ file }), openSqliteStore({ file })];
+  const stores: [Store, Store] = [await openBenchStore({ file }), await openBenchStore({ file })];
   return {
     stores,
     async close() {
@@ -108,8 +107,8 @@ export async function postgresShared(url: string): Promise<SharedStores> {
   const scoped = new URL(url);
   scoped.searchParams.set('options', `-c search_path=${schema}`);
   const stores: [Store, Store] = [
-    await openPostgresStore({ connectionString: scoped.toString() }),
-    await openPostgresStore({ connectionString: scoped.toString() }),
+    await openBenchStore({ databaseUrl: scoped.toString() }),
+    await openBenchStore({ databaseUrl: scoped.toString() }),
   ];
   return {
     stores,

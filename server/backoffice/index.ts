@@ -162,7 +162,7 @@ export function backOfficeApi({
         await next();
       })
       // Ahead of the JSON body guards, which would refuse its PDF: the invoice upload, signed in and allowed.
-      .route('/', invoiceUploadRoutes({ provider, signedIn, allowed: leastRole }))
+      .route('/', invoiceUploadRoutes({ provider, signedIn, allowed: leastRole, idleMs: bodyTimeoutMs }))
       .use(...jsonBodyGuards({ timeoutMs: bodyTimeoutMs }))
       // The sign-in, before the authentication: the one route open without a token or a session.
       .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))

@@ -141,3 +141,32 @@ export function streamWithDeadline(c: Context, deadline: BodyDeadline): void {
   });
   c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit);
 }
+
+/**
+ * `body` with a deadline on its silence rather than on its whole: a read that waits more than `idleMs` for the next
+ * chunk fails with `onTimeout()`, and the source is cancelled. For the large streamed uploads (an invoice, up to
+ * 10 MB) that a slow link may take long to send whole, but whose sender must not stop halfway (a `Content-Length`
+ * larger than what it sends) and hold the request open until Node's request timeout.
+ */
+export function withIdleDeadline(body: ReadableStream<Uint8Array>, idleMs: number, onTimeout: () => Error): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const silence = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(onTimeout()), idleMs);
+      });
+      try {
+        const chunk = await Promise.race([reader.read(), silence]);
+        if (chunk.done) controller.close();
+        else controller.enqueue(chunk.value);
+      } catch (error) {
+        reader.cancel(error).catch(() => undefined);
+        controller.error(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}

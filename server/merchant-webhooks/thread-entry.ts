@@ -6,9 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../lib/clock';
-import { openPostgresStore } from '../store/postgres';
-import { openSqliteStore } from '../store/sqlite';
-import type { StoreConnection } from '../store/types';
+import { createLocalHub, openStore, type StoreConnection } from '../store';
 import { createDeliveryWorker, type DeliveryWorkerStore } from './delivery';
 import type { ThreadData, ToThread } from './thread';
 import { DELIVERY_THREAD_NAME, lowerThreadPriority, nameThread } from './thread-priority';
@@ -28,19 +26,16 @@ try {
 }
 
 async function open(): Promise<DeliveryWorkerStore & StoreConnection> {
+  // Its own hub, which no stream listens to: the worker's writes are deliveries, never a checkout's change.
+  const hub = createLocalHub();
   if (data.databaseUrl) {
     // Two connections: one for the pass's reads and writes, one spare for the endpoint notes; no more are ever used.
-    return openPostgresStore({
-      connectionString: data.databaseUrl,
-      maxConnections: 2,
-      onError: (error) => logger.warn('postgres store:', error),
-    });
+    const postgres = { maxConnections: 2, onError: (error: unknown) => logger.warn('postgres store:', error) };
+    return (await openStore({ databaseUrl: data.databaseUrl, hub, postgres })).store;
   }
   // Its writes give way to the request thread's (../store/write-turns.ts).
-  return openSqliteStore({
-    file: data.file!,
-    ...(data.writeTurns && { writeTurns: { buffer: data.writeTurns, role: 'background' as const } }),
-  });
+  const sqlite = data.writeTurns ? { writeTurns: { buffer: data.writeTurns, role: 'background' as const } } : {};
+  return (await openStore({ file: data.file!, hub, sqlite })).store;
 }
 
 /** The hub as the worker sees it: a wake-up from the request thread (the worker reads nothing of what changed). */

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { formatCents } from '../../core/money';
 import { transitionFor } from '../../core/checkout-machine';
-import { CREATING, EXPIRED, fromTransactionState, isLive, STORED_STATES } from '../../core/states';
+import { CREATING, EXPIRED, fromTransactionState, isLive } from '../../core/states';
 import type { TransactionState } from '../provider';
-import type { Activation, Checkout, EventSource, TransitionChanges, TransitionResult } from '../store/types';
+import type { Activation, Checkout, EventSource, MoveEvent, TransitionChanges, TransitionResult } from '../store/types';
 import { checkoutPending, fromProviderError, orderNotFound } from './errors';
 import { METHOD_ADAPTERS, type MethodAdapter } from './methods';
 import type { PricedOrder } from './orders';
@@ -131,9 +131,12 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
     data: Record<string, unknown>,
     changes?: TransitionChanges,
   ): Promise<TransitionResult> {
-    const to = fromTransactionState(providerState);
-    if (!to || !transitionFor(checkout.state, { type: 'provider', state: to })) return { changed: false, checkout };
-    return store.transition(checkout.id, STORED_STATES, to, source, data, now(), changes);
+    const state = fromTransactionState(providerState);
+    if (!state) return { changed: false, checkout };
+    const paidAt = changes?.details?.paidAt;
+    const event: MoveEvent = { type: 'provider', state, ...(typeof paidAt === 'string' && { paidAt }) };
+    if (!transitionFor(checkout.state, event)) return { changed: false, checkout };
+    return store.apply(checkout.id, event, source, data, now(), changes);
   }
 
   /**
@@ -174,7 +177,7 @@ export function createCheckoutService(options: CheckoutServiceOptions): Checkout
       current = (await refresh(checkout, source).catch(() => undefined))?.checkout ?? checkout;
       if (!isLive(current.state)) return current;
     }
-    const result = await store.transition(current.id, STORED_STATES, EXPIRED, source, { expiresAt: expiresAtOf(current) }, now());
+    const result = await store.apply(current.id, { type: 'expire' }, source, { expiresAt: expiresAtOf(current) }, now());
     return result.checkout;
   }
 

@@ -3,8 +3,9 @@
  * call goes through the one `Requester`, which owns the token, timeouts, retries and error mapping.
  */
 import { z } from 'zod';
-import { ProviderError } from './errors';
+import { explainKeyRefusal } from './key-refusal';
 import { Requester, type RequesterOptions } from './request';
+import type { TokenCache } from './token';
 import * as s from './schemas';
 
 export interface ProviderClientOptions extends RequesterOptions {
@@ -12,7 +13,87 @@ export interface ProviderClientOptions extends RequesterOptions {
   transactionRecordMethod?: 'GET' | 'POST';
 }
 
-export type ProviderClient = ReturnType<typeof createProviderClient>;
+type Out<T extends z.ZodType> = z.output<T>;
+
+/**
+ * The partner API as the product sees it: one resource per area, each a plain object of verb methods. Declared
+ * here rather than inferred from the factory, so a reader (and go-to-definition) stops at the contract, and a
+ * test double states what it stands in for.
+ */
+export interface ProviderClient {
+  /** Token cache of this client; `logins` counts logins performed. */
+  readonly tokens: TokenCache;
+  /** Logs in now (normally implicit on first call) and returns the token. */
+  login(): Promise<string>;
+  readonly pix: {
+    /** Creates a PIX cash-in: a QR code and copy-and-paste code the end user pays. Starts Registered. */
+    createCashIn(body: s.CashInRequest): Promise<s.CashInResponse>;
+    /**
+     * Creates a PIX cash-out to a PIX key, a key plus the recipient's bank account, or the bank account alone
+     * (`payment.recipient.account`, digit included). Starts Created. Key types are upper case (`CPF`, `EMAIL`,
+     * `PHONE`, `EVP`) and phone keys `+55…`: a refusal of another spelling says so in its message.
+     */
+    createCashOut(body: s.CashOutRequest): Promise<s.CashOutResponse>;
+  };
+  readonly openFinance: {
+    /** Creates an OpenFinance payment initiation; redirect the end user to `checkoutUrl`. */
+    createInitiation(body: s.InitiationRequest): Promise<s.InitiationResponse>;
+  };
+  readonly transactions: {
+    /** The record (transaction, payment, webhook) of a PIX or OpenFinance transaction; `view: 'status'` checks only its status fields. */
+    retrieve(transactionId: string): Promise<s.TransactionRecord>;
+    retrieve(transactionId: string, options: { view: 'status' }): Promise<s.TransactionStatus>;
+    retrieve(transactionId: string, options?: RetrieveOptions): Promise<s.TransactionRecord | s.TransactionStatus>;
+    /** Transactions of one order id within a date range of at most one day. */
+    list(query: s.ListTransactionsQuery): Promise<s.TransactionList>;
+  };
+  readonly balance: {
+    /**
+     * The balance now, of the key's own account or of `accountUid`; with `filterDate` (a Date or an ISO 8601 day,
+     * read in UTC) the closing balance of that day. The provider does not publish the answer's shape: `balance` is
+     * the amount as decimal text, other known fields are optional, and `raw` is the answer as it came.
+     */
+    retrieve(options?: s.BalanceQuery): Promise<s.Balance>;
+  };
+  /** The emulator's simulations (`/partners-int/sandbox/…`); a real provider answers them with 404. */
+  readonly sandbox: {
+    readonly pix: {
+      complete(transactionId: string, payer?: s.SandboxCompleteRequest): Promise<s.SandboxResult>;
+      error(transactionId: string): Promise<s.SandboxResult>;
+      cancel(transactionId: string): Promise<s.SandboxResult>;
+      reverse(transactionId: string): Promise<s.SandboxResult>;
+    };
+    readonly openFinance: {
+      complete(transactionId: string): Promise<s.SandboxResult>;
+      error(transactionId: string): Promise<s.SandboxResult>;
+    };
+  };
+  readonly receivers: {
+    list(query: s.ListReceiversQuery): Promise<s.ReceiverPage>;
+    /** One receiver, answered in the list shape with a single item. */
+    retrieve(receiverId: string): Promise<s.ReceiverPage>;
+    listAccounts(receiverId: string, page?: { offset?: number; limit?: number }): Promise<Out<typeof s.receiverAccountList>>;
+  };
+  readonly paymentRequests: {
+    /** Pays one account of an approved receiver; the request starts Pending and waits for approval. */
+    create(body: s.CreatePaymentRequest): Promise<s.PaymentRequest>;
+    list(query: s.ListPaymentRequestsQuery): Promise<s.PaymentRequestPage>;
+    retrieve(id: string): Promise<s.PaymentRequestDetail>;
+    /** Cancels a request that is not yet approved and executed. */
+    cancel(id: string): Promise<void>;
+  };
+  readonly documents: {
+    /** A time-limited (300 s) address that accepts the invoice file once. */
+    createUploadAddress(body: s.DocumentUploadRequest): Promise<Out<typeof s.uploadAddress>>;
+    /**
+     * PUTs the file's raw bytes to an address from `createUploadAddress`. `body` may be a stream, so a large
+     * invoice passes through without being held in memory.
+     */
+    upload(address: string, body: BodyInit, file: { contentType: string; size?: number }): Promise<s.DocumentItem | undefined>;
+    list(query: s.ListDocumentsQuery): Promise<s.DocumentPage>;
+    delete(documentId: string): Promise<void>;
+  };
+}
 
 /** Which check a transaction's record gets: the whole record (default), or its status fields (`transactionStatus`). */
 export interface RetrieveOptions {
@@ -21,56 +102,10 @@ export interface RetrieveOptions {
 
 const enc = encodeURIComponent;
 
-/** How integrations often spell key types, and the provider's spelling of each (it takes upper case only). */
-const KEY_TYPE_SPELLINGS: Record<string, s.PixKeyType> = {
-  cpf: 'CPF',
-  email: 'EMAIL',
-  'e-mail': 'EMAIL',
-  phone: 'PHONE',
-  celular: 'PHONE',
-  evp: 'EVP',
-  random: 'EVP',
-};
-
-/**
- * A refused cash-out key said in the integrator's terms: the provider's 400 names only the path and the allowed
- * values, while the usual cause is a key type in lower case (`cpf`, `e-mail`) or a phone key without `+55`.
- */
-function explainKeyRefusal(body: s.CashOutRequest) {
-  return (error: unknown): never => {
-    if (!(error instanceof ProviderError) || error.status !== 400) throw error;
-    const key = body.payment.key as { type?: unknown; value?: unknown } | undefined;
-    const item = (path: string) => error.validation.find((v) => v.path === path);
-    let hint: string | undefined;
-    if (item('/payment/key/type')?.code === 'enum') {
-      const sent = String(key?.type);
-      const meant = KEY_TYPE_SPELLINGS[sent.toLowerCase()];
-      hint =
-        `key type "${sent}" is not one the provider accepts: write it in upper case, one of CPF, EMAIL, PHONE or EVP` +
-        (meant && meant !== sent ? ` ("${meant}" here)` : '');
-    } else if (item('/payment/key/value') && key?.type === 'PHONE' && typeof key.value === 'string' && !key.value.startsWith('+')) {
-      const digits = key.value.replace(/\D/g, '');
-      hint =
-        'a PHONE key is +55, the area code and the number (for example +5511987654321), not bare digits' +
-        (/^\d{10,11}$/.test(digits) ? ` ("+55${digits}" here)` : '');
-    }
-    if (!hint) throw error;
-    throw new ProviderError({
-      status: error.status,
-      ...(error.errorName === undefined ? {} : { errorName: error.errorName }),
-      ...(error.code === undefined ? {} : { code: error.code }),
-      details: error.details,
-      message: `${error.message}: ${hint}`,
-      raw: error.raw,
-      cause: error,
-    });
-  };
-}
-
 /** The emulator answers an upload with the stored document; other hosts may answer with nothing. */
 const documentUploadAnswer = z.union([s.done(s.documentItem).transform((e) => e.data), z.unknown().transform(() => undefined)]);
 
-export function createProviderClient(options: ProviderClientOptions) {
+export function createProviderClient(options: ProviderClientOptions): ProviderClient {
   const wire = new Requester(options);
   const call = wire.request.bind(wire);
 
@@ -96,21 +131,13 @@ export function createProviderClient(options: ProviderClientOptions) {
   }
 
   return {
-    /** Token cache of this client; `logins` counts logins performed. */
     tokens: wire.tokens,
 
-    /** Logs in now (normally implicit on first call) and returns the token. */
     login: () => wire.tokens.get(),
 
     pix: {
-      /** Creates a PIX cash-in: a QR code and copy-and-paste code the end user pays. Starts Registered. */
       createCashIn: (body: s.CashInRequest) =>
         call({ method: 'POST', path: '/partners-int/accounts/pix/cashin', body, schema: s.cashInResponse }),
-      /**
-       * Creates a PIX cash-out to a PIX key, a key plus the recipient's bank account, or the bank account alone
-       * (`payment.recipient.account`, digit included). Starts Created. Key types are upper case (`CPF`, `EMAIL`,
-       * `PHONE`, `EVP`) and phone keys `+55…`: a refusal of another spelling says so in its message.
-       */
       createCashOut: (body: s.CashOutRequest) =>
         call({ method: 'POST', path: '/partners-int/accounts/pix/cashout', body, schema: s.cashOutResponse }).catch(
           explainKeyRefusal(body),
@@ -118,14 +145,12 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     openFinance: {
-      /** Creates an OpenFinance payment initiation; redirect the end user to `checkoutUrl`. */
       createInitiation: (body: s.InitiationRequest) =>
         call({ method: 'POST', path: '/partners-int/accounts/payment-initiation', body, schema: s.initiationResponse }),
     },
 
     transactions: {
       retrieve: retrieveTransaction,
-      /** Transactions of one order id within a date range of at most one day. */
       list: async (query: s.ListTransactionsQuery) =>
         call({
           method: 'GET',
@@ -137,11 +162,6 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     balance: {
-      /**
-       * The balance now, of the key's own account or of `accountUid`; with `filterDate` (a Date or an ISO 8601 day,
-       * read in UTC) the closing balance of that day. The provider does not publish the answer's shape: `balance` is
-       * the amount as decimal text, other known fields are optional, and `raw` is the answer as it came.
-       */
       retrieve: async (options: s.BalanceQuery = {}) => {
         const { accountUid, filterDate } = s.balanceQuery.parse(options);
         return call({
@@ -176,7 +196,6 @@ export function createProviderClient(options: ProviderClientOptions) {
           schema: s.receiverPage,
           safeToRetry: true,
         }),
-      /** One receiver, answered in the list shape with a single item. */
       retrieve: (receiverId: string) =>
         call({ method: 'GET', path: `/partners-int/receivers/${enc(receiverId)}`, schema: s.receiverPage, safeToRetry: true }),
       listAccounts: (receiverId: string, page: { offset?: number; limit?: number } = {}) =>
@@ -190,7 +209,6 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     paymentRequests: {
-      /** Pays one account of an approved receiver; the request starts Pending and waits for approval. */
       create: (body: s.CreatePaymentRequest) =>
         call({ method: 'POST', path: '/partners-int/accounts/transaction-requests', body, schema: s.paymentRequest }),
       list: async (query: s.ListPaymentRequestsQuery) =>
@@ -208,7 +226,6 @@ export function createProviderClient(options: ProviderClientOptions) {
           schema: s.paymentRequestDetail,
           safeToRetry: true,
         }),
-      /** Cancels a request that is not yet approved and executed. */
       cancel: (id: string) =>
         call({
           method: 'PUT',
@@ -219,13 +236,8 @@ export function createProviderClient(options: ProviderClientOptions) {
     },
 
     documents: {
-      /** A time-limited (300 s) address that accepts the invoice file once. */
       createUploadAddress: (body: s.DocumentUploadRequest) =>
         call({ method: 'POST', path: '/partners-int/documents', body, schema: s.uploadAddress }),
-      /**
-       * PUTs the file's raw bytes to an address from `createUploadAddress`. `body` may be a stream, so a large
-       * invoice passes through without being held in memory.
-       */
       upload: (address: string, body: BodyInit, file: { contentType: string; size?: number }) =>
         wire
           .upload(address, body, {

@@ -168,7 +168,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const app = new Hono();
   app.use('*', guardAddress);
   // Before the JSON body limit: Hono runs handlers in registration order and the upload answers first, under its own limit.
-  app.route('/v1/uploads', uploadRoutes(ctx));
+  app.route('/v1/uploads', uploadRoutes(ctx, { idleMs: options.bodyTimeoutMs }));
   const tooLarge = () => namedError(413, 'PayloadTooLargeError', `The request body is larger than ${defaults.MAX_BODY_BYTES} bytes`);
   const limitBody = bodyLimit({
     maxSize: defaults.MAX_BODY_BYTES,

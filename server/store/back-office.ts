@@ -3,9 +3,8 @@
  * filters and a cursor, and the cash-outs the back-office made (each under its `Idempotency-Key`, so a repeated or
  * concurrent request, on any instance and after a restart, makes one cash-out; a refund of a paid checkout, whole or
  * partial, is a cash-out linked to its checkout, and the refunds of a checkout never add up to more than was paid).
- * A movement above the approval threshold is kept `PendingApproval` until an owner decides it. Implemented for both
- * databases in `back-office-sqlite.ts` and `back-office-postgres.ts`, with the same behaviour (the store contract
- * tests run on both).
+ * A movement above the approval threshold is kept `PendingApproval` until an owner decides it. Written once for both
+ * databases in `back-office-part.ts` (the store contract tests run on both).
  */
 import { z } from 'zod';
 import {

@@ -10,8 +10,8 @@ import type {
   Activation,
   Checkout,
   CheckoutEvent,
-  CheckoutState,
   EventSource,
+  MoveEvent,
   NewCheckout,
   ReserveResult,
   StaleClaim,
@@ -44,9 +44,11 @@ export interface CheckoutStore extends CheckoutReadStore {
   /** Deletes a `Creating` reservation after the provider call failed; a checkout in any other state is left alone. */
   discardCheckout(id: string): Promise<void>;
   /**
-   * Compare-and-set: moves to `to` only when the current state is in `from`, appending the next event in the same
-   * transaction. Otherwise `changed: false` with the current checkout and no event. Throws when the id is unknown.
-   * `changes.details` are merged over the checkout's details in the same transaction.
+   * Applies the state machine's `event` (`core/checkout-machine.ts`) to the checkout as it stands in the transaction:
+   * when the machine allows it from that state, moves it by compare-and-set on that state and appends the next event
+   * in the same transaction; otherwise `changed: false` with the current checkout and no event. A provider event's
+   * `paidAt` marks a payment after the window `late`. Throws when the id is unknown. `changes.details` are merged over
+   * the checkout's details in the same transaction.
    *
    * A move into a reserving state (a late payment of an `Expired` checkout) while another checkout holds the
    * order's one-per-order place makes this one that checkout's duplicate (`duplicateOf`, also written into the
@@ -56,10 +58,9 @@ export interface CheckoutStore extends CheckoutReadStore {
    * `supersededBy` in its event's data, and this checkout takes the place: the order is paid, and no tab or device
    * goes on offering the newer code. A payment of that newer code later is then the duplicate.
    */
-  transition(
+  apply(
     id: string,
-    from: readonly CheckoutState[],
-    to: CheckoutState,
+    event: MoveEvent,
     source: EventSource,
     data: Record<string, unknown>,
     at: string,

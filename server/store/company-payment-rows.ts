@@ -1,4 +1,4 @@
-/** Row ↔ record mapping of company payments (./company-payments), shared by both stores, as ./rows.ts does for cash-outs. */
+/** Row ↔ record mapping of company payments (./company-payments), as ./rows.ts does for cash-outs. */
 import type { z } from 'zod';
 import { CompanyPaymentSchema, NewCompanyPaymentSchema, type CompanyPayment } from './company-payments';
 import type { Row } from './rows';
@@ -30,7 +30,7 @@ export function companyPaymentFromRow(row: Row): CompanyPayment {
   });
 }
 
-/** The insert's columns, in order: both stores write them from a parsed draft. */
+/** The insert's columns, written from a parsed draft. */
 export const COMPANY_PAYMENT_COLUMNS = [
   'idempotency_key',
   'fingerprint',
@@ -49,21 +49,24 @@ export const COMPANY_PAYMENT_COLUMNS = [
   'updated_at',
 ] as const;
 
-/** A parsed draft's values in the order of `COMPANY_PAYMENT_COLUMNS`, taken in `state`. */
-export const companyPaymentValues = (d: z.output<typeof NewCompanyPaymentSchema>, state: string): unknown[] => [
-  d.idempotencyKey,
-  d.fingerprint,
+/** A parsed draft's parameters, one per `COMPANY_PAYMENT_COLUMNS` (named as the column), taken in `state`. */
+export const companyPaymentParams = (
+  d: z.output<typeof NewCompanyPaymentSchema>,
+  state: string,
+): Record<(typeof COMPANY_PAYMENT_COLUMNS)[number], unknown> => ({
+  idempotency_key: d.idempotencyKey,
+  fingerprint: d.fingerprint,
   state,
-  d.amountCents,
-  d.description,
-  d.receiverId,
-  d.accountId,
-  d.receiverName,
-  d.receiverCnpj,
-  d.bankName,
-  d.accountAgency,
-  d.accountNumber,
-  d.requestedBy,
-  d.createdAt,
-  d.createdAt,
-];
+  amount_cents: d.amountCents,
+  description: d.description,
+  receiver_id: d.receiverId,
+  account_id: d.accountId,
+  receiver_name: d.receiverName,
+  receiver_cnpj: d.receiverCnpj,
+  bank_name: d.bankName,
+  account_agency: d.accountAgency,
+  account_number: d.accountNumber,
+  requested_by: d.requestedBy,
+  created_at: d.createdAt,
+  updated_at: d.createdAt,
+});

@@ -4,8 +4,7 @@
  * same request and the provider gets one; one above the approval threshold is kept `PendingApproval` until an owner
  * decides it (core/company-payment-machine.ts), and nothing reaches the provider before. Once the provider answered,
  * the record holds its request id (`requestId`): the request's approval and execution are the provider's, read there.
- * Implemented for both databases in `company-payments-sqlite.ts` and `company-payments-postgres.ts`, with the same
- * behaviour (the store contract tests run on both).
+ * Written once for both databases in `company-payments-part.ts` (the store contract tests run on both).
  */
 import { z } from 'zod';
 import { COMPANY_PAYMENT_STATES } from '../../core/company-payment-machine';

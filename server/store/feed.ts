@@ -28,8 +28,8 @@ export function publishingCommits(store: Store, hub: StatusHub): Store {
       checkoutMoved(activated);
       return activated;
     },
-    async transition(...args) {
-      const result = await store.transition(...args);
+    async apply(...args) {
+      const result = await store.apply(...args);
       if (result.changed) {
         checkoutMoved(result);
         if (result.superseded) checkoutMoved(result.superseded);

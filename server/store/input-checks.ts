@@ -1,5 +1,5 @@
 /**
- * The store's checks of its inputs on a payment's path (a transition, its bookkeeping), the same as `InstantSchema`,
+ * The store's checks of its inputs on a payment's path (a move, its bookkeeping), the same as `InstantSchema`,
  * `CheckoutStateSchema` and `EventSourceSchema` (./types): a value already in the form they return is returned as it
  * is without going through zod, anything else is parsed by the schema, so the result, or the error, is the schema's.
  * Nearly every value there is the server's own (a state constant, `toISOString()`), and three instants and nine
@@ -7,7 +7,7 @@
  * bench's status row).
  */
 import { STORED_STATES } from '../../core/states';
-import { CheckoutStateSchema, EventSourceSchema, InstantSchema, type CheckoutState, type EventSource } from './types';
+import { CheckoutStateSchema, EventSourceSchema, InstantSchema, type CheckoutState, type EventSource, type MoveEvent } from './types';
 
 const STORED = new Set<unknown>(STORED_STATES);
 const SOURCES = new Set<unknown>(EventSourceSchema.options);
@@ -27,3 +27,11 @@ export const checkoutStateOf = (value: string): CheckoutState =>
 
 /** `EventSourceSchema.parse(value)`. */
 export const eventSourceOf = (value: string): EventSource => (SOURCES.has(value) ? (value as EventSource) : EventSourceSchema.parse(value));
+
+/** The event of `CheckoutStore.apply`: an expiry, or the provider's word with a stored state; anything else throws. */
+export function moveEventOf(event: MoveEvent): MoveEvent {
+  if (event.type === 'provider') checkoutStateOf(event.state);
+  else if (event.type !== 'expire')
+    throw new Error(`a checkout moves on the provider's word or an expiry, not ${String((event as { type?: unknown }).type)}`);
+  return event;
+}

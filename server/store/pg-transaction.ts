@@ -18,22 +18,3 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
     client.release(broken);
   }
 }
-
-/**
- * Writes one of the merchant's events inside the caller's transaction. Events are read in `seq` order from a cursor
- * (the pull feed, each endpoint's queue), and a sequence hands numbers out at insert, not at commit: two transactions
- * committing out of order would let a reader pass the lower number before it is visible, and miss it for good. So
- * every transaction that writes an event takes one lock first, held to its commit: events commit in `seq` order.
- */
-export async function insertMerchantEvent(
-  client: pg.PoolClient,
-  event: { id: string; type: string; createdAt: string; data: Record<string, unknown> },
-): Promise<void> {
-  await client.query(`SELECT pg_advisory_xact_lock(hashtext('merchant_events'))`);
-  await client.query('INSERT INTO merchant_events (id, type, created_at, data) VALUES ($1, $2, $3, $4::jsonb)', [
-    event.id,
-    event.type,
-    event.createdAt,
-    JSON.stringify(event.data ?? null),
-  ]);
-}

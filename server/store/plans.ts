@@ -4,23 +4,15 @@
  * transaction, PostgreSQL awaits them on one client inside BEGIN … COMMIT (locking the rows it reads). Neither store
  * decides anything: the steps read the rows, ask `decide`, and write its plan.
  */
-import {
-  decide,
-  needsPlace,
-  supersede,
-  type MachineEvent,
-  type PlaceHolder,
-  type ProviderCheckoutState,
-} from '../../core/checkout-machine';
-import { EXPIRED } from '../../core/states';
+import { decide, needsPlace, supersede, type PlaceHolder, type ProviderCheckoutState } from '../../core/checkout-machine';
 import { merchantEventOf, type NewMerchantEvent } from './merchant-events';
 import { instantOf } from './input-checks';
 import type {
   Activation,
   Checkout,
   CheckoutEvent,
-  CheckoutState,
   EventSource,
+  MoveEvent,
   NewCheckoutSchema,
   TransitionChanges,
   TransitionResult,
@@ -99,17 +91,10 @@ function* append(checkout: Checkout, source: EventSource, at: string, data: Reco
   return event;
 }
 
-/** The machine's event for a move the caller asks for by its target state, with the receipt's `paidAt` of a payment. */
-const eventFor = (to: CheckoutState, details: Record<string, unknown> = {}): MachineEvent =>
-  to === EXPIRED
-    ? { type: 'expire' }
-    : { type: 'provider', state: to as ProviderCheckoutState, ...(typeof details.paidAt === 'string' && { paidAt: details.paidAt }) };
-
-/** See `Store.transition`. */
-export function* transitionSteps(
+/** See `CheckoutStore.apply`. */
+export function* applySteps(
   id: string,
-  from: readonly CheckoutState[],
-  to: CheckoutState,
+  event: MoveEvent,
   source: EventSource,
   data: Record<string, unknown>,
   at: string,
@@ -117,8 +102,6 @@ export function* transitionSteps(
 ): Steps<TransitionResult> {
   const current = yield* read(id);
   if (!current) throw new Error(`checkout ${id} does not exist`);
-  if (!from.includes(current.state)) return { changed: false, checkout: current };
-  const event = eventFor(to, changes.details);
   const holder = needsPlace(current, event) ? yield* holderOf(id) : undefined;
   const plan = decide(current, event, holder);
   if (!plan.move) return { changed: false, checkout: current };

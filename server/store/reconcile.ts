@@ -38,7 +38,7 @@ const STALE = `
   AND (next_check_at IS NULL OR next_check_at <= @now)`;
 
 /** A claim: the rows of `table` whose `key` the SELECT `picked` gives get `next_check_at = until`, and come back. */
-const claimOf = (d: Dialect, table: string, key: string, picked: string, until: string) =>
+export const claimOf = (d: Dialect, table: string, key: string, picked: string, until: string) =>
   pick(d, {
     sqlite: `
       UPDATE ${table} SET next_check_at = ${until}

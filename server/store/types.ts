@@ -1,16 +1,18 @@
 /**
  * What the BFF persists and the two interfaces it persists it through.
  *
- * `Store` is implemented twice with identical behaviour: `openSqliteStore` (one process, a file; the default) and
- * `openPostgresStore` (several BFF instances sharing one database). `StatusHub` tells SSE streams that a checkout has
- * a new event: `createLocalHub` in-process, `createPostgresHub` across instances with LISTEN/NOTIFY. `openStore` in
- * `./index` picks the pair from the configuration.
+ * `Store` is opened on SQLite (one process, a file; the default, ./sqlite) or PostgreSQL (several BFF instances
+ * sharing one database, ./postgres), with identical behaviour: each part is written once over a `Db` (./parts).
+ * `StatusHub` tells SSE streams that a checkout has a new event: `createLocalHub` in-process, `createPostgresHub`
+ * across instances with LISTEN/NOTIFY. `openStore` in `./index` picks the pair from the configuration, and is the one
+ * opener outside this folder.
  *
  * Amounts are integer cents; every date is an ISO-8601 instant, normalised to `toISOString()` form on the way in
  * so SQLite can compare them as text.
  */
 import type { ReadinessStore } from './readiness';
 import { z } from 'zod';
+import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
@@ -116,7 +118,10 @@ export const CheckoutEventSchema = z.object({
 });
 export type CheckoutEvent = z.infer<typeof CheckoutEventSchema>;
 
-/** What a transition changes besides the state. */
+/** What `CheckoutStore.apply` takes: any of the state machine's events but an activation (`activateCheckout`). */
+export type MoveEvent = Exclude<MachineEvent, { type: 'activate' }>;
+
+/** What a move changes besides the state. */
 export interface TransitionChanges {
   /** Merged over the checkout's details (a receipt, for example). */
   details?: Record<string, unknown>;
@@ -135,7 +140,7 @@ export type TransitionResult =
       changed: true;
       checkout: Checkout;
       event: CheckoutEvent;
-      /** The order's newer checkout that this payment expired (see `Store.transition`), with its event. */
+      /** The order's newer checkout that this payment expired (see `CheckoutStore.apply`), with its event. */
       superseded?: { checkout: Checkout; event: CheckoutEvent };
     }
   | { changed: false; checkout: Checkout };

@@ -9,6 +9,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { ProviderNetworkError, type ProviderClient } from '../../provider';
 import { fileTooLarge, invalidFileName, lengthRequired, pdfRequired, requestTimeout } from '../../payments/errors';
+import { withIdleDeadline } from '../../lib/node-body';
 import type { BackOfficeEnv } from '../actor';
 import { auditedMovement } from '../movement-audit';
 import { backOfficeError, callProvider } from '../provider-call';
@@ -30,7 +31,7 @@ function invoiceFileName(header: string | undefined): string {
 
 /**
  * The client's body as the upload reads it, and whether the upload, when it failed, was waiting for the client's
- * bytes (a read still pending, or the client's side broken) rather than for the provider to take them.
+ * bytes (a read still pending, the client's side broken or silent too long) rather than for the provider to take them.
  */
 function watchedBody(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
@@ -65,13 +66,15 @@ export interface InvoiceUploadOptions {
   provider: ProviderClient;
   signedIn: MiddlewareHandler<BackOfficeEnv>;
   allowed: MiddlewareHandler<BackOfficeEnv>;
+  /** Longest silence between two chunks of the file before the upload fails with 408 (the body's deadline). */
+  idleMs: number;
 }
 
 /**
  * `PUT /payment-requests/:id/invoice`, behind `signedIn` (who is calling) and `allowed` (whether their role may): it
  * answers before any middleware registered after it, so the JSON body guards that follow never run for the upload.
  */
-export function invoiceUploadRoutes({ provider, signedIn, allowed }: InvoiceUploadOptions) {
+export function invoiceUploadRoutes({ provider, signedIn, allowed, idleMs }: InvoiceUploadOptions) {
   /** Checks the upload's headers and streams its body to the provider; the provider's document, if it answered one. */
   async function upload(c: Context<BackOfficeEnv>, id: string, size: number): Promise<unknown> {
     if (!Number.isSafeInteger(size) || size <= 0) throw lengthRequired();
@@ -88,8 +91,9 @@ export function invoiceUploadRoutes({ provider, signedIn, allowed }: InvoiceUplo
         fileName,
       }),
     );
-    // The browser's bytes go straight through to the provider's address; the BFF never buffers the file.
-    const body = watchedBody(c.req.raw.body!);
+    // The browser's bytes go straight through to the provider's address; the BFF never buffers the file. A sender
+    // that stops sending fails the upload after `idleMs` of silence, not at Node's request timeout.
+    const body = watchedBody(withIdleDeadline(c.req.raw.body!, idleMs, requestTimeout));
     let document: unknown;
     try {
       document = await provider.documents.upload(address, body.stream, { contentType, size });

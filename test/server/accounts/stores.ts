@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { openPostgresStore } from '../../../server/store/postgres';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
+import { openTestStore } from '../helpers/store';
 
 export interface OpenedStore {
   store: Store;
@@ -29,7 +28,7 @@ export function accountStores(): [string, () => Promise<OpenedStore>][] {
   });
   const sqlite = async (): Promise<OpenedStore> => {
     const file = join(dir, `${randomUUID()}.sqlite`);
-    const store = openSqliteStore({ file });
+    const store = await openTestStore({ file });
     const sql = async (text: string) => {
       const { default: Database } = await import('better-sqlite3');
       const db = new Database(file);
@@ -43,7 +42,7 @@ export function accountStores(): [string, () => Promise<OpenedStore>][] {
   };
   const postgres = async (): Promise<OpenedStore> => {
     pg ??= await createTestDatabase(TEST_DATABASE_URL!);
-    const store = await openPostgresStore({ connectionString: pg.url });
+    const store = await openTestStore({ databaseUrl: pg.url });
     await pg.query('DELETE FROM admin_sessions');
     await pg.query('DELETE FROM admin_users');
     return { store, sql: (text) => pg!.query(text) };

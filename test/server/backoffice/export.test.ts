@@ -15,11 +15,10 @@ import { checkoutExportRoutes } from '../../../server/backoffice/routes/checkout
 import { viewsWithRefunds } from '../../../server/backoffice/checkout-view';
 import { errorAnswers } from '../../../server/http/error-envelope';
 import { systemClock } from '../../../server/lib/clock';
-import { openPostgresStore } from '../../../server/store/postgres';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
 import { brazilianMicros, csvRecords, parseCsv, pointMicros, saoPauloTime } from '../helpers/csv';
+import { openTestStore } from '../helpers/store';
 
 /** More rows than the export used to write: it stopped after 100,000 without a word. */
 const MANY = 100_005;
@@ -322,7 +321,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeExport('SQLite', async () => {
   const file = join(dir, 'store.sqlite');
-  const store = openSqliteStore({ file });
+  const store = await openTestStore({ file });
   const raw = new Database(file);
   const insert = raw.prepare(`INSERT INTO checkouts (id, order_id, method, state, amount_cents, currency, details, created_at,
     updated_at, expires_at) VALUES (?, ?, 'pix', ?, 1000, 'BRL', '{}', ?, ?, ?)`);
@@ -370,7 +369,7 @@ describeExport(
   'PostgreSQL (TEST_DATABASE_URL)',
   async () => {
     pg = await createTestDatabase(TEST_DATABASE_URL!);
-    const store = await openPostgresStore({ connectionString: pg.url });
+    const store = await openTestStore({ databaseUrl: pg.url });
     return {
       store,
       async seed(count) {

@@ -24,15 +24,15 @@ describe.each(accountStores())('a late payment (%s)', (_name, open) => {
   async function registered(orderId: string, createdAt: string, expiresAt: string) {
     const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt, expiresAt }));
     await store.activateCheckout(checkout.id, { state: 'Created', transactionId: `tx-${checkout.id}` }, createdAt);
-    return (await store.transition(checkout.id, ['Created'], 'Registered', 'webhook', {}, createdAt)).checkout;
+    return (await store.apply(checkout.id, { type: 'provider', state: 'Registered' }, 'webhook', {}, createdAt)).checkout;
   }
   const paid = (id: string, paidAt: string, seenAt: string) =>
-    store.transition(id, ['Created', 'Registered', 'Expired'], 'Completed', 'webhook', {}, seenAt, { details: { paidAt } });
+    store.apply(id, { type: 'provider', state: 'Completed', paidAt: paidAt }, 'webhook', {}, seenAt, { details: { paidAt } });
 
   it('is the same in the merchant event, the view and the list, for a code paid late and the superseded one paid in time', async () => {
     const orderId = `late-${randomUUID()}`;
     const old = await registered(orderId, at(0), at(30));
-    await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+    await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
     const fresh = await registered(orderId, at(32), at(62));
     const after = (await store.merchantEventsAfter(0, 10_000)).at(-1)?.seq ?? 0;
     // The old code is paid after its window: it takes the order, and the new one, still waiting, expires early.

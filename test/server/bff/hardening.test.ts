@@ -620,6 +620,35 @@ describe('a slow invoice upload', () => {
   });
 });
 
+describe('an invoice upload that stops', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // The provider's upload window is the default (minutes): only the silence between chunks can end this one.
+    server = await startTestServer({ env: { ADMIN_TOKEN, BODY_TIMEOUT_MS: '400', REQUEST_TIMEOUT_MS: '60000' } });
+  });
+  afterAll(() => server?.close());
+
+  it('answers 408 request_timeout BODY_TIMEOUT_MS after the last byte, not when the provider gives up', async () => {
+    const auth = `Bearer ${ADMIN_TOKEN}`;
+    const created = await server.json(
+      'POST',
+      '/api/admin/payment-requests',
+      { amount: '1.00', description: 'Stopped invoice', receiverId: 'c0a000000000000000000001', accountId: 'acc000000000000000000001' },
+      { authorization: auth },
+    );
+    expect(created.status).toBe(201);
+    const id = (created.body.data?.id ?? created.body.id) as string;
+    const head =
+      `PUT /api/admin/payment-requests/${id}/invoice HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth}\r\n` +
+      'Content-Type: application/pdf\r\nX-File-Name: nota.pdf\r\nContent-Length: 4092\r\n\r\n';
+    const started = Date.now();
+    const answer = await rawRequest(server.url, `${head}%PDF-1.4\n`, { waitMs: 8_000, untilClose: true });
+    expect({ status: answer.status, body: JSON.parse(answer.body) }).toEqual({ status: 408, body: envelope('request_timeout') });
+    expect(answer.closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+});
+
 describe('security headers', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -8,9 +8,9 @@ import { checkoutEventStream } from '../../../server/bff/stream';
 import { createStreamFeeds } from '../../../server/bff/stream-feed';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../../server/store';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { StatusHub } from '../../../server/store/types';
 import { tempDir } from '../helpers/server';
+import { openTestStore } from '../helpers/store';
 
 const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -66,9 +66,16 @@ describe('a stream of a change committed here', () => {
     const checkout = await createdCheckout(store, 'co_committed');
     const next = await openStream(watched, hub, checkout);
     const before = { ...reads };
-    await store.transition(checkout.id, ['Created'], 'Completed', 'webhook', { transactionState: 'Completed' }, new Date().toISOString(), {
-      details: { paidAt: '2026-11-26T12:00:00.000Z' },
-    });
+    await store.apply(
+      checkout.id,
+      { type: 'provider', state: 'Completed', paidAt: '2026-11-26T12:00:00.000Z' },
+      'webhook',
+      { transactionState: 'Completed' },
+      new Date().toISOString(),
+      {
+        details: { paidAt: '2026-11-26T12:00:00.000Z' },
+      },
+    );
     const text = await next('Completed');
     expect(reads).toEqual(before);
 
@@ -94,13 +101,13 @@ describe('a stream of a change committed here', () => {
     const { store, hub } = await openStore({ dataDir: dir });
     closing.push(() => store.close());
     // A second connection to the same file whose commits this hub does not hear of, as another instance's.
-    const elsewhere = openSqliteStore({ file: join(dir, 'checkout.sqlite') });
+    const elsewhere = await openTestStore({ file: join(dir, 'checkout.sqlite') });
     closing.push(() => elsewhere.close());
     const { watched, reads } = counted(store);
     const checkout = await createdCheckout(store, 'co_elsewhere');
     const next = await openStream(watched, hub, checkout);
     const before = reads.events;
-    const moved = await elsewhere.transition(checkout.id, ['Created'], 'Completed', 'webhook', {}, new Date().toISOString());
+    const moved = await elsewhere.apply(checkout.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, new Date().toISOString());
     expect(moved.changed).toBe(true);
     hub.publish(checkout.id, moved.changed ? moved.event.seq : 0);
     expect(await next('Completed')).toContain('id: 2\n');

@@ -53,7 +53,7 @@ async function paidCheckout(store: Store) {
   const at = new Date().toISOString();
   const { checkout } = await store.reserveCheckout({ id: 'co_big', orderId: 'order-big', method: 'pix', amountCents: 990, createdAt: at });
   await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: 'tx-big', details: {} }, at);
-  await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at, { details: { paidAt: at } });
+  await store.apply(checkout.id, { type: 'provider', state: 'Completed', paidAt: at }, 'webhook', {}, at, { details: { paidAt: at } });
 }
 
 describe("the delivery worker and a receiver's answer", () => {

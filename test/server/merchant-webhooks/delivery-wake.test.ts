@@ -67,7 +67,7 @@ describe('the delivery worker', () => {
       order.push('stream');
     })();
     order.length = 0;
-    await store.transition(checkout.id, ['Created'], 'Completed', 'webhook', {}, new Date().toISOString());
+    await store.apply(checkout.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, new Date().toISOString());
     await completed;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(order).toEqual(['stream', 'worker']);

@@ -11,17 +11,17 @@ import { ManualClock } from '../../../server/lib/clock';
 import { settleStaleCashOuts } from '../../../server/payments/cashout-settle';
 import { createCashOutDesk, sha256 } from '../../../server/payments/cashouts';
 import type { ProviderClient } from '../../../server/provider';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
 import { startSandbox } from '../helpers/sandbox';
 import { tempDir } from '../helpers/server';
+import { openTestStore } from '../helpers/store';
 
 const MINUTE = 60_000;
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let store: Store;
 beforeAll(async () => {
   sandbox = await startSandbox();
-  store = openSqliteStore({ file: join(tempDir('late-answer-'), 'store.sqlite') });
+  store = await openTestStore({ file: join(tempDir('late-answer-'), 'store.sqlite') });
 });
 afterAll(async () => {
   await store?.close();

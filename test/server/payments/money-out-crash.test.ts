@@ -17,14 +17,13 @@ import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import type { ProviderClient } from '../../../server/provider';
 import type { Tuning } from '../../../server/server';
-import { openPostgresStore } from '../../../server/store/postgres';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
 import { freePort, sendJson, startRecordingServer } from '../helpers/http';
 import { startSandbox, type AroundSandbox } from '../helpers/sandbox';
 import { jsonClient, tempDir } from '../helpers/server';
 import { createTestDatabase, TEST_DATABASE_URL } from '../store/pg-test-database';
+import { openTestStore } from '../helpers/store';
 
 const MOVEMENTS = 40;
 /** Cash-out calls the emulator answers before it starts holding them (answered, perhaps not stored, at the crash). */
@@ -219,8 +218,8 @@ describe.each(stores)('refunds and cash-outs cut by a crash (%s)', (_name, datab
     // Restarted with a short window, nobody asking: the reconciler settles every one to the provider's truth.
     await start({ settleAfterMs: 1_000 });
     store = db.databaseUrl
-      ? await openPostgresStore({ connectionString: db.databaseUrl })
-      : openSqliteStore({ file: join(dataDir, 'checkout.sqlite') });
+      ? await openTestStore({ databaseUrl: db.databaseUrl })
+      : await openTestStore({ file: join(dataDir, 'checkout.sqlite') });
     const movements = [
       ...refunds.map(({ key }) => ({ key, orderId: orderIdOf('refund', key) })),
       ...payouts.map(({ key }) => ({ key, orderId: orderIdOf('payout', key) })),

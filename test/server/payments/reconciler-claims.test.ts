@@ -12,11 +12,10 @@ import { ManualClock } from '../../../server/lib/clock';
 import { createReconciler } from '../../../server/payments/reconciler';
 import { createCheckoutService } from '../../../server/payments/service';
 import type { ProviderClient } from '../../../server/provider';
-import { openPostgresStore } from '../../../server/store/postgres';
-import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
 import { draftFor } from '../store/store-contract';
+import { openTestStore } from '../helpers/store';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -73,7 +72,7 @@ async function seedStale(store: Store, live: number, expired: number, due = 0): 
     const draft = draftFor(`order-${i}`, { createdAt: iso(T0), expiresAt: iso(windowEnd) });
     const { checkout } = await store.reserveCheckout(draft);
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${i}` }, iso(T0));
-    if (i >= live && i < live + expired) await store.transition(checkout.id, ['Registered'], 'Expired', 'reconcile', {}, iso(T0 + MINUTE));
+    if (i >= live && i < live + expired) await store.apply(checkout.id, { type: 'expire' }, 'reconcile', {}, iso(T0 + MINUTE));
     transactions.push(`tx-${i}`);
   }
   return transactions;
@@ -111,7 +110,7 @@ const databases: Database[] = [
     skip: false,
     open: async () => {
       const file = join(dir, `claims-${opened.length}-${Date.now()}.sqlite`);
-      return [openSqliteStore({ file }), openSqliteStore({ file })];
+      return [await openTestStore({ file }), await openTestStore({ file })];
     },
   },
   {
@@ -120,7 +119,7 @@ const databases: Database[] = [
     open: async () => {
       await pg?.drop();
       pg = await createTestDatabase(TEST_DATABASE_URL!);
-      return [await openPostgresStore({ connectionString: pg.url }), await openPostgresStore({ connectionString: pg.url })];
+      return [await openTestStore({ databaseUrl: pg.url }), await openTestStore({ databaseUrl: pg.url })];
     },
   },
 ];
@@ -221,7 +220,7 @@ for (const database of databases) {
 
 describe('an expired checkout, followed for a day with passes every 15 s on a fake clock', () => {
   it('is re-read with backoff: about 1, 2, 4… minutes after its expiry, then hourly, and not after the day', async () => {
-    const store = openSqliteStore({ file: join(dir, 'backoff.sqlite') });
+    const store = await openTestStore({ file: join(dir, 'backoff.sqlite') });
     opened.push(store);
     await seedStale(store, 0, 1);
     const expiredAt = T0 + MINUTE;

@@ -171,6 +171,32 @@ describe('PUT <upload address>', () => {
   });
 });
 
+describe('PUT <upload address> from a sender that stops', () => {
+  it('answers 408 after the body deadline of silence, closes, and leaves the address unused', async () => {
+    ({ sandbox, api, clock } = await companySandbox({ bodyTimeoutMs: 200 }));
+    const owner = await createRequest(api);
+    const to = await address(owner);
+    const path = new URL(to).pathname.replace(/^\/sandbox/, '');
+    // One chunk, then nothing: the rest of the declared file never comes.
+    const stalled = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode(PDF)),
+    });
+    const started = Date.now();
+    const response = await sandbox.app.request(path, {
+      method: 'PUT',
+      body: stalled,
+      headers: { 'content-type': 'application/pdf' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(response.status).toBe(408);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(await response.json()).toMatchObject({ statusCode: 'Error', error: { code: 'RequestTimeoutError' } });
+    // The address still takes its file.
+    expect((await upload(sandbox, to, PDF)).status).toBe(200);
+  });
+});
+
 describe('GET /documents and DELETE /documents/:documentId', () => {
   it("lists a request's documents with limit 50 and offset 0, and deletes them", async () => {
     await start();

@@ -26,7 +26,7 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
       await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${checkout.id}` }, at(minute));
       if (state === 'Registered') return (await store.getCheckout(checkout.id))!;
       const details = paidAt ? { paidAt } : {};
-      return (await store.transition(checkout.id, ['Registered'], state as 'Completed', 'webhook', {}, at(minute + 1), { details }))
+      return (await store.apply(checkout.id, { type: 'provider', state: state as 'Completed' }, 'webhook', {}, at(minute + 1), { details }))
         .checkout;
     }
 
@@ -87,7 +87,9 @@ export function describeBackOfficeContract(name: string, setup: StoreSetup) {
         const late = await paid('G-2', 1, 'Completed', at(45));
         const { checkout: first } = await store.reserveCheckout(draftFor('G-3', { createdAt: at(2), expiresAt: at(32) }));
         await store.activateCheckout(first.id, { state: 'Registered', transactionId: 'tx-g3-first' }, at(2));
-        await store.transition(first.id, ['Registered'], 'Completed', 'webhook', {}, at(3), { details: { paidAt: at(3) } });
+        await store.apply(first.id, { type: 'provider', state: 'Completed', paidAt: at(3) }, 'webhook', {}, at(3), {
+          details: { paidAt: at(3) },
+        });
         const duplicate = await store.insertActive(
           draftFor('G-3', { createdAt: at(4), expiresAt: at(34) }),
           { state: 'Completed', transactionId: 'tx-g3-second', details: { paidAt: at(4) } },

@@ -48,11 +48,11 @@ describe.each(backends)('openStore (%s) publishes what it commits', (_name, data
     expect(heard).toEqual([]); // a reservation is no change a browser can see
     await store.activateCheckout(old.id, { state: 'Registered', transactionId: `tx-${old.id}` }, at(1));
     expect(heard).toEqual([[old.id, 1]]);
-    await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+    await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
     const { checkout: fresh } = await store.reserveCheckout(draftFor(orderId, { id: `${old.id}-2` }));
     await store.activateCheckout(fresh.id, { state: 'Registered', transactionId: `tx-${fresh.id}` }, at(32));
     heard = [];
-    const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', {}, at(40));
+    const paid = await store.apply(old.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(40));
     expect(paid.changed).toBe(true);
     expect(heard).toEqual([
       [old.id, 3],
@@ -64,8 +64,8 @@ describe.each(backends)('openStore (%s) publishes what it commits', (_name, data
     const { checkout } = await store.reserveCheckout(draftFor(order()));
     await store.activateCheckout(checkout.id, { state: 'Completed', transactionId: `tx-${checkout.id}` }, at(1));
     heard = [];
-    expect((await store.transition(checkout.id, ['Completed'], 'Error', 'webhook', {}, at(2))).changed).toBe(false);
-    expect((await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at(2))).changed).toBe(false);
+    expect((await store.apply(checkout.id, { type: 'provider', state: 'Error' }, 'webhook', {}, at(2))).changed).toBe(false);
+    expect((await store.apply(checkout.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(2))).changed).toBe(false);
     await expect(store.activateCheckout(checkout.id, { state: 'Created', transactionId: 'tx-again' }, at(3))).rejects.toThrow();
     expect(heard).toEqual([]);
   });

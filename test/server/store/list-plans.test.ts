@@ -4,14 +4,15 @@
  * planned by the database (SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN (FORMAT JSON) on 20,000 checkouts
  * after ANALYZE, so its planner has real statistics to choose by), and a plan that reads the whole table, sorts
  * every match, or walks to a deep page instead of seeking its cursor fails. The same for the refunds of a page.
- * The queries are the stores' own (`sqliteCheckoutList`, `postgresCheckoutList`, and the refunds' SQL).
+ * The queries are the store's own (`checkoutListQuery` and `refundsOfQuery` over each dialect; PostgreSQL's numbered as
+ * its executor numbers them).
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckoutFilter } from '../../../server/store/back-office';
-import { POSTGRES_REFUNDS_OF, postgresCheckoutList } from '../../../server/store/back-office-postgres';
-import { listIndexFor } from '../../../server/store/back-office-sql';
-import { sqliteCheckoutList, sqliteRefundsOf } from '../../../server/store/back-office-sqlite';
+import { checkoutListQuery, listIndexFor, refundsOfQuery, type Query } from '../../../server/store/back-office-sql';
 import { LIST_INDEXES } from '../../../server/store/migrations-indexes';
+import { postgresDialect, sqliteDialect } from '../../../server/store/sql/dialect';
+import { compileNamed } from '../../../server/store/sql/postgres-executor';
 import { TEST_DATABASE_URL } from './pg-test-database';
 import { pgNodes, pgPlan, seededPostgres, seededSqlite, sqlitePlan, type PgNode } from './plan-fixtures';
 
@@ -68,6 +69,12 @@ const PG_SEED = `
   ANALYZE checkouts;
   ANALYZE cashouts;
 `;
+
+/** `query` as PostgreSQL's executor sends it: `$n` placeholders and their values. */
+function numbered({ text, params }: Query): { text: string; values: unknown[] } {
+  const compiled = compileNamed(text);
+  return { text: compiled.text, values: compiled.names.map((name) => params[name]) };
+}
 
 /** Every combination of the list's filters, each without and with a cursor (two thirds down the seeded rows). */
 function combinations(): CheckoutFilter[] {
@@ -140,7 +147,7 @@ describe('the payments list on SQLite', () => {
 
   it('seeks an index for every combination of filters, first page and cursor page', () => {
     const faults = combinations().flatMap((filter) => {
-      const { text, params } = sqliteCheckoutList(filter, 21);
+      const { text, params } = checkoutListQuery(sqliteDialect, filter, 21, () => true);
       const details = plan(text, params);
       const fault = sqlitePlanFault(filter, details);
       return fault ? [`${JSON.stringify(filter)}: ${fault}\n    ${details.join('\n    ')}`] : [];
@@ -170,10 +177,8 @@ describe('the payments list on SQLite', () => {
 
   it("finds a page's refunds by their index", () => {
     for (const count of [1, 64]) {
-      const details = plan(
-        sqliteRefundsOf(count),
-        Array.from({ length: count }, (_, i) => `co_${String(i * 4).padStart(8, '0')}`),
-      );
+      const ids = Array.from({ length: count }, (_, i) => `co_${String(i * 4).padStart(8, '0')}`);
+      const details = plan(refundsOfQuery(sqliteDialect), { ids: sqliteDialect.list(ids) });
       expect(details.filter((line) => line.includes('cashouts'))).toEqual(['SEARCH cashouts USING INDEX cashouts_by_refund (refund_of=?)']);
     }
   });
@@ -186,7 +191,7 @@ describe.skipIf(!TEST_DATABASE_URL)('the payments list on PostgreSQL (TEST_DATAB
   it('seeks an index for every combination of filters, first page and cursor page', async () => {
     const faults: string[] = [];
     for (const filter of combinations()) {
-      const { text, values } = postgresCheckoutList(filter, 21);
+      const { text, values } = numbered(checkoutListQuery(postgresDialect, filter, 21, () => true));
       const tree = await plan(text, values);
       const fault = pgPlanFault(tree, 'checkouts', filter.after !== undefined);
       if (fault) faults.push(`${JSON.stringify(filter)}: ${fault}\n${JSON.stringify(tree)}`);
@@ -205,6 +210,7 @@ describe.skipIf(!TEST_DATABASE_URL)('the payments list on PostgreSQL (TEST_DATAB
 
   it("finds a page's refunds by their index", async () => {
     const ids = Array.from({ length: 50 }, (_, i) => `co_${String(i * 4).padStart(8, '0')}`);
-    expect(pgPlanFault(await plan(POSTGRES_REFUNDS_OF, [ids]), 'cashouts', false)).toBeUndefined();
+    const { text, values } = numbered({ text: refundsOfQuery(postgresDialect), params: { ids: postgresDialect.list(ids) } });
+    expect(pgPlanFault(await plan(text, values), 'cashouts', false)).toBeUndefined();
   });
 });

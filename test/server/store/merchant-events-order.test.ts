@@ -7,7 +7,23 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertMerchantEvent } from '../../../server/store/pg-transaction';
+import type { NewMerchantEvent } from '../../../server/store/merchant-events';
+import { merchantEventWriter } from '../../../server/store/merchant-event-writes';
+import { postgresDialect } from '../../../server/store/sql/dialect';
+import { compileNamed } from '../../../server/store/sql/postgres-executor';
+import { driveAsync } from '../../../server/store/sql/work';
+
+/** The store's own event write (the parts' writer), carried out on `client` inside the caller's transaction. */
+const writer = merchantEventWriter(postgresDialect);
+const insertMerchantEvent = (client: pg.PoolClient, event: NewMerchantEvent) =>
+  driveAsync(writer.write(event), async (op) => {
+    const { text, names } = compileNamed(op.sql);
+    const result = await client.query(
+      text,
+      names.map((name) => op.params[name] ?? null),
+    );
+    return op.kind === 'run' ? result.rowCount : op.kind === 'get' ? result.rows[0] : result.rows;
+  });
 import { openPostgresStore } from '../../../server/store/postgres';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
 
@@ -24,7 +40,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the merchant's events on PostgreSQL", () =>
     await db?.drop();
   });
 
-  const event = (id: string) => ({ id, type: 'checkout.completed', createdAt: new Date().toISOString(), data: {} });
+  const event = (id: string): NewMerchantEvent => ({ id, type: 'checkout.completed', createdAt: new Date().toISOString(), data: {} });
 
   it('commit in seq order: a second writer waits for the first one to commit', async () => {
     const first = await pool.connect();

@@ -77,7 +77,7 @@ describe.each(backends)('refunds and approvals in the store (%s)', (_name, open)
     const { checkout } = await store.reserveCheckout(draftFor(`R-${randomUUID()}`));
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${checkout.id}` }, at(0));
     if (state === 'Registered') return (await store.getCheckout(checkout.id))!;
-    return (await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at(1))).checkout;
+    return (await store.apply(checkout.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(1))).checkout;
   }
 
   const draft = (overrides: Partial<NewCashOut> = {}): NewCashOut => ({

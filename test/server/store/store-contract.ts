@@ -4,12 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProviderCheckoutState } from '../../../core/checkout-machine';
 import { MerchantEventSchema } from '../../../server/store/merchant-events';
 import {
   CheckoutEventSchema,
   CheckoutSchema,
   type Checkout,
-  type CheckoutState,
+  type MoveEvent,
   type NewCheckout,
   type Store,
 } from '../../../server/store/types';
@@ -41,12 +42,18 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       await teardown();
     });
 
+    /** The provider's word, heard at `heardAt`, that the checkout was paid at `paidAt`, with its receipt's `details`. */
+    const payLate = (id: string, paidAt: string, heardAt: string, details: Record<string, unknown> = {}) =>
+      store.apply(id, { type: 'provider', state: 'Completed', paidAt }, 'webhook', { late: true }, heardAt, {
+        details: { paidAt, ...details },
+      });
+
     /** A reserved and activated checkout in `state`, reached through the public API. */
-    async function checkoutIn(state: CheckoutState, orderId = `order-${randomUUID()}`, createdAt = at(0), expiresAt?: string) {
+    async function checkoutIn(state: ProviderCheckoutState, orderId = `order-${randomUUID()}`, createdAt = at(0), expiresAt?: string) {
       const { checkout } = await store.reserveCheckout(draftFor(orderId, { createdAt, ...(expiresAt && { expiresAt }) }));
       const activated = await store.activateCheckout(checkout.id, { state: 'Created', transactionId: `tx-${checkout.id}` }, createdAt);
       if (state === 'Created') return activated.checkout;
-      return (await store.transition(checkout.id, ['Created'], state, 'webhook', {}, createdAt)).checkout;
+      return (await store.apply(checkout.id, { type: 'provider', state }, 'webhook', {}, createdAt)).checkout;
     }
 
     describe('reservation', () => {
@@ -162,13 +169,13 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       });
     });
 
-    describe('transition', () => {
-      it('moves only from the states the caller names, appending the next seq', async () => {
+    describe('apply', () => {
+      it('moves only as the state machine allows from the stored state, appending the next seq', async () => {
         const created = await checkoutIn('Created');
-        const refused = await store.transition(created.id, ['Registered'], 'Completed', 'webhook', {}, at(2));
+        const refused = await store.apply(created.id, { type: 'provider', state: 'Created' }, 'webhook', {}, at(2));
         expect(refused).toEqual({ changed: false, checkout: created });
 
-        const moved = await store.transition(created.id, ['Created', 'Registered'], 'Completed', 'webhook', { endToEndId: 'E1' }, at(3));
+        const moved = await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', { endToEndId: 'E1' }, at(3));
         expect(moved).toMatchObject({ changed: true, checkout: { state: 'Completed', seq: 2, updatedAt: at(3) } });
         expect(moved.changed && moved.event).toEqual({
           checkoutId: created.id,
@@ -178,32 +185,41 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
           at: at(3),
           data: { endToEndId: 'E1' },
         });
-        const again = await store.transition(created.id, ['Created', 'Registered'], 'Completed', 'reconcile', {}, at(4));
+        const again = await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'reconcile', {}, at(4));
         expect(again.changed).toBe(false);
         expect((await store.eventsAfter(created.id, 0)).map((event) => event.seq)).toEqual([1, 2]);
       });
 
-      it('lets exactly one of 10 concurrent identical transitions change the checkout', async () => {
+      it('lets exactly one of 10 concurrent identical events change the checkout', async () => {
         const created = await checkoutIn('Created');
         const results = await Promise.all(
-          Array.from({ length: 10 }, (_, i) => store.transition(created.id, ['Created'], 'Completed', 'webhook', { i }, at(1))),
+          Array.from({ length: 10 }, (_, i) => store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', { i }, at(1))),
         );
         expect(results.filter((result) => result.changed)).toHaveLength(1);
         expect(results.every((result) => result.checkout.state === 'Completed' && result.checkout.seq === 2)).toBe(true);
         expect(await store.eventsAfter(created.id, 0)).toHaveLength(2);
       });
 
-      it('rejects a transition of an unknown checkout', async () => {
-        await expect(store.transition('nope', ['Created'], 'Completed', 'webhook', {}, at(1))).rejects.toThrow(/does not exist/);
+      it('rejects an event of an unknown checkout', async () => {
+        await expect(store.apply('nope', { type: 'provider', state: 'Completed' }, 'webhook', {}, at(1))).rejects.toThrow(/does not exist/);
+      });
+
+      it('rejects an activation, which only activateCheckout makes, and changes nothing', async () => {
+        const { checkout } = await store.reserveCheckout(draftFor('A-2'));
+        const activation = { type: 'activate', state: 'Created' } as unknown as MoveEvent;
+        await expect(store.apply(checkout.id, activation, 'create', {}, at(1))).rejects.toThrow(/not activate/);
+        expect(await store.getCheckout(checkout.id)).toEqual(checkout);
       });
     });
 
     it('lists events after a seq in seq order', async () => {
       const created = await checkoutIn('Created');
-      await store.transition(created.id, ['Created'], 'Registered', 'reconcile', { n: 2 }, at(1));
-      await store.transition(created.id, ['Registered'], 'Completed', 'webhook', { n: 3 }, at(2));
+      await store.apply(created.id, { type: 'provider', state: 'Registered' }, 'reconcile', { n: 2 }, at(1));
+      await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', { n: 3 }, at(2));
       // A final state is left by nothing (core/checkout-machine.ts): no event is appended.
-      expect(await store.transition(created.id, ['Completed'], 'Reversed', 'reconcile', { n: 4 }, at(3))).toMatchObject({ changed: false });
+      expect(await store.apply(created.id, { type: 'provider', state: 'Reversed' }, 'reconcile', { n: 4 }, at(3))).toMatchObject({
+        changed: false,
+      });
       const events = await store.eventsAfter(created.id, 1);
       expect(events.map((event) => [event.seq, event.state, event.source, event.data])).toEqual([
         [2, 'Registered', 'reconcile', { n: 2 }],
@@ -319,7 +335,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const after = await lastSeq();
         const paid = await checkoutIn('Registered', 'M-1');
         expect(await since(after)).toEqual([]); // a code shown is nothing to act on
-        await store.transition(paid.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+        await store.apply(paid.id, { type: 'provider', state: 'Completed', paidAt: at(2) }, 'webhook', {}, at(2), {
           details: { paidAt: at(2), payerBank: 'Banco X', payerCpf: '52998224725' },
         });
         const failed = await checkoutIn('Error', 'M-2');
@@ -350,11 +366,13 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it('tell of a late payment taking the order: the newer code expired, the old one paid late', async () => {
         const old = await checkoutIn('Registered', 'M-3', at(0), at(30));
-        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+        await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
         const { checkout: fresh } = await store.reserveCheckout(draftFor('M-3', { id: `${old.id}-2` }));
         await store.activateCheckout(fresh.id, { state: 'Registered', transactionId: `tx-${fresh.id}` }, at(32));
         const after = await lastSeq();
-        await store.transition(old.id, ['Expired'], 'Completed', 'webhook', {}, at(40), { details: { paidAt: at(39) } });
+        await store.apply(old.id, { type: 'provider', state: 'Completed', paidAt: at(39) }, 'webhook', {}, at(40), {
+          details: { paidAt: at(39) },
+        });
         const events = await since(after);
         expect(events.map((e) => [e.type, e.data.checkoutId])).toEqual([
           ['checkout.expired', fresh.id],
@@ -376,7 +394,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         );
         expect((await since(after)).map((e) => [e.type, e.data.duplicateOf])).toEqual([['checkout.duplicate_paid', holder.id]]);
         const mark = await lastSeq();
-        expect((await store.transition(holder.id, ['Completed'], 'Error', 'webhook', {}, at(3))).changed).toBe(false);
+        expect((await store.apply(holder.id, { type: 'provider', state: 'Error' }, 'webhook', {}, at(3))).changed).toBe(false);
         const waiting = await checkoutIn('Registered', 'M-5');
         await expect(
           store.insertSuperseding(draftFor('M-5'), { state: 'Completed', transactionId: 'tx-m4-late' }, 'webhook', waiting.id, at(3)),
@@ -389,7 +407,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       const endpoint = () => `ep-${randomUUID()}`;
       const paidOrder = async (orderId: string) => {
         const checkout = await checkoutIn('Registered', orderId);
-        await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at(2), { details: { paidAt: at(2) } });
+        await store.apply(checkout.id, { type: 'provider', state: 'Completed', paidAt: at(2) }, 'webhook', {}, at(2), {
+          details: { paidAt: at(2) },
+        });
       };
 
       it('queue for an endpoint the events written once it exists, each once', async () => {
@@ -538,9 +558,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         const b = await make('win-b', 'Created', at(10));
         await make('win-open', 'Registered', at(40));
         const gone = await make('win-gone', 'Registered', at(5));
-        await store.transition(gone.id, ['Registered'], 'Expired', 'reconcile', {}, at(6));
+        await store.apply(gone.id, { type: 'expire' }, 'reconcile', {}, at(6));
         const done = await make('win-done', 'Registered', at(5));
-        await store.transition(done.id, ['Registered'], 'Completed', 'webhook', {}, at(6));
+        await store.apply(done.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(6));
         await store.reserveCheckout(draftFor('win-reserved', { expiresAt: at(1) }));
 
         expect((await store.listExpiredCheckouts(at(30), 10)).map((c) => c.id)).toEqual([b.id, a.id]);
@@ -551,7 +571,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it('frees the order once Expired: a new checkout may be made for it', async () => {
         const old = await checkoutIn('Registered', 'E-1');
-        const expired = await store.transition(old.id, ['Created', 'Registered'], 'Expired', 'reconcile', { expiresAt: at(30) }, at(31));
+        const expired = await store.apply(old.id, { type: 'expire' }, 'reconcile', { expiresAt: at(30) }, at(31));
         expect(expired).toMatchObject({ changed: true, checkout: { state: 'Expired', seq: 3, duplicateOf: null } });
         const next = await store.reserveCheckout(draftFor('E-1', { createdAt: at(32) }));
         expect(next.created).toBe(true);
@@ -563,10 +583,8 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it('takes the order back when the expired code is paid late and no other checkout holds it', async () => {
         const old = await checkoutIn('Registered', 'E-2');
-        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
-        const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(40), {
-          details: { paidAt: at(39), receiptVoucher: 'V-1' },
-        });
+        await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
+        const paid = await payLate(old.id, at(39), at(40), { receiptVoucher: 'V-1' });
         expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: null } });
         expect(paid.changed && paid.event.data).toEqual({ late: true });
         expect(paid.checkout.details).toEqual({ paidAt: at(39), receiptVoucher: 'V-1' });
@@ -577,11 +595,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         'gives the order to a late payment of the expired code and expires the new checkout still %s, in one transaction',
         async (newState) => {
           const old = await checkoutIn('Registered', 'E-4');
-          await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+          await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
           const fresh = await checkoutIn(newState, 'E-4', at(32));
-          const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(40), {
-            details: { paidAt: at(39) },
-          });
+          const paid = await payLate(old.id, at(39), at(40));
           expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: null } });
           expect(paid.changed && paid.event.data).toEqual({ late: true });
           expect(paid.changed && paid.superseded).toMatchObject({
@@ -592,7 +608,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
           expect((await store.eventsAfter(fresh.id, fresh.seq)).map((e) => e.data)).toEqual([{ supersededBy: old.id }]);
           // The order is paid: no new code, and the one that was expired, if paid after all, is the duplicate.
           expect(await store.reserveCheckout(draftFor('E-4'))).toEqual({ created: false, checkout: paid.checkout });
-          const twice = await store.transition(fresh.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(50));
+          const twice = await store.apply(fresh.id, { type: 'provider', state: 'Completed' }, 'webhook', { late: true }, at(50));
           expect(twice).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: old.id } });
           expect(twice.changed && twice.superseded).toBeUndefined();
         },
@@ -600,9 +616,10 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it("leaves the new checkout alone when a late payment's move is refused", async () => {
         const old = await checkoutIn('Registered', 'E-5');
-        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+        await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
         const fresh = await checkoutIn('Registered', 'E-5', at(32));
-        const refused = await store.transition(old.id, ['Registered'], 'Completed', 'webhook', {}, at(40));
+        // The machine moves an expired code to a final state only: the provider's `Registered` of it is refused.
+        const refused = await store.apply(old.id, { type: 'provider', state: 'Registered' }, 'webhook', {}, at(40));
         expect(refused).toEqual({ changed: false, checkout: await store.getCheckout(old.id) });
         expect(await store.getCheckout(fresh.id)).toEqual(fresh);
       });
@@ -611,11 +628,9 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         'keeps a late payment of the expired code as the duplicate of the new checkout (%s), in the same transaction',
         async (newState) => {
           const old = await checkoutIn('Registered', 'E-3');
-          await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+          await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
           const fresh = await checkoutIn(newState, 'E-3', at(32));
-          const paid = await store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(40), {
-            details: { paidAt: at(39) },
-          });
+          const paid = await payLate(old.id, at(39), at(40));
           expect(paid).toMatchObject({ changed: true, checkout: { state: 'Completed', duplicateOf: fresh.id, seq: 4 } });
           expect(paid.changed && paid.event).toMatchObject({ state: 'Completed', data: { late: true, duplicateOf: fresh.id } });
           expect(await store.getCheckout(fresh.id)).toEqual(fresh);
@@ -632,10 +647,10 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         for (let round = 0; round < 10; round++) {
           const orderId = `race-${round}`;
           const old = await checkoutIn('Registered', orderId);
-          await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(31));
+          await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(31));
           const [reserved, paid] = await Promise.all([
             store.reserveCheckout(draftFor(orderId, { createdAt: at(32) })),
-            store.transition(old.id, ['Expired'], 'Completed', 'webhook', { late: true }, at(32)),
+            store.apply(old.id, { type: 'provider', state: 'Completed' }, 'webhook', { late: true }, at(32)),
           ]);
           expect(paid.changed).toBe(true);
           const all = await store.findCheckoutsByOrder(orderId);
@@ -652,12 +667,14 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it("merges the details a transition brings over the checkout's", async () => {
         const { checkout } = await store.reserveCheckout(draftFor('D-1'));
         await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: 'tx-d1', details: { qrCode: 'q' } }, at(1));
-        const paid = await store.transition(checkout.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+        const paid = await store.apply(checkout.id, { type: 'provider', state: 'Completed', paidAt: at(2) }, 'webhook', {}, at(2), {
           details: { paidAt: at(2), payerBank: 'Banco Exemplo' },
         });
         expect(paid.checkout.details).toEqual({ qrCode: 'q', paidAt: at(2), payerBank: 'Banco Exemplo' });
         expect((await store.getCheckout(checkout.id))!.details).toEqual(paid.checkout.details);
-        const refused = await store.transition(checkout.id, ['Registered'], 'Error', 'webhook', {}, at(3), { details: { nope: 1 } });
+        const refused = await store.apply(checkout.id, { type: 'provider', state: 'Error' }, 'webhook', {}, at(3), {
+          details: { nope: 1 },
+        });
         expect(refused.changed).toBe(false);
         expect(refused.checkout.details).toEqual(paid.checkout.details);
       });
@@ -686,12 +703,12 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('are written by the transition that moves the checkout, forward only, and not at all when it does not move', async () => {
         const created = await checkoutIn('Created');
         await store.markChecked(created.id, at(9));
-        const refused = await store.transition(created.id, ['Registered'], 'Completed', 'webhook', {}, at(2), {
+        const refused = await store.apply(created.id, { type: 'provider', state: 'Created' }, 'webhook', {}, at(2), {
           checkedAt: at(10),
           webhookAt: at(10),
         });
         expect(refused.checkout).toMatchObject({ lastWebhookAt: null, lastCheckedAt: at(9) });
-        const moved = await store.transition(created.id, ['Created'], 'Completed', 'webhook', {}, at(3), {
+        const moved = await store.apply(created.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(3), {
           checkedAt: at(4),
           webhookAt: at(3),
         });
@@ -702,10 +719,17 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
 
       it('read back every checkout, event and merchant event exactly as their schemas give them', async () => {
         const created = await checkoutIn('Created');
-        const moved = await store.transition(created.id, ['Created'], 'Completed', 'webhook', { endToEndId: 'E1' }, at(3), {
-          details: { paidAt: at(3) },
-          checkedAt: at(3),
-        });
+        const moved = await store.apply(
+          created.id,
+          { type: 'provider', state: 'Completed', paidAt: at(3) },
+          'webhook',
+          { endToEndId: 'E1' },
+          at(3),
+          {
+            details: { paidAt: at(3) },
+            checkedAt: at(3),
+          },
+        );
         const read = (await store.getCheckout(created.id))!;
         expect(CheckoutSchema.parse(read)).toEqual(read);
         expect(read).toEqual(moved.checkout);
@@ -728,7 +752,7 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         await checkoutIn('Completed', 'final', at(0));
         await store.reserveCheckout(draftFor('creating', { createdAt: at(0) }));
         const expired = await checkoutIn('Registered', 'expired', at(0));
-        await store.transition(expired.id, ['Registered'], 'Expired', 'reconcile', {}, at(3));
+        await store.apply(expired.id, { type: 'expire' }, 'reconcile', {}, at(3));
 
         expect((await claimStale(20, 1)).map((checkout) => checkout.id)).toEqual([quiet.id]);
         const stale = await claimStale(20, 10);
@@ -766,22 +790,22 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
       it('claim expired checkouts too, on the same terms, when they expired at or after the followed start', async () => {
         const live = await checkoutIn('Registered', 'live', at(0));
         const recent = await checkoutIn('Registered', 'recent', at(0));
-        await store.transition(recent.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        await store.apply(recent.id, { type: 'expire' }, 'reconcile', {}, at(5));
         const old = await checkoutIn('Registered', 'old', at(0));
-        await store.transition(old.id, ['Registered'], 'Expired', 'reconcile', {}, at(1));
+        await store.apply(old.id, { type: 'expire' }, 'reconcile', {}, at(1));
         const checked = await checkoutIn('Registered', 'checked', at(0));
-        await store.transition(checked.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        await store.apply(checked.id, { type: 'expire' }, 'reconcile', {}, at(5));
         await store.markChecked(checked.id, at(20));
         const paidLate = await checkoutIn('Registered', 'paid-late', at(0));
-        await store.transition(paidLate.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
-        await store.transition(paidLate.id, ['Expired'], 'Completed', 'webhook', {}, at(6));
+        await store.apply(paidLate.id, { type: 'expire' }, 'reconcile', {}, at(5));
+        await store.apply(paidLate.id, { type: 'provider', state: 'Completed' }, 'webhook', {}, at(6));
 
         expect((await claimStale(20, 10)).map((c) => c.id)).toEqual([live.id]);
         expect((await claimStale(20, 10, 5)).map((c) => c.id)).toEqual([recent.id]);
         expect((await claimStale(20, 10, 0)).map((c) => c.id)).toEqual([old.id]);
         // Live ones first, however long ago the expired ones were checked.
         const neverChecked = await checkoutIn('Registered', 'never-checked-expired', at(0));
-        await store.transition(neverChecked.id, ['Registered'], 'Expired', 'reconcile', {}, at(5));
+        await store.apply(neverChecked.id, { type: 'expire' }, 'reconcile', {}, at(5));
         await store.markChecked(live.id, at(30));
         expect((await claimStale(60, 1, 0)).map((c) => c.id)).toEqual([live.id]);
         expect((await claimStale(60, 10, 0)).map((c) => c.id)).toContain(neverChecked.id);

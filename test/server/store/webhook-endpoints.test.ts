@@ -66,7 +66,7 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
   async function checkoutEvent(outcome: 'Completed' | 'Error', when = at(2)) {
     const { checkout } = await store.reserveCheckout(draftFor(`E-${Math.random().toString(36).slice(2)}`));
     await store.activateCheckout(checkout.id, { state: 'Registered', transactionId: `tx-${checkout.id}` }, at(1));
-    await store.transition(checkout.id, ['Registered'], outcome, 'webhook', {}, when, { details: { paidAt: when } });
+    await store.apply(checkout.id, { type: 'provider', state: outcome, paidAt: when }, 'webhook', {}, when, { details: { paidAt: when } });
     return checkout.id;
   }
   const queuedTypes = async (endpointId: string, types: string[] = []) => {

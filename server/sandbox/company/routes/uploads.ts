@@ -8,15 +8,20 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { SandboxContext } from '../../context';
 import { MAX_UPLOAD_BYTES } from '../../defaults';
+import { withIdleDeadline } from '../../../lib/node-body';
 import { EmulatorError, invalidRequest, methodNotAllowed, notFound } from '../../errors';
 import { bytesMatch, DOCUMENT_TYPES, isDocumentType, mediaType } from '../document-types';
 
-const uploadError = (status: 409 | 410 | 413 | 415, name: string, reason: string, message: string, extra: object = {}) =>
+const uploadError = (status: 408 | 409 | 410 | 413 | 415, name: string, reason: string, message: string, extra: object = {}) =>
   new EmulatorError(status, { name, message, code: name, details: { reason, ...extra } });
 
 const ALLOWED = DOCUMENT_TYPES.join(', ');
 
-export function uploadRoutes(ctx: SandboxContext) {
+/**
+ * With `idleMs`, a sender that stops sending (a `Content-Length` larger than what it sends) gets 408 after that much
+ * silence, and the connection is closed: the address stays unused.
+ */
+export function uploadRoutes(ctx: SandboxContext, { idleMs }: { idleMs?: number } = {}) {
   const { documents } = ctx.company;
   return new Hono()
     .put(
@@ -32,6 +37,13 @@ export function uploadRoutes(ctx: SandboxContext) {
           throw uploadError(415, 'UnsupportedMediaTypeError', 'DocumentTypeNotAllowed', `Send the file as one of ${ALLOWED}`, {
             allowedTypes: DOCUMENT_TYPES,
           });
+        if (idleMs !== undefined && c.req.raw.body) {
+          const body = withIdleDeadline(c.req.raw.body, idleMs, () => {
+            c.header('connection', 'close');
+            return uploadError(408, 'RequestTimeoutError', 'BodyTimeout', 'The file did not arrive in time');
+          });
+          c.req.raw = new Request(c.req.raw, { body, duplex: 'half' } as RequestInit);
+        }
         return next();
       },
       bodyLimit({

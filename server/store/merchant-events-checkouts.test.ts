@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STORED_STATES } from '../../../core/states';
-import { MERCHANT_EVENT_DATA, merchantEventOf } from '../../../server/store/merchant-events';
-import type { Checkout, CheckoutEvent } from '../../../server/store/types';
+import { STORED_STATES } from '../../core/states';
+import { MERCHANT_EVENT_DATA, merchantEventOf } from './merchant-events';
+import type { Checkout, CheckoutEvent } from './types';
 
 const instant = fc.integer({ min: Date.parse('2020-01-01'), max: Date.parse('2030-01-01') }).map((ms) => new Date(ms).toISOString());
 const maybeText = fc.option(fc.string({ maxLength: 12 }), { nil: undefined });

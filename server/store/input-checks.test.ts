@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkoutStateOf, eventSourceOf, instantOf } from '../../../server/store/input-checks';
-import { CheckoutStateSchema, EventSourceSchema, InstantSchema } from '../../../server/store/types';
+import { checkoutStateOf, eventSourceOf, instantOf } from './input-checks';
+import { CheckoutStateSchema, EventSourceSchema, InstantSchema } from './types';
 
 /** What `f(value)` gives: its value, or that it threw. */
 const outcome = (f: (value: string) => string, value: string) => {

@@ -1,0 +1,42 @@
+/**
+ * The parts of the store, each written once over a `Db` (./sql/db), composed: what both openers (./sqlite,
+ * ./postgres) give besides their connection.
+ */
+import { accountsPart } from './accounts-part';
+import type { AccountStore } from './accounts';
+import type { BackOfficeStore } from './back-office';
+import { backOfficePart } from './back-office-part';
+import type { CompanyPaymentStore } from './company-payments';
+import { companyPaymentsPart } from './company-payments-part';
+import type { ReconcileStore } from './checkout-store';
+import { checkoutsPart, type CheckoutsPart } from './checkouts';
+import { deliveriesPart, type DeliveryStore } from './deliveries';
+import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
+import { endpointsPart, type EndpointStore } from './endpoints';
+import { readinessPart, type ReadinessStore } from './readiness';
+import { reconcilePart } from './reconcile';
+import type { Db } from './sql/db';
+
+export type SharedParts = CheckoutsPart &
+  ReconcileStore &
+  DeliveryStore &
+  EndpointStore &
+  DeliveryLogStore &
+  AccountStore &
+  BackOfficeStore &
+  CompanyPaymentStore &
+  ReadinessStore;
+
+export function sharedParts(db: Db): SharedParts {
+  return {
+    ...checkoutsPart(db),
+    ...reconcilePart(db),
+    ...readinessPart(db),
+    ...deliveriesPart(db),
+    ...endpointsPart(db),
+    ...deliveryLogPart(db),
+    ...accountsPart(db),
+    ...backOfficePart(db),
+    ...companyPaymentsPart(db),
+  };
+}
