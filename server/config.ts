@@ -10,7 +10,7 @@ import { parseCents } from '../core/money';
 import { WEBHOOK_SECRET_FORMAT } from './merchant-webhooks/signing';
 import { DEFAULT_APPROVAL_ABOVE_CENTS } from './payments/cashout-request';
 import { openFileLimit } from './lib/limits';
-import { LOG_LEVELS } from './lib/log';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './lib/log';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const url = z.url({ protocol: /^https?$/ });
@@ -145,6 +145,10 @@ export interface Config {
   merchantWebhook: { url: string; secrets: string[] } | undefined;
   /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
   checkoutTtlSeconds: number;
+  /** One JSON object a line (`json`), or lines for people (`pretty`); from `LOG_LEVEL` up (server/lib/log.ts). */
+  log: { format: LogFormat; level: LogLevel };
+  /** From SIGTERM to the exit (server/shutdown.ts). */
+  shutdownTimeoutMs: number;
   limits: {
     /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
     trustProxy: number;
