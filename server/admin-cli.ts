@@ -50,7 +50,8 @@ type Command =
   | { name: 'help' }
   | { name: 'list' }
   | { name: 'link'; orderId: string; days: number }
-  | { name: 'backup' | 'restore'; file: string }
+  | { name: 'backup'; file: string }
+  | { name: 'restore'; file: string }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
