@@ -1,5 +1,6 @@
-/** `npm start`: the demo shop on the embedded emulator. Reads the environment; stops cleanly on SIGINT/SIGTERM. */
+/** `npm start`: the demo shop on the embedded emulator. Reads the environment; stops gracefully on SIGINT/SIGTERM (server/shutdown.ts). */
 import { loadConfig } from '../server/config';
+import { stopOnSignals } from '../server/shutdown';
 import { startDemo } from './start';
 
 let config;
@@ -34,8 +35,4 @@ if (running.sandbox) {
   console.log(`  console       ${url}/admin`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void running.close().finally(() => process.exit(0));
-  });
-}
+stopOnSignals(running, { timeoutMs: config.shutdownTimeoutMs, log: console });

@@ -10,6 +10,7 @@ import { parseCents } from '../core/money';
 import { WEBHOOK_SECRET_FORMAT } from './merchant-webhooks/signing';
 import { DEFAULT_APPROVAL_ABOVE_CENTS } from './payments/cashout-request';
 import { openFileLimit } from './lib/limits';
+import { LOG_LEVELS, type LogFormat, type LogLevel } from './lib/log';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const url = z.url({ protocol: /^https?$/ });
@@ -81,6 +82,9 @@ const env = z
         .max(604_800)
         .default(1800),
     ),
+    LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).default('json')),
+    LOG_LEVEL: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LOG_LEVELS).default('info')),
+    SHUTDOWN_TIMEOUT_MS: whole(1_000, 10_000),
   })
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',
@@ -141,6 +145,10 @@ export interface Config {
   merchantWebhook: { url: string; secrets: string[] } | undefined;
   /** The payment window of a new checkout: past it, unpaid, it becomes Expired and the order may get a new code. */
   checkoutTtlSeconds: number;
+  /** One JSON object a line (`json`), or lines for people (`pretty`); from `LOG_LEVEL` up (server/lib/log.ts). */
+  log: { format: LogFormat; level: LogLevel };
+  /** From SIGTERM to the exit (server/shutdown.ts). */
+  shutdownTimeoutMs: number;
   limits: {
     /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
     trustProxy: number;
@@ -188,6 +196,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     approvalAboveCents: e.APPROVAL_ABOVE ?? DEFAULT_APPROVAL_ABOVE_CENTS,
     merchantWebhook: e.MERCHANT_WEBHOOK_URL ? { url: e.MERCHANT_WEBHOOK_URL, secrets: e.MERCHANT_WEBHOOK_SECRET! } : undefined,
     checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,
+    /** One JSON object a line (`json`), or lines for people (`pretty`); from `LOG_LEVEL` up (server/lib/log.ts). */
+    log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
+    /** From SIGTERM to the exit: requests in flight finish, streams are told to retry, leases go back (server/shutdown.ts). */
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     limits: {
       trustProxy: e.TRUST_PROXY,
       sseMaxPerClient: e.SSE_MAX_PER_CLIENT,

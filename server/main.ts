@@ -1,27 +1,34 @@
 /**
  * `npm run serve`: the BFF alone, for production. It talks to the provider of PROVIDER_BASE_URL and prices orders
- * with the merchant's backend at ORDERS_URL; it refuses to start without either. Prints where the API, the element
- * and the console are (`startServer` itself says how to add the first console user while there is none). Stops
- * cleanly on SIGINT/SIGTERM.
+ * with the merchant's backend at ORDERS_URL; it refuses to start without either. Logs one JSON object a line
+ * (`LOG_FORMAT=pretty` for people, from `LOG_LEVEL` up), where the API, the element and the console are among them
+ * (`startServer` itself says how to add the first console user while there is none). On SIGTERM or SIGINT it stops
+ * gracefully within SHUTDOWN_TIMEOUT_MS (./shutdown.ts).
  */
 import { loadConfig } from './config';
+import { createLog } from './lib/log';
 import { startServer } from './server';
+import { stopOnSignals } from './shutdown';
 
+let config;
 let running;
 try {
-  running = await startServer(loadConfig());
+  config = loadConfig();
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-
-console.log(`pix-checkout BFF listening on ${running.url}`);
-console.log(`  checkout API  ${running.publicBaseUrl}/api`);
-console.log(`  element       ${running.publicBaseUrl}/widget/pix-checkout.js`);
-console.log(`  console       ${running.publicBaseUrl}/admin`);
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void running.close().finally(() => process.exit(0));
-  });
+const log = createLog(config.log);
+try {
+  running = await startServer(config, { log });
+} catch (error) {
+  log.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 }
+
+log.log({ url: running.url }, `pix-checkout BFF listening on ${running.url}`);
+log.log(`  checkout API  ${running.publicBaseUrl}/api`);
+log.log(`  element       ${running.publicBaseUrl}/widget/pix-checkout.js`);
+log.log(`  console       ${running.publicBaseUrl}/admin`);
+
+stopOnSignals(running, { timeoutMs: config.shutdownTimeoutMs, log });

@@ -11,7 +11,6 @@ import { SHOPPER_ERRORS } from '../core/contract';
 import { noUserHint } from './accounts/users';
 import { backOfficeApi, type BackOfficeApiStore } from './backoffice';
 import { createCheckoutApp, type CheckoutAppOptions, type CheckoutAppStore } from './bff/app';
-import { webhookLine } from './bff/webhook-receiver';
 import { PUBLIC_ENDPOINTS, type EndpointAddressPolicy } from './merchant-webhooks/endpoint-address';
 import type { DeliveryWorkerStore } from './merchant-webhooks/delivery';
 import { deliveryWorkerFor } from './merchant-webhooks/thread';
@@ -31,6 +30,9 @@ import type { StatusHub } from './store/types';
 import { widgetFiles } from './widget';
 import { consoleApp } from './console';
 import { payPage } from './pay-page';
+import { readiness } from './readiness';
+import type { ReadinessStore } from './store/readiness';
+import { webhookFields, webhookLine } from './bff/webhook-receiver';
 
 export { listen, type Listener, type Logger } from './node/listen';
 
@@ -69,7 +71,7 @@ export interface StartOptions {
 }
 
 /** What the product's parts store through: the shoppers' API, the merchant webhooks' delivery and the back office. */
-export type ProductStore = CheckoutAppStore & DeliveryWorkerStore & BackOfficeApiStore;
+export type ProductStore = CheckoutAppStore & DeliveryWorkerStore & BackOfficeApiStore & ReadinessStore;
 
 export interface ProductOptions {
   config: Config;
@@ -119,7 +121,7 @@ export function createProduct(options: ProductOptions) {
     },
     // One log line per webhook, then the composer's own observer (the demo's webhook log).
     onWebhook: (receipt) => {
-      log.log(webhookLine(receipt));
+      log.log(webhookFields(receipt), webhookLine(receipt));
       return onWebhook?.(receipt);
     },
     logger: log,
@@ -176,6 +178,7 @@ export function createProduct(options: ProductOptions) {
   function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
     app.use(requestLog(log));
     app.get('/healthz', (c) => c.json({ status: 'ok', provider: providerName }));
+    app.get('/readyz', readiness({ store, draining: listener.draining }));
     app.route(API_PREFIX, checkout.app);
     const built = here('../dist/widget');
     if (!existsSync(`${built}/integrity.json`)) log.warn('dist/widget is missing: run `npm run build` to serve the element.');
@@ -235,6 +238,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     provider: client,
     checkout: product.checkout,
     deliveries: product.deliveries,
+    /** Stops accepting, finishes the requests in flight, tells the streams to retry elsewhere (server/shutdown.ts). */
+    drain: (cutAfterMs: number) => listener.drain(cutAfterMs),
     async close() {
       product.checkout.reconciler.stop();
       await product.deliveries.stop();

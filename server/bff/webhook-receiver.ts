@@ -17,6 +17,7 @@ import type { CheckoutStore, WebhookNonceStore } from '../store/checkout-store';
 import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
 import { envelopeOf, errorBody } from '../http/error-envelope';
 import { parseJsonText } from '../http/json-body';
+import { annotateRequest } from '../lib/request-scope';
 import { ApiError, invalidJson } from '../payments/errors';
 import type { CheckoutService, WebhookTarget } from '../payments/service';
 
@@ -159,6 +160,8 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
     const event = parsed.data;
     const entry = { receivedAt: receivedAt(), transactionId: event.id, state: event.transactionState, payload };
     const checkout = await store.findCheckoutByTransaction(event.id);
+    // The request's log lines carry the payment's ids (server/lib/request-scope.ts).
+    annotateRequest({ transactionId: event.id, checkoutId: checkout?.id, orderId: checkout?.orderId });
     if (!checkout) {
       // One of our cash-outs or refunds: re-read and recorded (its events written); a failed re-read is retried.
       const cashOut = await service.cashOutWebhook(event.id).then(
@@ -179,6 +182,7 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
       });
       if (unconfirmed) return refusal('ApiError', 'provider_unavailable', UNCONFIRMED);
       const outcome = adopted ? 'adopted' : 'ignored';
+      if (adopted) annotateRequest({ checkoutId: adopted.id, orderId: adopted.orderId });
       tell({ ...entry, checkoutId: adopted?.id ?? null, outcome });
       return done(outcome);
     }
@@ -230,3 +234,11 @@ export function webhookLine(receipt: WebhookReceipt): string {
   const target = receipt.checkoutId ? ` to ${receipt.checkoutId}` : '';
   return `webhook ${receipt.transactionId ?? '-'} ${receipt.state ?? '-'}: ${receipt.outcome}${target}`;
 }
+
+/** The fields of the webhook's line (its payload never: it may hold the payer's CPF). */
+export const webhookFields = ({ transactionId, checkoutId, state, outcome }: WebhookReceipt) => ({
+  transactionId: transactionId ?? undefined,
+  checkoutId: checkoutId ?? undefined,
+  state,
+  outcome,
+});

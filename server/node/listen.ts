@@ -11,7 +11,9 @@ import { SHOPPER_ERRORS, type ErrorEnvelope } from '../../core/contract';
 import { envelopeOf, errorBody } from '../http/error-envelope';
 import { defaultAllowedOrigins } from '../http/origins';
 import { BASE_SECURITY_HEADERS } from '../http/security-headers';
+import { inRequest, requestIdOf } from '../lib/request-scope';
 import { methodNotAllowed } from '../payments/errors';
+import { drainAnswers, type Drain } from './drain';
 import { registerRawBody, sendRawBody } from './raw-body';
 import type { NodeRoute } from './webhook-route';
 
@@ -25,7 +27,8 @@ export interface ListenSettings {
   publicBaseUrl?: string | undefined;
   /** The storefront origins; unset: the public address's own (`defaultAllowedOrigins`). */
   allowedOrigins?: readonly string[] | undefined;
-  limits: { requestTimeoutMs: number; bodyTimeoutMs: number };
+  /** `trustProxy`: proxies in front (`TRUST_PROXY`); only then is a request's `X-Request-Id` kept. */
+  limits: { requestTimeoutMs: number; bodyTimeoutMs: number; trustProxy?: number };
 }
 
 /** What the Node server itself answers when a request can't reach the app: the BFF's envelope, never plain text. */
@@ -124,10 +127,17 @@ export async function listen(config: ListenSettings, log: Pick<Logger, 'error'> 
     // Node checks both deadlines every `connectionsCheckingInterval` (30 s by default): often enough to keep them.
     { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))) },
     (incoming, outgoing) => {
-      for (const route of nodeRoutes) if (route(incoming, outgoing)) return;
-      void respond(incoming, outgoing);
+      // Every answer says which request it was, the raw routes' too; every line told meanwhile carries the id.
+      const reqId = requestIdOf(incoming.headers['x-request-id'], (config.limits.trustProxy ?? 0) > 0);
+      outgoing.setHeader('x-request-id', reqId);
+      drain.track(outgoing);
+      inRequest(reqId, () => {
+        for (const route of nodeRoutes) if (route(incoming, outgoing)) return;
+        void respond(incoming, outgoing);
+      });
     },
   );
+  const drain: Drain = drainAnswers(server);
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
   server.listen(config.port, config.host);
@@ -155,6 +165,13 @@ export async function listen(config: ListenSettings, log: Pick<Logger, 'error'> 
         return response instanceof Promise ? response.then((r) => sendRawBody(r, env)) : sendRawBody(response, env);
       };
     },
+    /** Whether `drain` has begun: `/readyz` then answers 503. */
+    draining: () => drain.draining(),
+    /**
+     * Stops accepting, lets the requests in flight finish (each answer closes its connection), and ends every event
+     * stream with a `retry:` hint; resolves once every connection is closed, those still open at `cutAfterMs` cut.
+     */
+    drain: (cutAfterMs: number) => drain.start(cutAfterMs),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

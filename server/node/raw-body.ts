@@ -58,8 +58,9 @@ export function sendRawBody(response: Response, env: HttpBindings): Response {
   });
   outgoing.writeHead(200, headers);
   const release = open({
-    write: (bytes) => void outgoing.write(bytes),
-    end: (last) => void (last ? outgoing.end(last) : outgoing.end()),
+    // Ended by the listener's drain (./drain.ts) before the stream heard of it: nothing more is written.
+    write: (bytes) => void (!outgoing.writableEnded && outgoing.write(bytes)),
+    end: (last) => void (!outgoing.writableEnded && (last ? outgoing.end(last) : outgoing.end())),
   });
   outgoing.once('close', () => {
     release();

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { envelopeOf } from '../http/error-envelope';
-import { requestLine } from '../http/request-log';
+import { logRequest } from '../http/request-log';
 import { jsonAnswerHeaders } from '../http/security-headers';
 import { readIncoming } from '../lib/node-body';
 import { bodyTimeout, internalError } from '../payments/errors';
@@ -82,7 +82,7 @@ export function nodeWebhookRoute({ receive, path, maxBytes, bodyTimeoutMs, https
       })
       .then((answer) => {
         send(outgoing, answer, expired);
-        log.log(requestLine('POST', path, answer.status, performance.now() - started));
+        logRequest(log, 'POST', path, answer.status, performance.now() - started);
       });
     return true;
   };

@@ -13,6 +13,7 @@ import { checkoutsPart, type CheckoutsPart } from './checkouts';
 import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
+import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import type { Db } from './sql/db';
 
@@ -23,12 +24,14 @@ export type SharedParts = CheckoutsPart &
   DeliveryLogStore &
   AccountStore &
   BackOfficeStore &
-  CompanyPaymentStore;
+  CompanyPaymentStore &
+  ReadinessStore;
 
 export function sharedParts(db: Db): SharedParts {
   return {
     ...checkoutsPart(db),
     ...reconcilePart(db),
+    ...readinessPart(db),
     ...deliveriesPart(db),
     ...endpointsPart(db),
     ...deliveryLogPart(db),

@@ -10,6 +10,7 @@
  * Amounts are integer cents; every date is an ISO-8601 instant, normalised to `toISOString()` form on the way in
  * so SQLite can compare them as text.
  */
+import type { ReadinessStore } from './readiness';
 import { z } from 'zod';
 import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
@@ -173,6 +174,7 @@ export interface Store
     EndpointStore,
     DeliveryLogStore,
     AccountStore,
+    ReadinessStore,
     StoreConnection {}
 
 /** What the opener of a store holds besides its ports: its connection (a file, a pool), to close once. */

@@ -96,7 +96,10 @@ describe('a taken port', () => {
       ORDERS_TOKEN: 'orders-token-of-the-port-test',
     });
     expect(code).toBe(1);
-    expect(output.trim().split('\n')).toEqual([message()]);
+    // `npm run serve` logs JSON lines: the one line, at level error.
+    const lines = output.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', msg: message() });
   }, 30_000);
 
   it('stops the demo (`npm start` after its build) with that line and exit code 1', async () => {
@@ -109,32 +112,44 @@ describe('a taken port', () => {
 
 describe('request log', () => {
   let server: TestServer;
-  const lines: string[] = [];
+  /** Each line as the log got it: its message, and its fields when it has them. */
+  const lines: { msg: string; fields: Record<string, unknown> }[] = [];
+  const keep = (first: unknown, msg?: unknown) =>
+    lines.push(typeof first === 'string' ? { msg: first, fields: {} } : { msg: String(msg), fields: first as Record<string, unknown> });
   beforeAll(async () => {
-    server = await startTestServer({ start: { log: { ...quietLog, log: (line: string) => lines.push(line) } } });
+    server = await startTestServer({ start: { log: { ...quietLog, log: keep } } });
   });
   afterAll(() => server.close());
 
-  const lineFor = (pattern: RegExp) => expect.poll(() => lines.find((line) => pattern.test(line)), { timeout: 10_000 });
+  const lineFor = (pattern: RegExp) => expect.poll(() => lines.find((line) => pattern.test(line.msg)), { timeout: 10_000 });
 
   it('writes one line per request: method, path, status and time, never the query string', async () => {
     await fetch(`${server.url}/healthz`);
     await fetch(`${server.url}/demo/api/webhooks?after=0&token=secret-in-a-query`);
     await fetch(`${server.url}/api/checkouts/co_nope`);
-    await lineFor(/^GET \/healthz 200 \d+ms$/).toBeDefined();
-    await lineFor(/^GET \/demo\/api\/webhooks\?… 200 \d+ms$/).toBeDefined();
-    await lineFor(/^GET \/api\/checkouts\/co_nope 404 \d+ms$/).toBeDefined();
-    expect(lines.join('\n')).not.toContain('secret-in-a-query');
+    await lineFor(/^GET \/healthz 200$/).toBeDefined();
+    await lineFor(/^GET \/demo\/api\/webhooks\?… 200$/).toBeDefined();
+    await lineFor(/^GET \/api\/checkouts\/co_nope 404$/).toBeDefined();
+    expect(lines.find((line) => line.msg === 'GET /api/checkouts/co_nope 404')?.fields).toEqual({
+      method: 'GET',
+      path: '/api/checkouts/co_nope',
+      status: 404,
+      ms: expect.any(Number),
+    });
+    expect(JSON.stringify(lines)).not.toContain('secret-in-a-query');
   });
 
-  it('writes one line per webhook with its outcome, besides the request line', async () => {
+  it('writes one line per webhook with its outcome and ids, besides the request line', async () => {
     const { orderId, orderToken } = await server.order();
     const created = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
     expect(created.status).toBe(201);
-    await lineFor(/^POST \/api\/checkouts 201 \d+ms$/).toBeDefined();
+    await lineFor(/^POST \/api\/checkouts 201$/).toBeDefined();
     await server.provider.sandbox.pix.complete(created.body.transactionId, { name: 'Maria Pagadora', taxNumber: '52998224725' });
     await lineFor(new RegExp(`^webhook ${created.body.transactionId} Completed: applied to ${created.body.id}$`)).toBeDefined();
-    await lineFor(/^POST \/api\/webhooks\/provider 200 \d+ms$/).toBeDefined();
+    const webhook = lines.find((line) => line.msg.startsWith(`webhook ${created.body.transactionId}`));
+    expect(webhook?.fields).toMatchObject({ transactionId: created.body.transactionId, checkoutId: created.body.id, outcome: 'applied' });
+    await lineFor(/^POST \/api\/webhooks\/provider 200$/).toBeDefined();
+    expect(JSON.stringify(lines)).not.toContain('52998224725');
   });
 });
 

@@ -77,7 +77,7 @@ describe('npm run serve', () => {
       });
       const deadline = Date.now() + 30_000;
       // The last of the start lines: the others may arrive in earlier chunks, this one marks the whole banner.
-      while (!/console\s+http:\/\/\S+\/admin\n/.test(bff.output())) {
+      while (!/console\s+http:\/\/\S+\/admin"/.test(bff.output())) {
         if (bff.child.exitCode !== null || Date.now() > deadline) throw new Error(`serve did not start:\n${bff.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

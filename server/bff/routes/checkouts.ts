@@ -10,6 +10,7 @@ import { METHOD_LABELS } from '../../../core/method-labels';
 import { METHODS } from '../../../core/methods';
 import { isLive } from '../../../core/states';
 import type { Clock } from '../../lib/clock';
+import { annotateRequest } from '../../lib/request-scope';
 import type { CheckoutReadStore } from '../../store/checkout-store';
 import type { StatusHub } from '../../store/types';
 import {
@@ -115,6 +116,8 @@ export function checkoutRoutes(options: CheckoutRoutesOptions) {
         ...(cpf ? { payer: { cpf, ...(body.payer?.name ? { name: body.payer.name } : {}) } } : {}),
         ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}),
       });
+      // The request's log line carries the payment's ids (server/lib/request-scope.ts).
+      annotateRequest({ checkoutId: checkout.id, orderId: checkout.orderId, transactionId: checkout.transactionId ?? undefined });
       return c.json(toView(checkout), created ? 201 : 200);
     })
     .get('/:id', async (c) => c.json(toView(await find(c.req.param('id')))))
