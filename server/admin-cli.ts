@@ -11,11 +11,14 @@
  *   npm run admin -- user enable <email>
  *   npm run admin -- user reset-password <email> --password-stdin
  *   npm run admin -- link <orderId> [--days N]
+ *   npm run admin -- backup <file>       (SQLite; the server may run)
+ *   npm run admin -- restore <file>      (SQLite; the server stopped)
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { AdminUser } from '../core/backoffice';
+import { backupStore, restoreStore } from './admin-backup';
 import { auditRecorder } from './accounts/audit';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
@@ -36,6 +39,8 @@ const USAGE = `Usage: npm run admin -- <command>
                                       set a new password (the user's sessions end)
   link <orderId> [--days N]           a payment link for the order (/pay/<orderId>#t=<order token>), valid N days
                                       (default 7), to send by WhatsApp or e-mail
+  backup <file>                       a consistent copy of the SQLite store into a new file, the server running
+  restore <file>                      put a backup in place of the SQLite store, the server stopped
   help                                this text
 
 The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
@@ -45,6 +50,8 @@ type Command =
   | { name: 'help' }
   | { name: 'list' }
   | { name: 'link'; orderId: string; days: number }
+  | { name: 'backup'; file: string }
+  | { name: 'restore'; file: string }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
@@ -81,6 +88,10 @@ function parse(args: readonly string[]): Command {
   const [group, verb, email, ...rest] = args;
   if (group === undefined || group === 'help' || group === '--help' || group === '-h') return { name: 'help' };
   if (group === 'link') return parseLink(args.slice(1));
+  if (group === 'backup' || group === 'restore') {
+    if (!verb || verb.startsWith('--') || email !== undefined) throw new UsageError(`${group} needs one file.`);
+    return { name: group, file: verb };
+  }
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
   if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
@@ -155,7 +166,7 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' }>, deps: UserDeps): Promise<string> {
+async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' }>, deps: UserDeps): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':
@@ -200,6 +211,15 @@ async function main(): Promise<number> {
     const { url, expiresAt } = linkOf(config, command, systemClock.now());
     console.log(url);
     console.error(`Valid until ${expiresAt} (${command.days} days). Anyone with this link can pay this order.`);
+    return 0;
+  }
+  if (command.name === 'backup' || command.name === 'restore') {
+    const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
+    console.log(
+      command.name === 'backup'
+        ? await backupStore({ ...where, target: command.file })
+        : await restoreStore({ ...where, backup: command.file, now: systemClock.now() }),
+    );
     return 0;
   }
   const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
