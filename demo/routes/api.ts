@@ -175,7 +175,7 @@ export function demoApi({ store, demo, orders, ordersToken, provider, clock }: D
       .post('/orders/:orderId/pay-expired', async (c) => {
         const expired = (await store.findCheckoutsByOrder(orderIdParam(c))).filter((k) => k.state === EXPIRED && k.transactionId).at(-1);
         if (!expired?.transactionId) throw new ApiError('checkout_not_found', 'This order has no expired code to pay.');
-        const complete = expired.method === 'pix' ? payPix : provider.sandbox.openFinance.complete;
+        const complete = expired.method === 'pix' ? payPix : (id: string) => provider.sandbox.openFinance.complete(id);
         try {
           const data = await complete(expired.transactionId);
           return c.json({ statusCode: 'Done', data: { ...data, checkoutId: expired.id } });
