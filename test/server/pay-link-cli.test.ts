@@ -4,31 +4,21 @@
  * (ORDERS_TOKEN with the order source, else DATA_DIR/orders-token), valid for 7 days or `--days N`; a bad order id or
  * day count is one line on stderr and exit code 1.
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runAdminCli, type CliResult } from './helpers/admin-cli';
 import { verifyOrderToken } from '../../server/bff/order-token';
 import { keptSecret } from '../../server/config';
 import { tempDir } from './helpers/server';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
 /** A process start costs a second or more on a busy machine. */
 const SLOW = 60_000;
 const DAY = 86_400_000;
 
 /** Runs the CLI with `args` and `env` over a clean environment's configuration; resolves with its exit code and output. */
-function admin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function admin(args: string[], env: Record<string, string>): Promise<CliResult> {
   const base: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const name of ['ORDERS_URL', 'ORDERS_TOKEN', 'PUBLIC_BASE_URL', 'PORT', 'DATABASE_URL']) if (!(name in env)) delete base[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ['server/admin-cli.ts', ...args], { cwd: ROOT, env: base, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runAdminCli(args, base);
 }
 
 /** The order id and token of a printed link under `base`. */

@@ -4,16 +4,14 @@
  * disabled and enabled, given a new password; a short password, an unknown user and a bad command are one line on
  * stderr and exit code 1; every change is in the audit trail as `cli`.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli, type CliResult } from '../helpers/admin-cli';
 import { verifyPassword } from '../../../server/accounts/passwords';
 import { openStore } from '../../../server/store';
 import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
 import { tempDir } from '../helpers/server';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
 /** A process start costs a second or more on a busy machine; a test here starts up to six. */
 const SLOW = 60_000;
 
@@ -27,20 +25,10 @@ describe.each(DATABASES)('npm run admin (%s)', (_name, database) => {
   afterAll(async () => db?.drop());
 
   /** Runs the CLI with `args`, writing `stdin` to it; resolves with its exit code and output. */
-  function admin(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  function admin(args: string[], stdin = ''): Promise<CliResult> {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...db.env };
     if (!db.env.DATABASE_URL) delete env.DATABASE_URL;
-    return new Promise((resolve, reject) => {
-      // `npx tsx server/admin-cli.ts`, without npm's own start-up.
-      const child = spawn(TSX, ['server/admin-cli.ts', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin);
-    });
+    return runAdminCli(args, env, stdin);
   }
 
   /** The store the CLI wrote to, opened as the server would, for `work`. */

@@ -3,30 +3,20 @@
  * every checkout committed before the backup began is there with its state. A file that is no store, a server still
  * holding the database, and DATABASE_URL are refused with one line and exit code 1, the live store left untouched.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdminCli } from '../helpers/admin-cli';
 import { openStore } from '../../../server/store';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-const TSX = `${ROOT}node_modules/.bin/tsx`;
 /** A process start costs a second or more on a busy machine. */
 const SLOW = 60_000;
 
 function admin(dataDir: string, args: string[], env: Record<string, string> = {}) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...env };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(TSX, ['server/admin-cli.ts', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runAdminCli(args, childEnv);
 }
 
 describe('npm run admin -- backup / restore (SQLite)', () => {
