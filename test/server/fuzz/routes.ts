@@ -1135,6 +1135,7 @@ export const BFF_ROUTES: Target[] = [
   }),
   route({ method: 'DELETE', path: '/api/admin/documents/:id', auth: 'admin', ids: (w) => ({ id: w.known.documentIds }) }),
   route({ method: 'GET', path: '/healthz', auth: 'none' }),
+  route({ method: 'GET', path: '/readyz', auth: 'none' }),
   {
     name: 'any method, any path under /api',
     build: (w) =>
