@@ -83,7 +83,7 @@ export async function startServe(env: Record<string, string>): Promise<ServeProc
     const timer = setTimeout(() => reject(new Error(`npm run serve did not listen in 30 s:\n${output}`)), 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      const match = /pix-checkout BFF listening on (http:\/\/\S+)/.exec(output);
+      const match = /pix-checkout BFF listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
