@@ -1,18 +1,29 @@
 /**
  * `npm run admin -- backup <file>` and `restore <file>`: the SQLite store (DATA_DIR/checkout.sqlite) copied while the
  * server runs and takes payments, and put back with the server stopped. The copy is SQLite's online backup
- * (better-sqlite3's `db.backup`) from a read-only connection: a consistent snapshot, every transaction committed
- * before it began is in it. A restore checks the file is a store (a SQLite database with `checkouts` and
- * `schema_migrations`) before touching anything, refuses while a process still has the database open, keeps the
- * replaced file aside as `<file>.before-restore-<timestamp>` and removes the old database's `-wal`/`-shm`.
+ * (better-sqlite3's `db.backup`) from a read-only connection, every page in one step: one read transaction, so a
+ * consistent snapshot that the server's commits meanwhile neither restart nor split (a copy in steps starts over at
+ * each commit of another connection, and a busy store might never finish). Every transaction committed before it
+ * began is in it. It is written under a temporary name beside the target and renamed once checked, so a file at the
+ * target's name is always a whole backup. A restore checks the file is a store (a SQLite database with `checkouts` and
+ * `schema_migrations`, no schema step this version does not know) before touching anything, refuses while a process
+ * still has the database open, keeps the replaced file aside as `<file>.before-restore-<timestamp>`, removes the old
+ * database's `-wal`/`-shm`, and puts the copy in place by a rename.
  * PostgreSQL (DATABASE_URL) has its own tools: pg_dump -Fc and pg_restore.
  */
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { migrations } from './store/migrations';
 
 /** A refusal: one line for stderr, exit code 1. */
 export class BackupError extends Error {}
+
+/** Pages per step of the online backup: all of them, in one step (see above). */
+const ALL_PAGES = 0x7fffffff;
+
+/** A scratch name beside `file`, for a copy not yet checked. */
+const scratchOf = (file: string) => join(dirname(file), `.${basename(file)}.partial-${process.pid}`);
 
 /** The tables a file must hold to be taken for a store. */
 const STORE_TABLES = ['checkouts', 'schema_migrations'] as const;
@@ -35,19 +46,22 @@ export async function backupStore(options: { dataDir: string; databaseUrl?: stri
   if (!existsSync(source)) throw new BackupError(`No store at ${source}.`);
   if (existsSync(target)) throw new BackupError(`${target} exists already; give a new file.`);
   // Read-only and waiting a while on a writer's lock: the server keeps writing while the pages are copied.
+  const partial = scratchOf(target);
   const db = new Database(source, { readonly: true, fileMustExist: true, timeout: 5_000 });
   try {
-    await db.backup(target);
+    await db.backup(partial, { progress: () => ALL_PAGES });
+    checkStoreFile(partial, target);
+    renameSync(partial, target);
   } finally {
     db.close();
+    rmSync(partial, { force: true });
   }
-  checkStoreFile(target);
   return `Backed up ${source} to ${target}.`;
 }
 
-/** Throws unless `file` is a SQLite database holding the store's tables. */
-function checkStoreFile(file: string) {
-  if (!existsSync(file)) throw new BackupError(`No file ${file}.`);
+/** Throws unless `file` (named `named` to the operator) is a SQLite database holding the store's tables, of known steps. */
+function checkStoreFile(file: string, named = file) {
+  if (!existsSync(file)) throw new BackupError(`No file ${named}.`);
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -58,12 +72,17 @@ function checkStoreFile(file: string) {
         .map((row) => (row as { name: string }).name),
     );
     const missing = STORE_TABLES.filter((table) => !names.has(table));
-    if (missing.length > 0) throw new BackupError(`${file} is not a store backup: no ${missing.join(', ')} table.`);
+    if (missing.length > 0) throw new BackupError(`${named} is not a store backup: no ${missing.join(', ')} table.`);
     const check = db.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new BackupError(`${file} is damaged: ${String(check)}.`);
+    if (check !== 'ok') throw new BackupError(`${named} is damaged: ${String(check)}.`);
+    // A newer release's store: this one would run on a schema it does not know.
+    const known = new Set(migrations.map((step) => step.version));
+    const versions = db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[];
+    const unknown = versions.filter((version) => !known.has(Number(version)));
+    if (unknown.length > 0) throw new BackupError(`${named} has schema steps this release does not know (${unknown.join(', ')}).`);
   } catch (error) {
     if (error instanceof BackupError) throw error;
-    throw new BackupError(`${file} is not a SQLite database.`);
+    throw new BackupError(`${named} is not a SQLite database.`);
   } finally {
     db?.close();
   }
@@ -104,6 +123,13 @@ export async function restoreStore(options: { dataDir: string; databaseUrl?: str
   }
   // The old database's journal would be replayed onto the restored one: gone with it.
   for (const suffix of ['-wal', '-shm']) rmSync(`${live}${suffix}`, { force: true });
-  copyFileSync(backup, live);
+  // Copied beside the store, then renamed: a restore cut short leaves no half file under the store's name.
+  const incoming = scratchOf(live);
+  try {
+    copyFileSync(backup, incoming);
+    renameSync(incoming, live);
+  } finally {
+    rmSync(incoming, { force: true });
+  }
   return [`Restored ${backup} to ${live}.`, ...lines].join('\n');
 }

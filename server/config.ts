@@ -108,6 +108,9 @@ const env = z
     when: () => true,
   });
 
+/** The environment variables `loadConfig` reads (the container's files set no other: test/server/ops/container.test.ts). */
+export const SETTING_NAMES: readonly string[] = Object.keys(env.shape);
+
 /** The server's settings, read from the environment by `loadConfig`. */
 export interface Config {
   port: number;

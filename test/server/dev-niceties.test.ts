@@ -11,6 +11,7 @@ import { defaultAllowedOrigins } from '../../server/http/origins';
 import { loggedPath } from '../../server/http/request-log';
 import { listen } from '../../server/server';
 import { quietLog, startTestServer, tempDir, type TestServer } from './helpers/server';
+import { ensureServerBuild } from './helpers/server-build';
 
 describe('default storefront origins (ALLOWED_ORIGINS unset)', () => {
   it('are both loopback spellings of the public address, on its scheme and port, its own first', () => {
@@ -87,7 +88,8 @@ describe('a taken port', () => {
   }
 
   it('stops `npm run serve` with that line and exit code 1', async () => {
-    // Without its `preserve` (the builds of the element and the console, and their lines): the port's line alone.
+    // The server's build (dist/server), made first when missing or stale: its start prints the port's line alone.
+    ensureServerBuild();
     const { code, output } = await run('npm', ['run', '--silent', '--ignore-scripts', 'serve'], {
       PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
       PROVIDER_ACCESS_KEY: 'k',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signOrderToken } from '../../server/bff/order-token';
 import { CONSOLE_CSP } from '../../server/console';
 import { freePort, sendJson, startRecordingServer } from './helpers/http';
+import { ensureServerBuild } from './helpers/server-build';
 import { jsonClient, startTestServer, tempDir, type TestServer } from './helpers/server';
 import { openSse } from './helpers/sse';
 
@@ -21,8 +22,8 @@ const orderToken = (orderId: string) => signOrderToken(ORDERS_TOKEN, orderId, ne
 const consoleBuilt = existsSync(fileURLToPath(new URL('../../dist/console/manifest.json', import.meta.url)));
 
 /**
- * Runs `npm run serve` with `env`; resolves with its output and exit code once it exits. Without its `preserve`
- * (the build of the element and the console): other tests read dist/ meanwhile, and `npm test` has built it.
+ * Runs `npm run serve` (the server's build, dist/server: built first when missing or stale) with `env`; resolves with
+ * its output and exit code once it exits. The element and the console are served from dist/ as `npm test` built them.
  */
 function serve(env: Record<string, string>) {
   const child = spawn('npm', ['run', '--silent', '--ignore-scripts', 'serve'], {
@@ -38,11 +39,13 @@ function serve(env: Record<string, string>) {
 }
 
 function stop(child: ChildProcess) {
-  // npm starts a shell and tsx; the whole group goes.
+  // npm starts a shell and node; the whole group goes.
   if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
 }
 
 describe('npm run serve', () => {
+  beforeAll(ensureServerBuild, 60_000);
+
   it('refuses to start without a provider and an order source, saying what to set', async () => {
     const run = serve({ PORT: '0', DATA_DIR: tempDir(), PROVIDER_BASE_URL: '', ORDERS_URL: '' });
     expect(await run.exited).toBe(1);

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCli } from '../helpers/admin-cli';
 import { openStore } from '../../../server/store';
@@ -37,6 +38,11 @@ describe('npm run admin -- backup / restore (SQLite)', () => {
   it(
     'copies the store while payments go on; the restore holds every checkout committed before',
     async () => {
+      // A reader holds its snapshot from before these payments (as a long console export would), so no checkpoint
+      // copies them into the database file: they are in its WAL alone, which a copy of the file itself would miss.
+      const reader = new Database(join(server.dataDir, 'checkout.sqlite'), { readonly: true });
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM checkouts').get();
       const before: { id: string; state: string }[] = [];
       for (let i = 0; i < 5; i++) before.push(await pay());
       const file = join(tempDir('backup-'), 'store.sqlite');
@@ -51,6 +57,8 @@ describe('npm run admin -- backup / restore (SQLite)', () => {
       })();
       const backup = await admin(server.dataDir, ['backup', file]);
       writing = false;
+      reader.exec('COMMIT');
+      reader.close();
       expect(await during).toBeGreaterThan(0);
       expect(backup).toMatchObject({ code: 0, stderr: '' });
 
@@ -101,6 +109,23 @@ describe('npm run admin -- backup / restore (SQLite)', () => {
       const missing = await admin(dir, ['restore', join(dir, 'none.sqlite')]);
       expect(missing.code).toBe(1);
       expect((await admin(server.dataDir, ['backup', text])).stderr).toMatch(/exists already/);
+    },
+    SLOW,
+  );
+
+  it(
+    "refuses a newer release's backup: a schema step this one does not know",
+    async () => {
+      const file = join(tempDir('backup-'), 'store.sqlite');
+      expect((await admin(server.dataDir, ['backup', file])).code).toBe(0);
+      const db = new Database(file);
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, 'from the future', '2030-01-01')").run();
+      db.close();
+      const fresh = tempDir('restored-');
+      const refused = await admin(fresh, ['restore', file]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim()).toBe(`admin: ${file} has schema steps this release does not know (9999).`);
+      expect(existsSync(join(fresh, 'checkout.sqlite'))).toBe(false);
     },
     SLOW,
   );
