@@ -20,5 +20,8 @@ export const METRIC_FAMILIES = {
   dbPoolWaiting: 'pixcheckout_db_pool_waiting_clients',
 } as const;
 
-/** The prefix of Node's default process and event-loop metrics (prom-client's collectDefaultMetrics). */
-export const DEFAULT_METRICS_PREFIX = 'pixcheckout_';
+/**
+ * Node's default process and event-loop metrics (prom-client's collectDefaultMetrics) keep their usual names, without
+ * our prefix, so the common Node.js dashboards work on them; the alert on event-loop lag uses this one.
+ */
+export const EVENT_LOOP_LAG_P99 = 'nodejs_eventloop_lag_p99_seconds';
