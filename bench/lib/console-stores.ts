@@ -12,11 +12,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openBenchStore } from './open-store';
-import type { Store } from '../../server/store/types';
+import type { CheckoutAppStore } from '../../server/bff/app';
+import type { StoreConnection } from '../../server/store';
 import { seedPostgres, seedSqlite } from './console-seed';
 
+/**
+ * What the console rows take of a store: the back office's list and export, the shoppers' status beside them (the
+ * checkout app's ports, ./console-status.ts), and its connection.
+ */
+export type ConsoleStore = CheckoutAppStore & StoreConnection;
+
 export interface BenchStore {
-  store: Store;
+  store: ConsoleStore;
   /** Seconds the history took to write (and, on PostgreSQL, to ANALYZE). */
   seedSeconds: number;
   /** Where another process finds the same store: SQLite's file, or PostgreSQL's URL scoped to the schema. */

@@ -13,8 +13,7 @@ import { createReconciler, type ReconcilerOptions } from '../../server/payments/
 import { createCheckoutService, type CheckoutServiceStore } from '../../server/payments/service';
 import type { ProviderClient } from '../../server/provider';
 import { openBenchStore } from './open-store';
-import type { CheckoutStore } from '../../server/store/checkout-store';
-import type { Store } from '../../server/store/types';
+import type { CheckoutStore, StoreConnection } from '../../server/store';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -70,8 +69,11 @@ export async function seedStale(
   }
 }
 
+/** What an instance of these rows takes of its store: the ports its checkout service and reconciler use, and its connection. */
+export type InstanceStore = CheckoutServiceStore & StoreConnection;
+
 export interface SharedStores {
-  stores: [Store, Store];
+  stores: [InstanceStore, InstanceStore];
   close(): Promise<void>;
 }
 
@@ -79,7 +81,7 @@ export interface SharedStores {
 export async function sqliteShared(): Promise<SharedStores> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-share-'));
   const file = join(dir, 'store.sqlite');
-  const stores: [Store, Store] = [await openBenchStore({ file }), await openBenchStore({ file })];
+  const stores: [InstanceStore, InstanceStore] = [await openBenchStore({ file }), await openBenchStore({ file })];
   return {
     stores,
     async close() {
@@ -106,7 +108,7 @@ export async function postgresShared(url: string): Promise<SharedStores> {
   await run(url, `CREATE SCHEMA ${schema}`);
   const scoped = new URL(url);
   scoped.searchParams.set('options', `-c search_path=${schema}`);
-  const stores: [Store, Store] = [
+  const stores: [InstanceStore, InstanceStore] = [
     await openBenchStore({ databaseUrl: scoped.toString() }),
     await openBenchStore({ databaseUrl: scoped.toString() }),
   ];
