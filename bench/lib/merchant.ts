@@ -3,8 +3,17 @@ import { Webhook } from 'standardwebhooks';
 import type { TestServer } from '../../test/server/helpers/server';
 import type { Receipt } from './clients';
 
+/**
+ * A new checkout, on a connection of its own (`connection: close`; the creation is off the clock of every row it
+ * serves). This process is the server too, and the backlog rows block it for seconds at a time (seeding 100,000
+ * events, the write-ahead log's checkpoint waiting on the delivery thread, verifying as many receipts): fetch's timer
+ * of an idle kept-alive connection (3 s) counts the event loop's ticks, not the clock, so after such a block it sends
+ * the POST on a connection whose 5 s the server has let pass, the server's timer closes it as the request arrives, and
+ * a POST reset is not sent again (`fetch failed`, ECONNRESET).
+ */
 export async function newCheckout(server: TestServer, orderId: string) {
-  const response = await server.json('POST', '/api/checkouts', { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' });
+  const body = { orderId, orderToken: server.orderTokenFor(orderId), method: 'pix' };
+  const response = await server.json('POST', '/api/checkouts', body, { connection: 'close' });
   if (response.status !== 201) throw new Error(`bench: creation failed: ${response.text}`);
   return response.body as { id: string; transactionId: string };
 }
