@@ -1,0 +1,34 @@
+/**
+ * What a store tells whoever watches it (the product's metrics, server/metrics): how long each unit of work took on
+ * the database, and each checkout change it committed. Told after the fact and never awaited, so a watcher never
+ * holds up a commit.
+ */
+import type { Db } from './sql/db';
+import type { CommittedChange } from './types';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface StoreObserver {
+  /** One `read`/`list` (a `read`) or one transaction (a `write`), from its start to its answer or its failure. */
+  query(store: StoreKind, kind: 'read' | 'write', seconds: number): void;
+  /** A checkout's change as this instance committed it (one of another instance never comes here). */
+  committed(change: CommittedChange): void;
+}
+
+/** `db`, each of whose units of work is timed for `observe`. */
+export function timedDb(db: Db, store: StoreKind, observe: StoreObserver['query']): Db {
+  const timed =
+    <A extends unknown[], T>(kind: 'read' | 'write', run: (...args: A) => Promise<T>) =>
+    (...args: A): Promise<T> => {
+      const started = performance.now();
+      const done = () => observe(store, kind, (performance.now() - started) / 1000);
+      return run(...args).finally(done);
+    };
+  return {
+    dialect: db.dialect,
+    write: timed('write', db.write.bind(db)) as Db['write'],
+    read: timed('read', db.read.bind(db)) as Db['read'],
+    list: timed('read', db.list.bind(db)) as Db['list'],
+    built: (index) => db.built(index),
+  };
+}
