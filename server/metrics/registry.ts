@@ -82,6 +82,11 @@ export function createMetricsRegistry(): MetricsRegistry {
     labelNames: ['store', 'kind'] as const,
   });
 
+  // Outcomes known in advance start at 0, so a rate over them is defined before the first one happens.
+  for (const outcome of ['applied', 'ignored', 'refused'] as const) webhooks.inc({ outcome }, 0);
+  for (const reason of ['client', 'total'] as const) refusals.inc({ reason }, 0);
+  for (const outcome of ['delivered', 'retrying', 'failed'] as const) deliveries.inc({ outcome }, 0);
+
   const readLive = oncePerScrape(() => sources?.store.liveCheckouts() ?? Promise.resolve([]));
   const readBacklog = oncePerScrape(() => sources?.store.merchantBacklog() ?? Promise.resolve({ events: 0, oldestAt: undefined }));
   // A store that doesn't answer leaves its gauges empty for this scrape; the scrape itself still answers.
@@ -129,6 +134,11 @@ export function createMetricsRegistry(): MetricsRegistry {
     },
   });
   collectDefaultMetrics({ register: registry });
+  // Gauges named like counters, which `promtool check metrics` refuses; nodejs_active_handles (and requests, resources)
+  // without the suffix carry the same numbers.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+    registry.removeSingleMetric(name);
+  }
 
   const metrics: Metrics = {
     httpRequest: (route, method, status, seconds) => http.observe({ route, method, status: String(status) }, seconds),
