@@ -85,7 +85,12 @@ const env = z
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).default('json')),
     LOG_LEVEL: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LOG_LEVELS).default('info')),
     SHUTDOWN_TIMEOUT_MS: whole(1_000, 10_000),
-    METRICS_TOKEN: optional(z.string().min(24, 'must be at least 24 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+    METRICS_TOKEN: optional(
+      z
+        .string()
+        .min(24, 'must be at least 24 characters')
+        .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+    ),
   })
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',

@@ -154,7 +154,7 @@ export function createMetricsRegistry(): MetricsRegistry {
   return {
     metrics,
     storeObserver: {
-      query: metrics.dbQuery,
+      query: (store, kind, seconds) => metrics.dbQuery(store, kind, seconds),
       committed: ({ checkout, event }) => metrics.checkoutMoved(checkout.method, event.state),
     },
     watch(given) {

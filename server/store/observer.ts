@@ -10,25 +10,27 @@ export type StoreKind = 'sqlite' | 'postgres';
 
 export interface StoreObserver {
   /** One `read`/`list` (a `read`) or one transaction (a `write`), from its start to its answer or its failure. */
-  query(store: StoreKind, kind: 'read' | 'write', seconds: number): void;
+  query: (store: StoreKind, kind: 'read' | 'write', seconds: number) => void;
   /** A checkout's change as this instance committed it (one of another instance never comes here). */
-  committed(change: CommittedChange): void;
+  committed: (change: CommittedChange) => void;
 }
 
 /** `db`, each of whose units of work is timed for `observe`. */
 export function timedDb(db: Db, store: StoreKind, observe: StoreObserver['query']): Db {
-  const timed =
-    <A extends unknown[], T>(kind: 'read' | 'write', run: (...args: A) => Promise<T>) =>
-    (...args: A): Promise<T> => {
-      const started = performance.now();
-      const done = () => observe(store, kind, (performance.now() - started) / 1000);
-      return run(...args).finally(done);
-    };
+  /** Runs `work` and tells how long it took, whether it answered or failed. */
+  const timed = async <T>(kind: 'read' | 'write', work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      observe(store, kind, (performance.now() - started) / 1000);
+    }
+  };
   return {
     dialect: db.dialect,
-    write: timed('write', db.write.bind(db)) as Db['write'],
-    read: timed('read', db.read.bind(db)) as Db['read'],
-    list: timed('read', db.list.bind(db)) as Db['list'],
+    write: (work, options) => timed('write', () => db.write(work, options)),
+    read: (work) => timed('read', () => db.read(work)),
+    list: (work) => timed('read', () => db.list(work)),
     built: (index) => db.built(index),
   };
 }

@@ -97,7 +97,10 @@ export async function startPrometheus({ target, token }: { target: string; token
     url,
     async query(promql) {
       const answer = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
-      const body = (await answer.json()) as { status: string; data?: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await answer.json()) as {
+        status: string;
+        data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`query ${promql}: ${JSON.stringify(body)}`);
       return body.data!.result;
     },
