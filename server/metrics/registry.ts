@@ -5,6 +5,7 @@
  * store (shared by every instance on PostgreSQL, as their help says), the stream limiter and the pool.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { METHODS } from '../../core/methods';
 import type { Clock } from '../lib/clock';
 import type { StoreGauges, StoreObserver } from '../store';
 import { METRIC_FAMILIES as F } from './families';
@@ -92,12 +93,14 @@ export function createMetricsRegistry(): MetricsRegistry {
   // A store that doesn't answer leaves its gauges empty for this scrape; the scrape itself still answers.
   const quietly = (read: () => Promise<void>) => read().catch(() => undefined);
   new Gauge({
-    ...{ name: F.checkoutsLive, registers, labelNames: ['method', 'state'] as const },
-    help: 'Checkouts not yet final that await their payer (Creating, Created, Registered), by method and state; read from the shared store at each scrape (every instance reports the same).',
+    ...{ name: F.checkoutsLive, registers, labelNames: ['method'] as const },
+    help: 'Checkouts waiting for their payer (Created, Registered), by method; read from the shared store at each scrape (every instance reports the same).',
     async collect() {
       this.reset();
       await quietly(async () => {
-        for (const { method, state, count } of await readLive()) this.set({ method, state }, count);
+        // Every method is shown, 0 when none of its checkouts is live.
+        for (const method of METHODS) this.set({ method }, 0);
+        for (const { method, count } of await readLive()) this.set({ method }, count);
       });
     },
   });
