@@ -39,6 +39,11 @@ describe.each(databases)('GET /metrics ($name)', ({ base }) => {
     database = base ? await createTestDatabase(base) : undefined;
     server = await startTestServer({ env: { METRICS_TOKEN: TOKEN, DATABASE_URL: database?.url ?? '' } });
     paid = await payOnePixOrder(server);
+    // A second checkout left waiting for its payer: the live gauge counts it.
+    const waiting = await server.order();
+    expect(
+      (await server.json('POST', '/api/checkouts', { orderId: waiting.orderId, orderToken: waiting.orderToken, method: 'pix' })).status,
+    ).toBe(201);
     await server.checkout.reconciler.runOnce();
     const answer = await scrape(server, `Bearer ${TOKEN}`);
     expect(answer.status).toBe(200);
@@ -52,12 +57,14 @@ describe.each(databases)('GET /metrics ($name)', ({ base }) => {
 
   it('shows the paid order as one transition to Completed, and every family', () => {
     expect(text).toContain(PAID);
-    expect(text).toContain('pixcheckout_checkout_transitions_total{method="pix",to="Registered"} 1');
+    expect(text).toContain('pixcheckout_checkout_transitions_total{method="pix",to="Registered"} 2');
+    expect(text).toMatch(/^pixcheckout_checkouts_live\{method="pix"\} 1$/m);
+    expect(text).toMatch(/^pixcheckout_checkouts_live\{method="openfinance"\} 0$/m);
     for (const name of [...Object.values(METRIC_FAMILIES), EVENT_LOOP_LAG_P99, 'process_cpu_seconds_total']) {
       expect(text, name).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
     }
     expect(text).toMatch(/^pixcheckout_provider_webhooks_total\{outcome="applied"\} [1-9]/m);
-    expect(text).toMatch(/^pixcheckout_provider_request_duration_seconds_count\{operation="pix.createCashIn",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^pixcheckout_provider_request_duration_seconds_count\{operation="pix.createCashIn",outcome="ok"\} 2$/m);
     expect(text).toMatch(/^pixcheckout_reconciler_passes_total [1-9]/m);
     expect(text).toMatch(/^pixcheckout_db_query_duration_seconds_count\{store="(sqlite|postgres)",kind="write"\} [1-9]/m);
     expect(text).toMatch(/^pixcheckout_merchant_backlog_events \d+$/m);
