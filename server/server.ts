@@ -90,7 +90,7 @@ export interface ProductOptions {
   endpointAddresses: EndpointAddressPolicy;
   /**
    * This instance's metrics (`GET /metrics`), made before the store and the provider client so that they feed it too
-   * (`instrumented`); without it, one that hears the product's parts only.
+   * (`openStore`'s observer, `timedProvider`); without it, a registry that hears the product's own parts only.
    */
   metrics?: MetricsRegistry | undefined;
 }
