@@ -15,6 +15,8 @@ import { errorAnswers, errorBody } from '../server/http/error-envelope';
 import { defaultAllowedOrigins } from '../server/http/origins';
 import { securityHeaders } from '../server/http/security-headers';
 import { systemClock } from '../server/lib/clock';
+import { timedProvider } from '../server/metrics/provider';
+import { createMetricsRegistry } from '../server/metrics/registry';
 import { createProviderClient } from '../server/provider';
 import { createSandbox } from '../server/sandbox';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../server/sandbox/defaults';
@@ -45,7 +47,9 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   const clock = options.clock ?? systemClock;
   const tuning = options.tuning;
   const listener = await listen(config);
-  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  // The product's metrics hear the store and the provider client too (server/metrics).
+  const metrics = createMetricsRegistry();
+  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, observer: metrics.storeObserver });
   const sandbox = createSandbox({
     dataDir: config.dataDir,
     publicBaseUrl: listener.publicBaseUrl,
@@ -66,12 +70,15 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
       customHeaderValue: config.webhookSecret,
     },
   });
-  const provider = createProviderClient({
-    baseUrl: `${listener.url}/sandbox/v1`,
-    accessKey: config.sandboxKeys.accessKey ?? SANDBOX_ACCESS_KEY,
-    secret: config.sandboxKeys.secret ?? SANDBOX_SECRET,
-    ...(tuning?.providerTimeoutMs ? { timeoutMs: tuning.providerTimeoutMs } : {}),
-  });
+  const provider = timedProvider(
+    createProviderClient({
+      baseUrl: `${listener.url}/sandbox/v1`,
+      accessKey: config.sandboxKeys.accessKey ?? SANDBOX_ACCESS_KEY,
+      secret: config.sandboxKeys.secret ?? SANDBOX_SECRET,
+      ...(tuning?.providerTimeoutMs ? { timeoutMs: tuning.providerTimeoutMs } : {}),
+    }),
+    metrics.metrics,
+  );
   const demo = openDemoStore(join(config.dataDir, 'demo.sqlite'));
   const orders = options.orders ?? demoOrders(demo);
   const ordersToken = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
@@ -91,6 +98,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     onWebhook: (receipt) => demo.logWebhook(receipt),
     // On the emulator a receiver may be on this machine (the shop's own is): http and https to loopback too.
     endpointAddresses: options.endpointAddresses ?? { loopback: true },
+    metrics,
   });
   // The console's users of the demo: added at the first start, their passwords in DATA_DIR/demo-users.txt.
   const demoUsers = await ensureDemoUsers({ store, clock, dataDir: config.dataDir, consoleUrl: `${listener.publicBaseUrl}/admin` });

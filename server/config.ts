@@ -85,6 +85,12 @@ const env = z
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).default('json')),
     LOG_LEVEL: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LOG_LEVELS).default('info')),
     SHUTDOWN_TIMEOUT_MS: whole(1_000, 10_000),
+    METRICS_TOKEN: optional(
+      z
+        .string()
+        .min(24, 'must be at least 24 characters')
+        .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+    ),
   })
   .refine((e) => !e.PROVIDER_BASE_URL || (e.PROVIDER_ACCESS_KEY && e.PROVIDER_SECRET), {
     message: 'PROVIDER_BASE_URL needs PROVIDER_ACCESS_KEY and PROVIDER_SECRET',
@@ -152,6 +158,11 @@ export interface Config {
   log: { format: LogFormat; level: LogLevel };
   /** From SIGTERM to the exit (server/shutdown.ts). */
   shutdownTimeoutMs: number;
+  /**
+   * The bearer token of `GET /metrics` (server/metrics/http.ts). Unset: no metrics under `npm run serve` (404), and
+   * open to the loopback address only in the demo on the emulator.
+   */
+  metricsToken: string | undefined;
   limits: {
     /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
     trustProxy: number;
@@ -203,6 +214,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
     /** From SIGTERM to the exit: requests in flight finish, streams are told to retry, leases go back (server/shutdown.ts). */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    metricsToken: e.METRICS_TOKEN,
     limits: {
       trustProxy: e.TRUST_PROXY,
       sseMaxPerClient: e.SSE_MAX_PER_CLIENT,

@@ -25,14 +25,16 @@ import { httpOrders, type OrderResolver } from './payments/orders';
 import { keptSecret, type Config } from './config';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
-import { openStore } from './store';
-import type { StatusHub } from './store/types';
+import { openStore, type StatusHub, type StoreGauges } from './store';
 import { widgetFiles } from './widget';
 import { consoleApp } from './console';
 import { payPage } from './pay-page';
 import { readiness } from './readiness';
 import type { ReadinessStore } from './store/readiness';
 import { webhookFields, webhookLine } from './bff/webhook-receiver';
+import { httpMetrics, metricsRoute } from './metrics/http';
+import { timedProvider } from './metrics/provider';
+import { createMetricsRegistry, type MetricsRegistry } from './metrics/registry';
 
 export { listen, type Listener, type Logger } from './node/listen';
 
@@ -71,7 +73,7 @@ export interface StartOptions {
 }
 
 /** What the product's parts store through: the shoppers' API, the merchant webhooks' delivery and the back office. */
-export type ProductStore = CheckoutAppStore & DeliveryWorkerStore & BackOfficeApiStore & ReadinessStore;
+export type ProductStore = CheckoutAppStore & DeliveryWorkerStore & BackOfficeApiStore & ReadinessStore & StoreGauges;
 
 export interface ProductOptions {
   config: Config;
@@ -86,6 +88,11 @@ export interface ProductOptions {
   onWebhook?: CheckoutAppOptions['onWebhook'];
   /** Where the merchant's stored webhook endpoints may point (../events/endpoint-address.ts). */
   endpointAddresses: EndpointAddressPolicy;
+  /**
+   * This instance's metrics (`GET /metrics`), made before the store and the provider client so that they feed it too
+   * (`openStore`'s observer, `timedProvider`); without it, a registry that hears the product's own parts only.
+   */
+  metrics?: MetricsRegistry | undefined;
 }
 
 /**
@@ -98,6 +105,8 @@ const API_PREFIX = '/api';
 
 export function createProduct(options: ProductOptions) {
   const { config, listener, provider, orders, store, hub, clock, log, tuning, onWebhook, endpointAddresses } = options;
+  const registry = options.metrics ?? createMetricsRegistry();
+  const { metrics } = registry;
   // Order tokens are signed with the order-source secret: ORDERS_TOKEN, else (library use, the demo) DATA_DIR/orders-token.
   const orderTokenSecret = config.orders?.token ?? keptSecret(config.dataDir, 'orders-token');
   const checkout = createCheckoutApp({
@@ -125,6 +134,7 @@ export function createProduct(options: ProductOptions) {
       return onWebhook?.(receipt);
     },
     logger: log,
+    metrics,
     limits: {
       trustProxy: config.limits.trustProxy,
       sseMaxPerClient: config.limits.sseMaxPerClient,
@@ -154,7 +164,9 @@ export function createProduct(options: ProductOptions) {
   const deliveries = deliveryWorkerFor({
     ...{ store, hub, endpoints, clock, logger: log, addresses: endpointAddresses, ...where },
     ...(retryDelaysMs && { retryDelaysMs }),
+    onAttempts: (outcome, count) => metrics.merchantDelivery(outcome, count),
   });
+  registry.watch({ store, openStreams: () => checkout.streams.total, clock });
   if (config.adminToken) {
     const { adminToken } = config;
     const backOffice = backOfficeApi({
@@ -176,7 +188,15 @@ export function createProduct(options: ProductOptions) {
 
   /** Call it before anything else is added to `app`: its request log then sees every request, the demo's too. */
   function mount(app: Hono, { provider: providerName }: { provider: 'remote' | 'sandbox' }) {
-    app.use(requestLog(log));
+    app.use(requestLog(log), httpMetrics(metrics));
+    // Scraped with METRICS_TOKEN; without one, only from this machine in the demo, and not at all in production.
+    const { metricsToken } = config;
+    const access = metricsToken
+      ? { token: metricsToken }
+      : providerName === 'sandbox'
+        ? { loopbackOnly: true as const }
+        : { closed: true as const };
+    app.get('/metrics', metricsRoute(registry, access));
     app.get('/healthz', (c) => c.json({ status: 'ok', provider: providerName }));
     app.get('/readyz', readiness({ store, draining: listener.draining }));
     app.route(API_PREFIX, checkout.app);
@@ -205,17 +225,19 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   }
   const clock = options.clock ?? systemClock;
   const log = options.log ?? console;
+  const metrics = createMetricsRegistry();
   const listener = await listen(config, log);
-  const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }).catch(async (error) => {
+  const where = { dataDir: config.dataDir, databaseUrl: config.databaseUrl };
+  const { store, hub } = await openStore({ ...where, observer: metrics.storeObserver }).catch(async (error) => {
     await listener.close();
     throw error;
   });
-  const client = createProviderClient({
-    ...provider,
-    ...(options.tuning?.providerTimeoutMs ? { timeoutMs: options.tuning.providerTimeoutMs } : {}),
-  });
+  const client = timedProvider(
+    createProviderClient({ ...provider, ...(options.tuning?.providerTimeoutMs ? { timeoutMs: options.tuning.providerTimeoutMs } : {}) }),
+    metrics.metrics,
+  );
   const product = createProduct({
-    ...{ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning },
+    ...{ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning, metrics },
     endpointAddresses: options.endpointAddresses ?? PUBLIC_ENDPOINTS,
   });
   // A first start with no console user says how to add one.

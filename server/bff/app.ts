@@ -11,7 +11,8 @@ import { safeAddress } from '../http/safe-address';
 import { securityHeaders } from '../http/security-headers';
 import { streamLimit } from '../http/stream-limit';
 import { systemClock, type Clock } from '../lib/clock';
-import { createRateLimiter, createStreamLimiter } from '../lib/limits';
+import { createRateLimiter, createStreamLimiter, type StreamLimiter } from '../lib/limits';
+import { NO_METRICS, type Metrics } from '../metrics/metrics';
 import { notFound } from '../payments/errors';
 import type { OrderResolver } from '../payments/orders';
 import { createReconciler } from '../payments/reconciler';
@@ -60,6 +61,8 @@ export interface CheckoutAppOptions {
   logger?: Pick<Console, 'error' | 'warn'>;
   /** Per-client limits; each unset one takes the default of the matching setting (README, Configuration). */
   limits?: Partial<CheckoutLimits>;
+  /** What the webhooks, the stream limits and the reconciler tell (server/metrics). */
+  metrics?: Metrics;
 }
 
 export interface CheckoutLimits {
@@ -84,6 +87,21 @@ export const DEFAULT_LIMITS: CheckoutLimits = {
 
 export const WEBHOOK_HEADER = 'X-Checkout-Webhook-Secret';
 
+/** `limiter`, whose refusals are counted. */
+function countingRefusals(limiter: StreamLimiter, metrics: Metrics): StreamLimiter {
+  return {
+    ...limiter,
+    acquire(key) {
+      const slot = limiter.acquire(key);
+      if ('refused' in slot) metrics.streamRefused(slot.refused);
+      return slot;
+    },
+    get total() {
+      return limiter.total;
+    },
+  };
+}
+
 /** A sub-app behind the guards it needs, to mount at its own path. */
 const guarded = (guards: MiddlewareHandler[], routes: Hono) => new Hono().use(...guards).route('/', routes);
 
@@ -97,6 +115,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   if (!options.orderTokenSecret) throw new Error('createCheckoutApp needs orderTokenSecret (the key of the order tokens).');
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? console;
+  const metrics = options.metrics ?? NO_METRICS;
   const webhook: WebhookTarget = {
     url: `${options.apiBaseUrl.replace(/\/+$/, '')}/webhooks/provider`,
     headerName: WEBHOOK_HEADER,
@@ -114,6 +133,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     service,
     clock,
     ...options.reconcile,
+    metrics,
     onError: (error) => logger.warn('reconcile:', error instanceof Error ? error.message : error),
   });
 
@@ -125,6 +145,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     signingKey: options.webhookSigningKey,
     onWebhook: options.onWebhook,
     logger,
+    metrics,
   });
   const app = new Hono();
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -137,7 +158,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   // The create and the order lookup may come as text/plain from a storefront origin, which spares the shopper's
   // browser a preflight.
   const storefrontJson = jsonBodyGuards({ timeoutMs: limits.bodyTimeoutMs, plainTextFrom: origins });
-  const streams = createStreamLimiter({ perClient: limits.sseMaxPerClient, total: limits.sseMaxTotal });
+  const streams = countingRefusals(createStreamLimiter({ perClient: limits.sseMaxPerClient, total: limits.sseMaxTotal }), metrics);
   const checkouts = new Hono().use(...storefrontJson);
   if (limits.checkoutRatePerMinute > 0) {
     checkouts.use('/', rateLimit(createRateLimiter({ perMinute: limits.checkoutRatePerMinute }), limits.trustProxy));

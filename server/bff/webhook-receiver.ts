@@ -18,6 +18,7 @@ import { WEBHOOK_ERRORS, type WebhookErrorCode } from '../../core/contract';
 import { envelopeOf, errorBody } from '../http/error-envelope';
 import { parseJsonText } from '../http/json-body';
 import { annotateRequest } from '../lib/request-scope';
+import { NO_METRICS, type Metrics, type WebhookOutcome } from '../metrics/metrics';
 import { ApiError, invalidJson } from '../payments/errors';
 import type { CheckoutService, WebhookTarget } from '../payments/service';
 
@@ -48,6 +49,8 @@ export interface WebhookRoutesOptions {
   /** Told of every authenticated webhook after its outcome is stored and published; never delays the answer. */
   onWebhook?: ((receipt: WebhookReceipt) => void | Promise<void>) | undefined;
   logger: Pick<Console, 'error'>;
+  /** Told of each webhook's outcome (`pixcheckout_provider_webhooks_total`). */
+  metrics?: Metrics;
 }
 
 /**
@@ -92,7 +95,8 @@ export interface WebhookAnswer {
  * `nodeWebhookRoute` (server/node/webhook-route.ts) answers the plain case straight from Node's request, before the app. Both send its answer as
  * it is. A refusal of the body reader or of the JSON rules is answered in the envelope; anything else is thrown.
  */
-export function webhookReceiver({ service, store, clock, webhook, signingKey, onWebhook, logger }: WebhookRoutesOptions) {
+export function webhookReceiver(options: WebhookRoutesOptions) {
+  const { service, store, clock, webhook, signingKey, onWebhook, logger, metrics = NO_METRICS } = options;
   const receivedAt = () => clock.now().toISOString();
   const fromProvider = secretMatcher(webhook.secret);
   /**
@@ -199,7 +203,7 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
     return done(outcome);
   }
 
-  return async function receive(call: WebhookCall): Promise<WebhookAnswer> {
+  async function answer(call: WebhookCall): Promise<WebhookAnswer> {
     // Checked before the body is read, so an unauthenticated sender can't make us parse anything.
     if (!fromProvider(call.header(webhook.headerName))) {
       return refusal('AuthenticationError', 'webhook_unauthorized', 'Missing or wrong webhook header.');
@@ -224,7 +228,20 @@ export function webhookReceiver({ service, store, clock, webhook, signingKey, on
       }
       return handle(payload);
     });
+  }
+
+  return async function receive(call: WebhookCall): Promise<WebhookAnswer> {
+    const answered = await answer(call);
+    metrics.providerWebhook(webhookOutcome(answered));
+    return answered;
   };
+}
+
+/** A refusal (any 4xx or 5xx: the provider retries a 5xx), else whether the webhook moved something. */
+function webhookOutcome({ status, body }: WebhookAnswer): WebhookOutcome {
+  if (status >= 400) return 'refused';
+  const outcome = (body as { data?: { outcome?: string } }).data?.outcome;
+  return outcome === 'applied' || outcome === 'adopted' ? 'applied' : 'ignored';
 }
 
 export type WebhookReceive = ReturnType<typeof webhookReceiver>;

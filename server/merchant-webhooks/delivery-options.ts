@@ -55,7 +55,12 @@ export interface DeliveryWorkerOptions {
   endpointsTtlMs?: number;
   /** How long an endpoint fails every attempt before it is disabled. Default five days. */
   disableAfterMs?: number;
+  /** Told of each attempt's outcome once it is answered (the product's metrics). */
+  onAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+/** What became of one attempt: delivered, to be tried again, or given up. */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'failed';
 
 /** A delivery worker, in the request thread (./delivery.ts) or in a thread of its own (./thread.ts): the same either way. */
 export interface DeliveryWorker {

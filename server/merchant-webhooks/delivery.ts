@@ -124,6 +124,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       : clock.now().getTime() - Date.parse(event.createdAt) >= (options.retryForMs ?? RETRY_FOR_MS)
         ? { failed: true }
         : { retryAt: new Date(clock.now().getTime() + delayAfter(attempts)).toISOString() };
+    options.onAttempt?.('delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'retrying');
     // The cause as the socket told it, for the operator; the attempt records only its reason.
     if (cause) logger.warn(`merchant webhook ${event.id} to ${endpoint.id}: ${cause} (attempt ${attempts})`);
     return { seq: event.seq, endpointId: endpoint.id, attempt: sent, outcome };

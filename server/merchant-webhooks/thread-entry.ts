@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../lib/clock';
 import { createLocalHub, openStore, type StoreConnection } from '../store';
 import { createDeliveryWorker, type DeliveryWorkerStore } from './delivery';
+import type { AttemptOutcome } from './delivery-options';
 import type { ThreadData, ToThread } from './thread';
 import { DELIVERY_THREAD_NAME, lowerThreadPriority, nameThread } from './thread-priority';
 
@@ -48,6 +49,20 @@ const hub = {
   },
 };
 
+/** The attempts' outcomes since the last report, sent back once a turn (one message for a batch, not one per attempt). */
+const attempts: Partial<Record<AttemptOutcome, number>> = {};
+let reporting = false;
+const onAttempt = (outcome: AttemptOutcome) => {
+  attempts[outcome] = (attempts[outcome] ?? 0) + 1;
+  if (reporting) return;
+  reporting = true;
+  setImmediate(() => {
+    reporting = false;
+    port.postMessage({ op: 'attempts', counts: { ...attempts } });
+    for (const key of Object.keys(attempts) as AttemptOutcome[]) delete attempts[key];
+  });
+};
+
 const ready = open().then((store) => {
   // Named once the store's threads are started, so only this one bears the name.
   nameThread(DELIVERY_THREAD_NAME);
@@ -58,6 +73,7 @@ const ready = open().then((store) => {
     addresses: data.addresses,
     clock: systemClock,
     logger,
+    onAttempt,
     ...(data.retryDelaysMs && { retryDelaysMs: data.retryDelaysMs }),
   });
   return { store, worker };

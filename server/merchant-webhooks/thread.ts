@@ -16,6 +16,7 @@ import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
 import type { StatusHub } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerStore } from './delivery';
+import type { AttemptOutcome } from './delivery-options';
 import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
@@ -32,7 +33,11 @@ export interface ThreadData {
 }
 
 export type ToThread = { op: 'start' | 'wake' | 'refresh' | 'stop' } | { op: 'run'; id: number };
-type FromThread = { op: 'warn' | 'failed'; line: string } | { op: 'ran'; id: number; count: number } | { op: 'stopped' };
+type FromThread =
+  | { op: 'warn' | 'failed'; line: string }
+  | { op: 'ran'; id: number; count: number }
+  | { op: 'attempts'; counts: Partial<Record<AttemptOutcome, number>> }
+  | { op: 'stopped' };
 
 export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   /** The request thread's store: only to start the endpoints' cursors (see `start`). */
@@ -40,6 +45,8 @@ export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   hub: Pick<StatusHub, 'subscribeAll'>;
   endpoints: readonly WebhookEndpoint[];
   logger?: Pick<Console, 'warn'>;
+  /** Told of the thread's attempts' outcomes, `count` of each at a time (the product's metrics). */
+  onAttempts?: (outcome: AttemptOutcome, count: number) => void;
 }
 
 export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): DeliveryWorker {
@@ -67,7 +74,9 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): 
     worker.on('message', (message: FromThread) => {
       if (message.op === 'warn') logger.warn(message.line);
       else if (message.op === 'failed') logger.warn(`merchant webhooks: the delivery thread could not start: ${message.line}`);
-      else if (message.op === 'ran') {
+      else if (message.op === 'attempts') {
+        for (const [outcome, count] of Object.entries(message.counts)) options.onAttempts?.(outcome as AttemptOutcome, count);
+      } else if (message.op === 'ran') {
         runs.get(message.id)?.(message.count);
         runs.delete(message.id);
       } else if (message.op === 'stopped') void worker.terminate();
@@ -151,7 +160,7 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): 
 export function deliveryWorkerFor(
   options: ThreadedDeliveryOptions & { store: DeliveryWorkerStore; hub: StatusHub; clock: Clock },
 ): DeliveryWorker {
-  const { store, clock, hub, endpoints, addresses, logger, retryDelaysMs } = options;
+  const { store, clock, hub, endpoints, addresses, logger, retryDelaysMs, onAttempts } = options;
   if (clock === systemClock && (options.databaseUrl || options.file)) return createThreadedDeliveryWorker(options);
   return createDeliveryWorker({
     store,
@@ -161,5 +170,6 @@ export function deliveryWorkerFor(
     addresses,
     ...(logger && { logger }),
     ...(retryDelaysMs && { retryDelaysMs }),
+    ...(onAttempts && { onAttempt: (outcome: AttemptOutcome) => onAttempts(outcome, 1) }),
   });
 }

@@ -22,6 +22,7 @@
  * until `followExpiredMs` (24 h) has passed; some 30 reads a checkout instead of 1,440 (docs/spec-gaps.md).
  */
 import type { Clock } from '../lib/clock';
+import { NO_METRICS, type Metrics } from '../metrics/metrics';
 import type { ReconcileStore } from '../store/checkout-store';
 import type { CheckoutService } from './service';
 
@@ -39,6 +40,8 @@ export interface ReconcilerOptions {
   intervalMs?: number;
   batchSize?: number;
   onError?: (error: unknown) => void;
+  /** Told of each finished pass and each re-read. */
+  metrics?: Metrics;
 }
 
 const MINUTE = 60_000;
@@ -54,6 +57,7 @@ export interface Reconciler {
 
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { store, service, clock } = options;
+  const metrics = options.metrics ?? NO_METRICS;
   const staleAfterMs = options.staleAfterMs ?? MINUTE;
   const backoff = options.expiredBackoff ?? { firstMs: MINUTE, maxMs: 60 * MINUTE };
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -81,6 +85,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     });
     for (const checkout of stale) {
       try {
+        metrics.reconcilerRead();
         const read = await service.refresh(checkout, 'reconcile');
         // A live checkout whose window has ended (the stale claim takes those `expireDue` had no room for) is expired
         // on this read, not left under this claim's lease for another pass and another read.
@@ -90,6 +95,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         onError(error);
       }
     }
+    metrics.reconcilerPass();
     return moved;
   }
 

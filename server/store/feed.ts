@@ -11,15 +11,22 @@
  * which the shoppers' streams send without reading it back.
  */
 import type { CashOut } from './back-office';
+import type { StoreObserver } from './observer';
 import type { CommittedChange, StatusHub, Store } from './types';
 
 /** Hub topic of a cash-out change (the back-office's live lists listen to every topic). */
 export const cashOutTopic = (key: string) => `cashout:${key}`;
 
-/** The store given, whose committed changes reach `hub`. Open stores through `openStore`, which does this. */
-export function publishingCommits(store: Store, hub: StatusHub): Store {
+/**
+ * The store given, whose committed changes reach `hub` (and `observer`, after the hub). Open stores through
+ * `openStore`, which does this.
+ */
+export function publishingCommits(store: Store, hub: StatusHub, observer?: Pick<StoreObserver, 'committed'>): Store {
   // The change itself rides along for this instance's streams, which then need not read it back.
-  const checkoutMoved = (moved: CommittedChange) => hub.publish(moved.checkout.id, moved.event.seq, moved);
+  const checkoutMoved = (moved: CommittedChange) => {
+    hub.publish(moved.checkout.id, moved.event.seq, moved);
+    observer?.committed(moved);
+  };
   const cashOutMoved = (cashOut: CashOut) => hub.publish(cashOutTopic(cashOut.idempotencyKey), 0);
   return {
     ...store,

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { publishingCommits } from './feed';
 import { createLocalHub, createPostgresHub } from './hub';
+import type { StoreObserver } from './observer';
 import { openPostgresStore, type PostgresStoreOptions } from './postgres';
 import { openSqliteStore, type SqliteStoreOptions } from './sqlite';
 import type { StatusHub, Store } from './types';
@@ -28,27 +29,33 @@ export interface StoreOptions {
   sqlite?: Omit<SqliteStoreOptions, 'file'>;
   /** PostgreSQL's options besides its URL. */
   postgres?: Omit<PostgresStoreOptions, 'connectionString'>;
+  /** Told of each unit of work's time and each checkout change committed (the product's metrics). */
+  observer?: StoreObserver;
 }
 
 export async function openStore(options: StoreOptions): Promise<{ store: Store; hub: StatusHub }> {
-  const { dataDir, databaseUrl, file, sqlite, postgres } = options;
+  const { dataDir, databaseUrl, file, sqlite, postgres, observer } = options;
+  const onQuery = observer && { onQuery: observer.query };
   if (databaseUrl) {
-    const store = await openPostgresStore({ ...postgres, connectionString: databaseUrl });
+    const store = await openPostgresStore({ ...postgres, ...onQuery, connectionString: databaseUrl });
     const hub =
       options.hub ??
       (await createPostgresHub({ connectionString: databaseUrl }).catch(async (error) => {
         await store.close();
         throw error;
       }));
-    return { store: publishingCommits(store, hub), hub };
+    return { store: publishingCommits(store, hub, observer), hub };
   }
   if (!file && !dataDir) throw new Error('a SQLite store needs its file or a data directory');
   if (!file) mkdirSync(dataDir!, { recursive: true });
   const hub = options.hub ?? createLocalHub();
-  return { store: publishingCommits(openSqliteStore({ ...sqlite, file: file ?? join(dataDir!, 'checkout.sqlite') }), hub), hub };
+  const sqliteStore = openSqliteStore({ ...sqlite, ...onQuery, file: file ?? join(dataDir!, 'checkout.sqlite') });
+  return { store: publishingCommits(sqliteStore, hub, observer), hub };
 }
 
 export { cashOutTopic } from './feed';
+export type { StoreObserver } from './observer';
+export type { StoreGauges } from './gauges';
 export { createLocalHub, createPostgresHub } from './hub';
 export * from './types';
 export type * from './checkout-store';

@@ -4,7 +4,9 @@
  * starts the online schema steps and composes the parts.
  */
 import pg from 'pg';
+import { gaugesPart } from './gauges';
 import { migratePostgres } from './migrate';
+import { timedDb, type StoreObserver } from './observer';
 import { buildOnlinePostgres } from './migrate-online';
 import { sharedParts } from './parts';
 import { storeTypes, UTC_SESSION } from './pg-types';
@@ -18,6 +20,8 @@ export interface PostgresStoreOptions {
   onError?: (error: unknown) => void;
   /** The online half of the pending schema steps starts after this (tests hold it); a second after opening by default. */
   onlineMigrationsAfter?: Promise<void>;
+  /** Told how long each unit of work took (./observer.ts). */
+  onQuery?: StoreObserver['query'];
 }
 
 /** Resolves after the migrations are applied; rejects (and closes the pool) when the database is unreachable. */
@@ -26,6 +30,7 @@ export async function openPostgresStore({
   maxConnections = 10,
   onError = (error) => console.error('postgres store:', error),
   onlineMigrationsAfter,
+  onQuery,
 }: PostgresStoreOptions): Promise<Store> {
   const pool = new pg.Pool({ connectionString, max: maxConnections, options: UTC_SESSION, types: storeTypes });
   pool.on('error', onError);
@@ -37,8 +42,11 @@ export async function openPostgresStore({
   // The store goes on without the indexes (slower lists, the same rows); the next start builds them again.
   online.done.catch((error: unknown) => onError(new Error('an online schema step failed; the next start tries again', { cause: error })));
 
+  const executor = postgresDb(pool);
+  const db = onQuery ? timedDb(executor, 'postgres', onQuery) : executor;
   return {
-    ...sharedParts(postgresDb(pool)),
+    ...sharedParts(db),
+    ...gaugesPart(db, () => pool.waitingCount),
     async close() {
       await online.stop();
       await pool.end();

@@ -5,7 +5,9 @@
  */
 import Database from 'better-sqlite3';
 import { checkpointInBackground } from '../lib/wal-checkpointer';
+import { gaugesPart } from './gauges';
 import { migrateSqlite } from './migrate';
+import { timedDb, type StoreObserver } from './observer';
 import { sharedParts } from './parts';
 import { startOnlineMigrations } from './sqlite-online';
 import { sqliteReader } from './sqlite-reader';
@@ -21,9 +23,12 @@ export interface SqliteStoreOptions {
   onlineMigrationsAfter?: Promise<void>;
   /** Whose turn it is to write (./write-turns.ts): the request thread's, with this process's counters of `file`, by default. */
   writeTurns?: WriteTurns;
+  /** Told how long each unit of work took (./observer.ts). */
+  onQuery?: StoreObserver['query'];
 }
 
-export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsAfter, writeTurns }: SqliteStoreOptions): Store {
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  const { file, busyTimeoutMs = 5_000, onlineMigrationsAfter, writeTurns, onQuery } = options;
   const db = new Database(file, { timeout: busyTimeoutMs });
   if (!db.memory) takeWriteTurns(db, writeTurns ?? { buffer: writeTurnsOf(file), role: 'request' });
   db.pragma('journal_mode = WAL');
@@ -39,10 +44,12 @@ export function openSqliteStore({ file, busyTimeoutMs = 5_000, onlineMigrationsA
   const releaseCheckpoints = checkpointInBackground(db);
   // The back office's long reads run in a thread of their own (./sqlite-reader), so they never hold a shopper's request.
   const reader = sqliteReader(db, { timeoutMs: busyTimeoutMs });
-  const parts = sqliteDb(db, reader, online.built);
+  const executor = sqliteDb(db, reader, online.built);
+  const parts = onQuery ? timedDb(executor, 'sqlite', onQuery) : executor;
 
   return {
     ...sharedParts(parts),
+    ...gaugesPart(parts),
     async close() {
       await online.stop();
       await reader.close();

@@ -11,6 +11,7 @@
  * so SQLite can compare them as text.
  */
 import type { ReadinessStore } from './readiness';
+import type { StoreGauges } from './gauges';
 import { z } from 'zod';
 import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
@@ -175,6 +176,7 @@ export interface Store
     DeliveryLogStore,
     AccountStore,
     ReadinessStore,
+    StoreGauges,
     StoreConnection {}
 
 /** What the opener of a store holds besides its ports: its connection (a file, a pool), to close once. */

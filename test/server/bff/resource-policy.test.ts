@@ -92,6 +92,7 @@ const EXPECTED: Record<string, typeof CROSS | typeof SAME> = {
   // The rest of the product, and addresses no route answers.
   'GET /healthz': SAME,
   'GET /readyz': SAME,
+  'GET /metrics': SAME,
   'GET /api/nope': SAME,
   'GET /api/checkouts/:id/nope': SAME,
   'GET /api/orders/:orderId': SAME,

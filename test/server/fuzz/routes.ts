@@ -348,6 +348,8 @@ const isHtml = (a: FuzzAnswer) => /^text\/html/i.test(contentTypeOf(a));
 const isPreflight = (a: FuzzAnswer, r: FuzzRequest) => r.method === 'OPTIONS' && a.status === 204 && a.body.length === 0;
 /** The event stream of a checkout (its first frame, the `retry:` hint, has arrived). */
 const isEventStream = (a: FuzzAnswer) => a.status === 200 && a.stream && /^retry: \d+/.test(a.body.toString('utf8'));
+/** `GET /metrics`: Prometheus's text exposition format. */
+const isMetricsText = (a: FuzzAnswer) => a.status === 200 && /^text\/plain; version=0\.0\.4/i.test(contentTypeOf(a));
 /** A CSV export (the payments', the audit trail's). */
 const isCsv = (a: FuzzAnswer) => a.status === 200 && /^text\/csv/i.test(contentTypeOf(a));
 /** Login's bare token (the one partner operation without the envelope). */
@@ -1136,6 +1138,8 @@ export const BFF_ROUTES: Target[] = [
   route({ method: 'DELETE', path: '/api/admin/documents/:id', auth: 'admin', ids: (w) => ({ id: w.known.documentIds }) }),
   route({ method: 'GET', path: '/healthz', auth: 'none' }),
   route({ method: 'GET', path: '/readyz', auth: 'none' }),
+  // Open to the loopback address in the demo without METRICS_TOKEN: Prometheus's text format, not JSON.
+  route({ method: 'GET', path: '/metrics', auth: 'none', otherAnswer: isMetricsText }),
   {
     name: 'any method, any path under /api',
     build: (w) =>
