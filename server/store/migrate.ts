@@ -45,6 +45,10 @@ function* apply(dialect: Dialect, steps: readonly Migration[], inMemory: boolean
   for (const migration of steps) {
     if (applied.has(migration.version)) continue;
     yield* exec(pick(dialect, migration));
+    if (migration.backfill) {
+      yield* migration.backfill.work(dialect);
+      yield* exec(pick(dialect, migration.backfill));
+    }
     const online = migration.online ?? [];
     // An in-memory database has no other connection to build them later: it builds them now, whatever its rows.
     let hasRows = false;
