@@ -42,7 +42,9 @@ export function canonicalJson(value: unknown): string {
 export function auditHash(entry: AuditEntry, prevHash: string): string {
   const { seq, at, actor, role, ip, action, target, outcome, details } = entry;
   const fields = [seq, at, actor, role, ip, action, target, outcome, details, prevHash];
-  return createHash('sha256').update(`audit-chain-v1 ${canonicalJson(fields)}`).digest('hex');
+  return createHash('sha256')
+    .update(`audit-chain-v1 ${canonicalJson(fields)}`)
+    .digest('hex');
 }
 
 /** How many entries a walk reads per statement. */
@@ -70,7 +72,7 @@ const lastSeq = (rows: readonly Row[]) => (rows.length < PAGE ? undefined : Numb
 /** The back-fill of step 21: chains the entries written before it, in seq order, and starts the head. */
 export function* chainExisting(d: Dialect): Work<void> {
   const head: Head = { seq: 0, hash: GENESIS };
-  for (let after: number | undefined = 0; after !== undefined; ) {
+  for (let after: number | undefined = 0; after !== undefined;) {
     const rows = yield* page(after);
     for (const row of rows) {
       const entry = auditFromRow(row, d.rows);
@@ -104,7 +106,17 @@ export function appendChained(d: Dialect): (entry: NewAuditEntry) => Work<AuditE
     // The details as they come back from the database: JSON's text, without what JSON drops (undefined).
     const details = JSON.parse(JSON.stringify(entry.details ?? {})) as Record<string, unknown>;
     const { at, actor, action, outcome } = entry;
-    const fields = { seq, at, actor, role: entry.role ?? null, ip: entry.ip ?? null, action, target: entry.target ?? null, outcome, details };
+    const fields = {
+      seq,
+      at,
+      actor,
+      role: entry.role ?? null,
+      ip: entry.ip ?? null,
+      action,
+      target: entry.target ?? null,
+      outcome,
+      details,
+    };
     const hash = auditHash(fields, head.hash);
     const row = yield* get(statements.insert, { ...fields, details: JSON.stringify(details), prevHash: head.hash, hash });
     const written = auditFromRow(row!, d.rows);
@@ -120,7 +132,7 @@ export function* verifyChain(d: Dialect): Work<AuditVerification> {
   let prevHash = GENESIS;
   let count = 0;
   let metHead = head.seq === 0 && head.hash === GENESIS;
-  for (let after: number | undefined = 0; after !== undefined; ) {
+  for (let after: number | undefined = 0; after !== undefined;) {
     const rows = yield* page(after);
     for (const row of rows) {
       const entry = auditFromRow(row, d.rows);

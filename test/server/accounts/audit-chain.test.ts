@@ -92,7 +92,11 @@ describe.each(PLACES)('the audit trail as a hash chain (%s)', (_name, place) => 
     const { at: where, store } = await open();
     const written = await appended(store, 5);
     await tamper(where, `UPDATE audit_log SET actor = 'mallory' WHERE seq = ${written[2]!.seq}`);
-    expect(await store.verifyAudit()).toEqual({ ok: false, count: 2, first: { seq: written[2]!.seq, at: written[2]!.at, reason: 'changed' } });
+    expect(await store.verifyAudit()).toEqual({
+      ok: false,
+      count: 2,
+      first: { seq: written[2]!.seq, at: written[2]!.at, reason: 'changed' },
+    });
     expect(await store.listAudit({ limit: 1, actor: 'mallory' })).toHaveLength(1);
   });
 
@@ -102,7 +106,11 @@ describe.each(PLACES)('the audit trail as a hash chain (%s)', (_name, place) => 
     const [link] = await rows<{ prev_hash: string }>(where, `SELECT prev_hash FROM audit_log WHERE seq = ${written[1]!.seq}`);
     const forged = auditHash({ ...written[1]!, outcome: 'refused' }, link!.prev_hash);
     await tamper(where, `UPDATE audit_log SET outcome = 'refused', hash = '${forged}' WHERE seq = ${written[1]!.seq}`);
-    expect(await store.verifyAudit()).toEqual({ ok: false, count: 2, first: { seq: written[2]!.seq, at: written[2]!.at, reason: 'unlinked' } });
+    expect(await store.verifyAudit()).toEqual({
+      ok: false,
+      count: 2,
+      first: { seq: written[2]!.seq, at: written[2]!.at, reason: 'unlinked' },
+    });
   });
 
   it('names the entry after one deleted in the middle, and a last entry cut off', async () => {
@@ -111,7 +119,11 @@ describe.each(PLACES)('the audit trail as a hash chain (%s)', (_name, place) => 
     await tamper(where, `DELETE FROM audit_log WHERE seq = ${written[4]!.seq}`);
     expect(await store.verifyAudit()).toEqual({ ok: false, count: 4, first: { seq: written[4]!.seq, at: null, reason: 'cut' } });
     await tamper(where, `DELETE FROM audit_log WHERE seq = ${written[1]!.seq}`);
-    expect(await store.verifyAudit()).toEqual({ ok: false, count: 1, first: { seq: written[2]!.seq, at: written[2]!.at, reason: 'unlinked' } });
+    expect(await store.verifyAudit()).toEqual({
+      ok: false,
+      count: 1,
+      first: { seq: written[2]!.seq, at: written[2]!.at, reason: 'unlinked' },
+    });
   });
 
   it('keeps one chain when two stores on one database append at once', async () => {
@@ -134,7 +146,9 @@ describe.each(PLACES)('the audit trail as a hash chain (%s)', (_name, place) => 
     opened = { place: where, stores: [] };
     const before = migrations.filter((m) => m.version < 21);
     const insert = `INSERT INTO audit_log (at, actor, role, ip, action, target, outcome, details) VALUES `;
-    const values = [0, 1, 2].map((i) => `('${at(i)}', 'cli', ${i ? "'owner'" : 'NULL'}, NULL, 'user.add', NULL, 'ok', '{"b": ${i}, "a": {"d": 1, "c": 2}}')`);
+    const values = [0, 1, 2].map(
+      (i) => `('${at(i)}', 'cli', ${i ? "'owner'" : 'NULL'}, NULL, 'user.add', NULL, 'ok', '{"b": ${i}, "a": {"d": 1, "c": 2}}')`,
+    );
     if ('file' in where.at) {
       const db = new Database(where.at.file);
       migrateSqlite(db, before);

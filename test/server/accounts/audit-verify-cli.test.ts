@@ -26,7 +26,15 @@ describe.each(DATABASES)('npm run admin -- audit verify (%s)', (_name, database)
     const { store, hub } = await openStore({ dataDir, databaseUrl: db.env.DATABASE_URL });
     written = [];
     for (let i = 0; i < 3; i++) {
-      const entry = { at: at(i), actor: 'cli', role: null, ip: null, action: 'user.add', target: `u${i}@example.com`, outcome: 'ok' as const };
+      const entry = {
+        at: at(i),
+        actor: 'cli',
+        role: null,
+        ip: null,
+        action: 'user.add',
+        target: `u${i}@example.com`,
+        outcome: 'ok' as const,
+      };
       written.push(await store.appendAudit({ ...entry, details: { role: 'viewer', i } }));
     }
     await hub.close();
@@ -51,7 +59,9 @@ describe.each(DATABASES)('npm run admin -- audit verify (%s)', (_name, database)
       await tamper(where, `UPDATE audit_log SET target = 'someone-else@example.com' WHERE seq = ${written[1]!.seq}`);
       const broken = await admin(['audit', 'verify']);
       expect(broken.code).toBe(1);
-      expect(broken.stdout).toContain(`BROKEN: entry ${written[1]!.seq} (at ${written[1]!.at}) does not fit: its content no longer gives its hash`);
+      expect(broken.stdout).toContain(
+        `BROKEN: entry ${written[1]!.seq} (at ${written[1]!.at}) does not fit: its content no longer gives its hash`,
+      );
       expect(broken.stdout).toContain('The 1 before it fit.');
     },
     SLOW,
