@@ -13,12 +13,14 @@
  *   npm run admin -- link <orderId> [--days N]
  *   npm run admin -- backup <file>       (SQLite; the server may run)
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
+ *   npm run admin -- audit verify        (the audit trail's hash chain; exit code 1 when broken)
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { AdminUser } from '../core/backoffice';
 import { backupStore, restoreStore } from './admin-backup';
+import { verifyAuditTrail } from './admin-audit';
 import { auditRecorder } from './accounts/audit';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
@@ -41,6 +43,8 @@ const USAGE = `Usage: npm run admin -- <command>
                                       (default 7), to send by WhatsApp or e-mail
   backup <file>                       a consistent copy of the SQLite store into a new file, the server running
   restore <file>                      put a backup in place of the SQLite store, the server stopped
+  audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
+                                      does not fit (exit code 1); the server may run
   help                                this text
 
 The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
@@ -52,6 +56,7 @@ type Command =
   | { name: 'link'; orderId: string; days: number }
   | { name: 'backup'; file: string }
   | { name: 'restore'; file: string }
+  | { name: 'audit-verify' }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
@@ -91,6 +96,10 @@ function parse(args: readonly string[]): Command {
   if (group === 'backup' || group === 'restore') {
     if (!verb || verb.startsWith('--') || email !== undefined) throw new UsageError(`${group} needs one file.`);
     return { name: group, file: verb };
+  }
+  if (group === 'audit') {
+    if (verb !== 'verify' || email !== undefined) throw new UsageError('Unknown command; the audit trail has one: audit verify.');
+    return { name: 'audit-verify' };
   }
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
@@ -166,7 +175,7 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' }>, deps: UserDeps): Promise<string> {
+async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>, deps: UserDeps): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':
@@ -224,6 +233,11 @@ async function main(): Promise<number> {
   }
   const { store, hub } = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
+    if (command.name === 'audit-verify') {
+      const { ok, text } = verifyAuditTrail(await store.verifyAudit());
+      console.log(text);
+      return ok ? 0 : 1;
+    }
     console.log(await run(command, { store, clock: systemClock }));
     return 0;
   } finally {

@@ -1,12 +1,13 @@
 /**
  * The accounts part of the store (see `accounts.ts`): users, sessions, the audit trail, written once for both
- * databases (`accountsPart`). A change of a user and a sign-in are each one write transaction (SQLite's BEGIN
- * IMMEDIATE; PostgreSQL's BEGIN … COMMIT). On PostgreSQL a change of a user takes one advisory transaction lock
+ * databases (`accountsPart`). A change of a user, a sign-in and an audit entry (chained to the one before,
+ * ./audit-chain.ts) are each one write transaction (SQLite's BEGIN IMMEDIATE; PostgreSQL's BEGIN … COMMIT). On PostgreSQL a change of a user takes one advisory transaction lock
  * first, so two changes (two owners demoting each other, on two instances) are decided one after the other and the
  * last enabled owner is always kept; SQLite's write lock already orders them. Its own module rather than beside the
  * interface, as `deliveries.ts` is: the row mappers (./accounts-rows) check the interface's schemas.
  */
 import { instant, normalEmail, type AccountStore, type UserChange, type UserChangeResult } from './accounts';
+import { appendChained, verifyChain } from './audit-chain';
 import { auditFromRow, endsSessions, SESSION_WITH_USER, sessionFromRow, takesLastOwner, userFromRow } from './accounts-rows';
 import type { Row } from './rows';
 import type { Db } from './sql/db';
@@ -40,10 +41,6 @@ export function accountsPart(db: Db): AccountStore {
     touch: `UPDATE admin_sessions SET last_seen_at = @at WHERE token_hash = @tokenHash AND last_seen_at < @at`,
     endSession: `DELETE FROM admin_sessions WHERE token_hash = @tokenHash`,
     prune: `DELETE FROM admin_sessions WHERE expires_at <= @now OR last_seen_at < @idleBefore`,
-    append: `
-      INSERT INTO audit_log (at, actor, role, ip, action, target, outcome, details)
-      VALUES (@at, @actor, @role, @ip, @action, @target, @outcome, ${d.json('details')})
-      RETURNING *`,
     // An absent bound is one that sorts before or after every date (@from, @to), and an absent cursor one past every
     // seq, so the statement keeps the ranges SQLite reads by index. An action filter matches itself and the actions
     // under it (`user.`). Each optional filter is compared before it is tested for NULL: PostgreSQL takes a
@@ -60,6 +57,7 @@ export function accountsPart(db: Db): AccountStore {
   const always = pick(d, { sqlite: { from: '', to: '~' }, postgres: { from: '-infinity', to: 'infinity' } });
   const user = (row: Row | undefined) => (row ? userFromRow(row) : undefined);
   const count = (row: Row | undefined) => Number(row!.n);
+  const appendAudit = appendChained(d);
 
   function* changeUser(id: string, change: UserChange): Work<UserChangeResult> {
     const { role, disabledAt, passwordHash } = change;
@@ -124,10 +122,11 @@ export function accountsPart(db: Db): AccountStore {
       const params = { now: instant(now), idleBefore: instant(idleBefore) };
       return db.read(() => run(sql.prune, params));
     },
-    async appendAudit({ at, actor, role, ip, action, target, outcome, details }) {
-      const params = { at: instant(at), actor, role, ip, action, target, outcome, details: JSON.stringify(details ?? {}) };
-      return auditFromRow((await db.read(() => get(sql.append, params)))!, d.rows);
+    async appendAudit(entry) {
+      const stored = { ...entry, at: instant(entry.at) };
+      return db.write(() => appendAudit(stored));
     },
+    verifyAudit: () => db.read(() => verifyChain(d)),
     async listAudit({ before, limit, actor, action, outcome, from, to }) {
       const params = {
         before: before ?? Number.MAX_SAFE_INTEGER,

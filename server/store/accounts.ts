@@ -11,7 +11,8 @@
  * - only the SHA-256 of a session token is kept; the store checks nothing about a session's age (the rules of
  *   expiry are `server/accounts/sessions.ts`'s);
  * - the audit trail is append-only: this interface can add and read entries, nothing else, and the database's
- *   triggers refuse an UPDATE or DELETE of one.
+ *   triggers refuse an UPDATE or DELETE of one; each entry is chained to the one before by its hash (schema step 21,
+ *   ./audit-chain.ts), so a change made around the triggers is found by `verifyAudit`.
  */
 import { z } from 'zod';
 import { AUDIT_OUTCOMES, ROLES, type AuditOutcome } from '../../core/backoffice';
@@ -124,11 +125,23 @@ export interface SessionStore {
   pruneSessions(now: string, idleBefore: string): Promise<number>;
 }
 
+/**
+ * What a walk of the audit trail's hash chain (./audit-chain.ts) found: every entry fits (`count` of them, and the
+ * chain's head), or the first that does not, after `count` that do. `changed`: its content no longer gives its hash;
+ * `unlinked`: it does not name the hash of the entry before it (one deleted or inserted between them); `cut`: the
+ * chain's last entry, `seq`, is not there (entries cut off the end).
+ */
+export type AuditVerification =
+  | { ok: true; count: number; head: { seq: number; hash: string } }
+  | { ok: false; count: number; first: { seq: number; at: string | null; reason: 'changed' | 'unlinked' | 'cut' } };
+
 export interface AuditStore {
-  /** Appends one entry and returns it with its seq. */
+  /** Appends one entry, chained after the last one, and returns it with its seq. */
   appendAudit(entry: NewAuditEntry): Promise<AuditEntry>;
   /** The entries matching `query`, newest first. */
   listAudit(query: AuditQuery): Promise<AuditEntry[]>;
+  /** Walks the whole chain, oldest first (`npm run admin -- audit verify`); reads only. */
+  verifyAudit(): Promise<AuditVerification>;
 }
 
 export type AccountStore = UserStore & SessionStore & AuditStore;

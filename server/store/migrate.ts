@@ -2,7 +2,8 @@
  * Applies the store's missing schema steps (./migrations) when it opens, written once for both databases: the steps
  * missing from `schema_migrations` run in one transaction, so processes (SQLite, BEGIN IMMEDIATE) or instances
  * (PostgreSQL, whose DDL is transactional, under an advisory lock) opening together take turns, and the later ones
- * find the steps applied. The indexes of an online step (./migration-step.ts) are built there too when their tables
+ * find the steps applied. A step's back-fill (./migration-step.ts), rows rewritten with what SQL cannot compute, runs
+ * after its DDL in that same transaction. The indexes of an online step (./migration-step.ts) are built there too when their tables
  * are empty (or the SQLite database is in memory); otherwise the step is left to ./migrate-online.ts, which builds
  * them once the store is open (SQLite: `buildOnlineSqlite`, started by ./sqlite-online.ts; PostgreSQL:
  * `buildOnlinePostgres`, with `CREATE INDEX CONCURRENTLY`).
@@ -45,6 +46,10 @@ function* apply(dialect: Dialect, steps: readonly Migration[], inMemory: boolean
   for (const migration of steps) {
     if (applied.has(migration.version)) continue;
     yield* exec(pick(dialect, migration));
+    if (migration.backfill) {
+      yield* migration.backfill.work(dialect);
+      yield* exec(pick(dialect, migration.backfill));
+    }
     const online = migration.online ?? [];
     // An in-memory database has no other connection to build them later: it builds them now, whatever its rows.
     let hasRows = false;

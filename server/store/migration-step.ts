@@ -3,7 +3,24 @@
  * puts our constants into its SQL.
  */
 import { render, type Index, type Statement } from './sql/ddl';
-import { postgresDialect, sqliteDialect } from './sql/dialect';
+import { postgresDialect, sqliteDialect, type Dialect } from './sql/dialect';
+import type { Work } from './sql/work';
+
+/**
+ * Rows a step rewrites with what SQL alone cannot compute (a hash of each row): `work` runs after the step's DDL, in
+ * the same transaction, written once over the dialect, then `then` (DDL again: a trigger put back).
+ */
+export interface Backfill {
+  work: (dialect: Dialect) => Work<void>;
+  then: readonly Statement[];
+}
+
+/** A back-fill as the migrator applies it: its closing DDL rendered once for each database. */
+export interface RenderedBackfill {
+  work: (dialect: Dialect) => Work<void>;
+  sqlite: string;
+  postgres: string;
+}
 
 /** A step as it is written: its statements over the DDL vocabulary, and the indexes it builds online. */
 export interface StepSource {
@@ -19,6 +36,8 @@ export interface StepSource {
    * restart cut short builds what is missing. The steps after it may be applied first: none may need these indexes.
    */
   online?: readonly Index[];
+  /** Never with `online`: the rows it rewrites are rewritten when the store opens. */
+  backfill?: Backfill;
 }
 
 /** A step as the migrator (./migrate.ts) applies it: its statements rendered once for each database. */
@@ -29,11 +48,17 @@ export interface Migration {
   sqlite: string;
   postgres: string;
   online?: readonly Index[];
+  backfill?: RenderedBackfill;
 }
 
-export function step({ version, name, ddl, online }: StepSource): Migration {
-  const rendered = { version, name, sqlite: render(ddl, sqliteDialect), postgres: render(ddl, postgresDialect) };
-  return online ? { ...rendered, online } : rendered;
+export function step({ version, name, ddl, online, backfill }: StepSource): Migration {
+  const rendered: Migration = { version, name, sqlite: render(ddl, sqliteDialect), postgres: render(ddl, postgresDialect) };
+  if (online) rendered.online = online;
+  if (backfill) {
+    const { work, then } = backfill;
+    rendered.backfill = { work, sqlite: render(then, sqliteDialect), postgres: render(then, postgresDialect) };
+  }
+  return rendered;
 }
 
 /** A SQL list of string literals; only ever given our own constants. */

@@ -1,13 +1,16 @@
 /**
- * Schema step 12: the back office's named users, their sessions and the audit trail (./accounts).
+ * Schema steps 12 and 21 (`auditChainSteps`).
+ *
+ * Step 12: the back office's named users, their sessions and the audit trail (./accounts).
  *
  * - `admin_users.email` is stored lower-case (a CHECK says so), so its UNIQUE constraint is case-insensitive.
  * - `admin_sessions` keeps the SHA-256 of each session token, never the token itself.
  * - `audit_log` is append-only: triggers refuse every UPDATE and DELETE (and, in PostgreSQL, TRUNCATE), so neither a
  *   route nor a stray query can rewrite what was done. `seq` orders it (newest first is `seq DESC`).
  */
+import { chainExisting } from './audit-chain';
 import { sqlList, step, type Migration } from './migration-step';
-import { byDialect, createTable, identity, index, instant, json, text } from './sql/ddl';
+import { addColumn, bigint, byDialect, createTable, identity, index, instant, integer, json, text } from './sql/ddl';
 
 const ROLES = sqlList(['viewer', 'operator', 'owner']);
 const OUTCOMES = sqlList(['ok', 'pending_approval', 'refused', 'failed']);
@@ -72,5 +75,46 @@ export const accountSteps: readonly Migration[] = [
         ],
       }),
     ],
+  }),
+];
+
+/** Step 12's trigger, as it wrote it. */
+const NO_UPDATE = `CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+        BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END`;
+
+/**
+ * Step 21: the audit trail's hash chain (./audit-chain.ts). Each entry gets `prev_hash` and `hash`, and
+ * `audit_chain` names the last one. The entries already there are chained in seq order in the step's own
+ * transaction, their UPDATE trigger set aside for it and put back before it commits (SQLite drops and recreates it;
+ * PostgreSQL disables and enables it, which no other session sees): nothing else can write the trail meanwhile, the
+ * step holding its table's lock (PostgreSQL's ALTER TABLE) or the write lock (SQLite). An instance of an older
+ * version still running appends entries without a hash: `audit verify` names the first of them.
+ */
+export const auditChainSteps: readonly Migration[] = [
+  step({
+    version: 21,
+    name: "the audit trail's hash chain: each entry's prev_hash and hash, the chain's head, the entries already there chained",
+    ddl: [
+      addColumn('audit_log', 'prev_hash', text()),
+      addColumn('audit_log', 'hash', text()),
+      createTable('audit_chain', {
+        id: integer().primaryKey().check('id = 1'),
+        seq: bigint().notNull(),
+        hash: text().notNull(),
+      }),
+      byDialect({
+        sqlite: ['DROP TRIGGER audit_log_no_update'],
+        postgres: ['ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change'],
+      }),
+    ],
+    backfill: {
+      work: chainExisting,
+      then: [
+        byDialect({
+          sqlite: [NO_UPDATE],
+          postgres: ['ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change'],
+        }),
+      ],
+    },
   }),
 ];
