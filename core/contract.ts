@@ -113,6 +113,8 @@ export const SHOPPER_ERRORS = {
   too_many_streams: 429,
   server_busy: 503,
   starting: 503,
+  /** The database is away for a moment (stopped, restarting, its disk full): try again after `Retry-After`. */
+  store_unavailable: 503,
   internal_error: 500,
 } as const satisfies Record<string, ErrorStatus>;
 
