@@ -171,5 +171,7 @@ describe.skipIf(!ROOT)('the SQLite disk full (a tmpfs of 16 MiB mounted by the t
     for (const { orderId } of [before.body as { orderId: string }, ...retried]) expect(await atProvider(orderId), orderId).toHaveLength(1);
     for (const { orderId } of tried.slice(3)) expect(await atProvider(orderId), orderId).toHaveLength(0);
     expect(bff.log()).not.toMatch(/unhandled|uncaught/i);
+    // Each refusal is one short line in the log, naming the cause.
+    expect(bff.log()).toMatch(/store_unavailable: .*(disk is full|SQLITE_FULL)/);
   }, 120_000);
 });

@@ -238,5 +238,7 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
     // The process never went down, and said nothing of a crash.
     expect((await fetch(`${bff.url}/healthz`)).status).toBe(200);
     expect(bff.log()).not.toMatch(/unhandled|uncaught/i);
+    // Each refusal is one short line in the log, naming the cause.
+    expect(bff.log()).toMatch(/store_unavailable: /);
   }, 180_000);
 });
