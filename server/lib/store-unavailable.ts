@@ -11,7 +11,7 @@ const PG_CODES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', 
 /** Node's socket errors met connecting to or talking with a database server. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLite's result codes (better-sqlite3's `code`, extended codes included) of a file that cannot be written now. */
-const SQLITE_PREFIXES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY', 'SQLITE_LOCKED'];
+const SQLITE_PREFIXES = ['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_BUSY'];
 /** node-postgres says these in words, without a code. */
 const PG_MESSAGES = [
   /^Connection terminated/,
