@@ -138,10 +138,19 @@ describe.skipIf(!ROOT)('the SQLite disk full (a tmpfs of 16 MiB mounted by the t
       const order = newOrder();
       tried.push(order);
       const answer = await post(order);
-      answers.push({ status: answer.status, retryAfter: answer.headers.get('retry-after'), code: answer.body?.error?.code, text: answer.text });
+      answers.push({
+        status: answer.status,
+        retryAfter: answer.headers.get('retry-after'),
+        code: answer.body?.error?.code,
+        text: answer.text,
+      });
     }
     for (const answer of answers) {
-      expect(answer, answer.text).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^[1-9]\d*$/), code: 'store_unavailable' });
+      expect(answer, answer.text).toMatchObject({
+        status: 503,
+        retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+        code: 'store_unavailable',
+      });
     }
     // What is stored still reads; the process lives.
     const read = await api('GET', `/api/checkouts/${before.body.id}`);
@@ -154,11 +163,11 @@ describe.skipIf(!ROOT)('the SQLite disk full (a tmpfs of 16 MiB mounted by the t
     rmSync(filler);
     rmSync(`${filler}.tail`);
     await vi.waitFor(async () => expect((await api('GET', '/readyz')).status).toBe(200), { timeout: 15_000, interval: 200 });
-    const retried = [];
+    const retried: { id: string; orderId: string; transactionId: string }[] = [];
     for (const order of tried.slice(0, 3)) {
       const made = await post(order);
       expect(made.status, made.text).toBe(201);
-      retried.push(made.body as { id: string; orderId: string; transactionId: string });
+      retried.push(made.body as (typeof retried)[number]);
     }
     await provider.sandbox.pix.complete(retried[0]!.transactionId, PAYER);
     await vi.waitFor(async () => expect((await api('GET', `/api/checkouts/${retried[0]!.id}`)).body.state).toBe('Completed'), {

@@ -27,7 +27,9 @@ interface Cluster {
   resume(): Promise<void>;
 }
 // Plain JavaScript shared with `npm test`; imported by address so TypeScript does not look for its types.
-const throwaway = (await import(pathToFileURL(fileURLToPath(new URL('../../../scripts/throwaway-postgres.mjs', import.meta.url))).href)) as {
+const throwaway = (await import(
+  pathToFileURL(fileURLToPath(new URL('../../../scripts/throwaway-postgres.mjs', import.meta.url))).href
+)) as {
   findPostgresBin(): string | undefined;
   startThrowawayPostgres(options: { log: (line: string) => void }): Promise<Cluster>;
 };
@@ -134,7 +136,12 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
     } catch {
       code = text.slice(0, 80);
     }
-    return { what: `${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}`, status: response.status, retryAfter: response.headers.get('retry-after'), code };
+    return {
+      what: `${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')}`,
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      code,
+    };
   };
 
   it('answers 503 with Retry-After meanwhile, then recovers without a restart and loses or doubles nothing', async () => {
@@ -182,7 +189,11 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
     }
     expect(answers.length).toBeGreaterThan(6);
     for (const answer of answers) {
-      expect(answer, answer.what).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^[1-9]\d*$/), code: 'store_unavailable' });
+      expect(answer, answer.what).toMatchObject({
+        status: 503,
+        retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+        code: 'store_unavailable',
+      });
     }
     expect(new Set(readyz)).toEqual(new Set([503]));
     expect(new Set(healthz)).toEqual(new Set([200]));
@@ -216,7 +227,8 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
     expect(await create(triedDuring[0], 200)).toMatchObject({ id: retried[0]!.id, transactionId: retried[0]!.transactionId });
 
     // One provider transaction per order: nothing asked twice, nothing made for a refused create but its retry.
-    for (const { orderId } of [paidBefore, streamed, ...toPayDuring, after, ...retried]) expect(await atProvider(orderId), orderId).toHaveLength(1);
+    for (const { orderId } of [paidBefore, streamed, ...toPayDuring, after, ...retried])
+      expect(await atProvider(orderId), orderId).toHaveLength(1);
     for (const { orderId } of triedDuring.slice(3)) expect(await atProvider(orderId), orderId).toHaveLength(0);
 
     // The merchant hears of every payment, the ones of the outage included, once the delivery worker's passes succeed.
