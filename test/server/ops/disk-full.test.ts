@@ -20,9 +20,22 @@ import { freePort, sendJson, startRecordingServer } from '../helpers/http';
 import { startSandbox } from '../helpers/sandbox';
 import { jsonClient } from '../helpers/server';
 
-const ROOT = process.getuid?.() === 0;
 /** Room for the schema and a few payments; filled by the test. */
 const DISK = '16m';
+/** The tmpfs of this file's test, mounted when we may (root, a mount allowed); unmounted after it. */
+const mountPoint = process.getuid?.() === 0 ? mkdtempSync(join(tmpdir(), 'disk-full-')) : undefined;
+const MOUNTED = mountPoint !== undefined && spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${DISK}`, 'tmpfs', mountPoint]).status === 0;
+if (mountPoint && !MOUNTED) rmdirSync(mountPoint);
+let unmounted = false;
+const unmount = () => {
+  if (!MOUNTED || unmounted) return;
+  unmounted = true;
+  spawnSync('umount', ['-l', mountPoint]);
+  rmdirSync(mountPoint);
+};
+// Also when the suite is filtered out or the run stops early: never a tmpfs left behind.
+process.once('exit', unmount);
+const HOW = MOUNTED ? `a tmpfs of ${DISK} mounted by the test` : 'skipped: mounting a tmpfs needs root';
 const PAYER = { name: 'Maria Pagadora', taxNumber: '52998224725' };
 
 /** Writes zeros to `file` until the disk says ENOSPC. */
@@ -47,12 +60,10 @@ function fill(file: string) {
   }
 }
 
-describe.skipIf(!ROOT)('the SQLite disk full (a tmpfs of 16 MiB mounted by the test, as root), then space again', () => {
+describe.skipIf(!MOUNTED)(`the SQLite disk full (${HOW}), then space again`, () => {
   const ordersToken = randomBytes(24).toString('base64url');
-  const mountPoint = ROOT ? mkdtempSync(join(tmpdir(), 'disk-full-')) : '';
-  const dataDir = join(mountPoint, 'data');
-  const filler = join(mountPoint, 'filler');
-  let mounted = false;
+  const dataDir = join(mountPoint ?? '', 'data');
+  const filler = join(mountPoint ?? '', 'filler');
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   let orders: Awaited<ReturnType<typeof startRecordingServer>>;
   let provider: ProviderClient;
@@ -60,9 +71,6 @@ describe.skipIf(!ROOT)('the SQLite disk full (a tmpfs of 16 MiB mounted by the t
   let api: ReturnType<typeof jsonClient>;
 
   beforeAll(async () => {
-    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${DISK}`, 'tmpfs', mountPoint], { encoding: 'utf8' });
-    if (mount.status !== 0) throw new Error(`mount failed: ${mount.stderr}`);
-    mounted = true;
     sandbox = await startSandbox();
     provider = sandbox.client();
     orders = await startRecordingServer((req, res) =>
@@ -93,8 +101,7 @@ describe.skipIf(!ROOT)('the SQLite disk full (a tmpfs of 16 MiB mounted by the t
     await bff?.stop();
     await orders?.close();
     await sandbox?.close();
-    if (mounted) spawnSync('umount', ['-l', mountPoint]);
-    if (ROOT) rmdirSync(mountPoint);
+    unmount();
   });
 
   const newOrder = () => {
