@@ -49,6 +49,7 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
   too_many_streams: 'Há atualizações ao vivo demais abertas: feche outras abas do console.',
   server_busy: `O servidor está ocupado. ${TRY_AGAIN}`,
   starting: `O servidor está iniciando. ${TRY_AGAIN}`,
+  store_unavailable: `O banco de dados está indisponível por um momento. ${TRY_AGAIN}`,
   internal_error: `Algo deu errado no servidor. ${TRY_AGAIN}`,
   network_error: 'Sem resposta do servidor. Verifique a conexão e tente de novo.',
   // The session and the roles.

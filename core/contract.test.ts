@@ -20,7 +20,8 @@ describe('the error contract', () => {
   });
 
   it("answers the provider's webhooks with their own codes, and a 503 where a shopper gets a 502", () => {
-    expect(codes(WEBHOOK_ERRORS).filter((code) => code in API_ERRORS)).toEqual(['provider_unavailable']);
+    expect(codes(WEBHOOK_ERRORS).filter((code) => code in API_ERRORS)).toEqual(['provider_unavailable', 'store_unavailable']);
+    expect(WEBHOOK_ERRORS.store_unavailable).toBe(API_ERRORS.store_unavailable);
     expect(WEBHOOK_ERRORS.provider_unavailable).toBe(503);
     expect(API_ERRORS.provider_unavailable).toBe(502);
   });

@@ -113,6 +113,8 @@ export const SHOPPER_ERRORS = {
   too_many_streams: 429,
   server_busy: 503,
   starting: 503,
+  /** The database is away for a moment (stopped, restarting, its disk full): try again after `Retry-After`. */
+  store_unavailable: 503,
   internal_error: 500,
 } as const satisfies Record<string, ErrorStatus>;
 
@@ -180,7 +182,7 @@ export const PROVIDER_REFUSED = 'provider_refused';
 /**
  * What the provider's webhook calls (`POST /api/webhooks/provider`) may get besides the request codes: never a
  * shopper's. `provider_unavailable` is 503 here (the transaction could not be re-read): any 5xx makes the provider
- * retry the delivery.
+ * retry the delivery. `store_unavailable` is the shoppers' code and status (the database away for a moment).
  */
 export const WEBHOOK_ERRORS = {
   webhook_unauthorized: 401,
@@ -190,6 +192,7 @@ export const WEBHOOK_ERRORS = {
   webhook_replayed: 401,
   invalid_webhook: 400,
   provider_unavailable: 503,
+  store_unavailable: 503,
 } as const satisfies Record<string, ErrorStatus>;
 
 /** Every code of the two browser-facing APIs, with its status: what the server's `ApiError` may carry. */

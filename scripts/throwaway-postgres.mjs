@@ -1,6 +1,7 @@
 // A PostgreSQL cluster for one test run: initdb into a temporary directory, a server on 127.0.0.1 at a free port
 // (TCP only, no Unix socket, so it never meets another cluster's socket or lock files), and a role with CREATEDB
-// (the tests make and drop their own databases). stop() shuts it down and deletes the directory.
+// (the tests make and drop their own databases). stop() shuts it down and deletes the directory; halt() shuts it down
+// and keeps it, and resume() starts it again on the same data and port (a database outage, for the tests of one).
 //
 // initdb and postgres refuse to run as root: as root they run as the `postgres` user (created as a system user when
 // it does not exist), and the directory belongs to it.
@@ -150,35 +151,76 @@ export async function startThrowawayPostgres({ bin = findPostgresBin(), log = (l
   let postmaster;
   let stopped = false;
 
+  /** Shuts the server down (fast, then immediate, then its process group killed), keeping its data directory. */
+  const shutDown = () => {
+    const pid = postmaster?.pid;
+    postmaster = undefined;
+    if (!pid) return;
+    const signal = (name, target = pid) => {
+      try {
+        process.kill(target, name);
+      } catch {
+        // Already gone.
+      }
+    };
+    // postmaster.pid goes away when the server has shut down (the process may stay a zombie until we are back in
+    // the event loop, so it is the file we watch). Fast shutdown, then immediate, then kill its process group.
+    const down = (ms) => {
+      for (let waited = 0; waited < ms; waited += 50) {
+        if (!existsSync(join(data, 'postmaster.pid'))) return true;
+        sleepSync(50);
+      }
+      return false;
+    };
+    signal('SIGINT');
+    if (!down(10_000)) {
+      signal('SIGQUIT');
+      down(5_000);
+    }
+    signal('SIGKILL', -pid);
+  };
+
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    const pid = postmaster?.pid;
-    if (pid) {
-      const signal = (name, target = pid) => {
-        try {
-          process.kill(target, name);
-        } catch {
-          // Already gone.
-        }
-      };
-      // postmaster.pid goes away when the server has shut down (the process may stay a zombie until we are back in
-      // the event loop, so it is the file we watch). Fast shutdown, then immediate, then kill its process group.
-      const down = (ms) => {
-        for (let waited = 0; waited < ms; waited += 50) {
-          if (!existsSync(join(data, 'postmaster.pid'))) return true;
-          sleepSync(50);
-        }
-        return false;
-      };
-      signal('SIGINT');
-      if (!down(10_000)) {
-        signal('SIGQUIT');
-        down(5_000);
-      }
-      signal('SIGKILL', -pid);
-    }
+    shutDown();
     rmSync(root, { recursive: true, force: true });
+  };
+
+  /** Starts the server on `port`; the exit flag tells whether it has exited since. */
+  const launch = (port) => {
+    const out = openSync(logPath, 'a');
+    postmaster = spawn(
+      join(bin, 'postgres'),
+      [
+        ...['-D', data, '-p', String(port)],
+        ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+        // Thrown away after the run: no need to survive a crash.
+        ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      ],
+      // Its own process group: a Ctrl-C in the terminal reaches the tests, and we shut the server down after them.
+      { cwd: root, detached: true, stdio: ['ignore', out, out], ...runAs },
+    );
+    closeSync(out);
+    postmaster.unref();
+    const state = { exited: false };
+    postmaster.once('exit', () => (state.exited = true));
+    return state;
+  };
+
+  /** A connected client of `url`, or undefined when the server exits or does not answer within 30 s. */
+  const connectWhenUp = async (pg, url, state) => {
+    for (let waited = 0; !state.exited && waited < 30_000; waited += 100) {
+      const attemptClient = new pg.Client({ connectionString: url });
+      try {
+        await attemptClient.connect();
+        return attemptClient;
+      } catch {
+        await attemptClient.end().catch(() => undefined);
+        await sleep(100);
+      }
+    }
+    return undefined;
   };
 
   try {
@@ -206,39 +248,13 @@ export async function startThrowawayPostgres({ bin = findPostgresBin(), log = (l
     const { default: pg } = await import('pg');
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const out = openSync(logPath, 'a');
-      postmaster = spawn(
-        join(bin, 'postgres'),
-        [
-          ...['-D', data, '-p', String(port)],
-          ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-          // Thrown away after the run: no need to survive a crash.
-          ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-        ],
-        // Its own process group: a Ctrl-C in the terminal reaches the tests, and we shut the server down after them.
-        { cwd: root, detached: true, stdio: ['ignore', out, out], ...runAs },
-      );
-      closeSync(out);
-      postmaster.unref();
-      let exited = false;
-      postmaster.once('exit', () => (exited = true));
-
+      const state = launch(port);
       const superUrl = `postgres://${SUPERUSER}:${superPassword}@127.0.0.1:${port}/postgres`;
-      let client;
-      for (let waited = 0; !client && !exited && waited < 30_000; waited += 100) {
-        const attemptClient = new pg.Client({ connectionString: superUrl });
-        try {
-          await attemptClient.connect();
-          client = attemptClient;
-        } catch {
-          await attemptClient.end().catch(() => undefined);
-          await sleep(100);
-        }
-      }
+      const client = await connectWhenUp(pg, superUrl, state);
       if (!client) {
         const logTail = tail(logPath);
         // Another process took the port between our probe and the server's bind: try another one.
-        if (exited && attempt < 3 && /could not bind|already in use/i.test(logTail)) continue;
+        if (state.exited && attempt < 3 && /could not bind|already in use/i.test(logTail)) continue;
         throw new Error(`the server did not start: ${logTail.split('\n').join(' | ') || 'no log'}`);
       }
       try {
@@ -247,7 +263,19 @@ export async function startThrowawayPostgres({ bin = findPostgresBin(), log = (l
       } finally {
         await client.end();
       }
-      return { url: `postgres://${ROLE}:${password}@127.0.0.1:${port}/${ROLE}`, port, version, dir: root, stop };
+      const url = `postgres://${ROLE}:${password}@127.0.0.1:${port}/${ROLE}`;
+      /** Stops the server and keeps its data (an outage, for the tests that live through one). */
+      const halt = () => {
+        if (!stopped) shutDown();
+      };
+      /** Starts the halted server again on the same data and port; resolves once it takes connections. */
+      const resume = async () => {
+        if (stopped || postmaster) return;
+        const client = await connectWhenUp(pg, superUrl, launch(port));
+        if (!client) throw new Error(`the server did not start again: ${tail(logPath).split('\n').join(' | ') || 'no log'}`);
+        await client.end();
+      };
+      return { url, port, version, dir: root, stop, halt, resume };
     }
   } catch (error) {
     stop();

@@ -43,6 +43,7 @@ export const ERROR_TEXT = {
   too_many_streams: 'errTooManyStreams',
   server_busy: 'errServerBusy',
   starting: 'errServer',
+  store_unavailable: 'errServer',
   body_timeout: 'errTimeout',
   request_timeout: 'errTimeout',
   internal_error: 'errInternal',

@@ -7,7 +7,8 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorEnvelope } from '../../core/contract';
 import { clientLeft, clientLeftAnswer } from '../lib/node-body';
-import { ApiError, internalError } from '../payments/errors';
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from '../lib/store-unavailable';
+import { ApiError, internalError, storeUnavailable } from '../payments/errors';
 
 /** The envelope every refusal is sent in: `{ statusCode: "Error", error: { name, message, code, details? } }`. */
 export function errorBody(name: string, code: string, message: string, details?: unknown): ErrorEnvelope {
@@ -23,9 +24,19 @@ export function sendError(c: Context, error: ApiError) {
 }
 
 /**
+ * A failure that is the database being away (../lib/store-unavailable.ts) as a 503 `store_unavailable` with
+ * `Retry-After`, so a shopper (and a load balancer) waits and tries again; undefined for any other failure.
+ */
+export function storeUnavailableAnswer(error: unknown): { error: ApiError; retryAfter: string } | undefined {
+  if (!isStoreUnavailable(error)) return undefined;
+  return { error: storeUnavailable(error), retryAfter: String(STORE_RETRY_AFTER_SECONDS) };
+}
+
+/**
  * The error handler of an app whose answers are the envelope (the API's, the demo's): an `ApiError` as itself, a
  * Hono `HTTPException` as a 4xx `bad_request`, a client that left mid-body as a quiet 499 (the request log's line
- * only: nothing went wrong here), anything else logged under `where` and answered as a 500 envelope.
+ * only: nothing went wrong here), the database away as a 503 with `Retry-After` (one short line in the log, not a
+ * stack per request), anything else logged under `where` and answered as a 500 envelope.
  */
 export function errorAnswers(logger: Pick<Console, 'warn' | 'error'>, where: string): ErrorHandler {
   return (error, c) => {
@@ -36,6 +47,12 @@ export function errorAnswers(logger: Pick<Console, 'warn' | 'error'>, where: str
     }
     if (error instanceof HTTPException) {
       return c.json(errorBody('ApiError', 'bad_request', error.message || 'Bad request.'), error.status);
+    }
+    const away = storeUnavailableAnswer(error);
+    if (away) {
+      logger.warn(`${where}: store_unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      c.header('retry-after', away.retryAfter);
+      return sendError(c, away.error);
     }
     logger.error(`${where}:`, error);
     return sendError(c, internalError());

@@ -10,7 +10,7 @@
  * envelope). The body has the app's deadline: past it, a 408 `body_timeout`, and the connection is closed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { envelopeOf } from '../http/error-envelope';
+import { envelopeOf, storeUnavailableAnswer } from '../http/error-envelope';
 import { logRequest } from '../http/request-log';
 import { jsonAnswerHeaders } from '../http/security-headers';
 import { readIncoming } from '../lib/node-body';
@@ -23,6 +23,8 @@ export type NodeRoute = (incoming: IncomingMessage, outgoing: ServerResponse) =>
 export interface ReceiverAnswer {
   status: number;
   body: object;
+  /** Seconds for `Retry-After` (the database away for a moment: the provider sends the webhook again). */
+  retryAfter?: string;
 }
 
 /** What the route runs: a receiver given the request's headers and its body as text (server/bff/webhooks.ts). */
@@ -48,10 +50,11 @@ export function nodeWebhookRoute({ receive, path, maxBytes, bodyTimeoutMs, https
     const value = incoming.headers[name.toLowerCase()];
     return Array.isArray(value) ? value.join(', ') : value;
   };
-  const send = (outgoing: ServerResponse, { status, body }: ReceiverAnswer, close: boolean) => {
+  const send = (outgoing: ServerResponse, { status, body, retryAfter }: ReceiverAnswer, close: boolean) => {
     const text = JSON.stringify(body);
     outgoing.writeHead(status, {
       ...headers,
+      ...(retryAfter && { 'retry-after': retryAfter }),
       'content-length': Buffer.byteLength(text),
       // The rest of a late body may still be on its way: don't keep the connection for it.
       ...(close && { connection: 'close' }),
@@ -76,6 +79,8 @@ export function nodeWebhookRoute({ receive, path, maxBytes, bodyTimeoutMs, https
     text.catch(() => undefined);
     void receive({ header: (name) => header(incoming, name), text: () => text })
       .catch((error: unknown): ReceiverAnswer => {
+        const away = storeUnavailableAnswer(error);
+        if (away) return { status: away.error.status, body: envelopeOf(away.error), retryAfter: away.retryAfter };
         log.error('checkout api:', error);
         const failure = internalError();
         return { status: failure.status, body: envelopeOf(failure) };

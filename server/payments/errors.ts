@@ -135,6 +135,9 @@ export const tooManyStreams = () => new ApiError('too_many_streams', 'Too many o
 export const tooManyBackOfficeStreams = () => new ApiError('too_many_streams', 'Too many back-office live streams are open.');
 /** The whole server's status streams are taken. */
 export const serverBusy = () => new ApiError('server_busy', 'Too many open status streams. Try again shortly.');
+/** The database is away for a moment (../lib/store-unavailable.ts); `cause` is for the log. */
+export const storeUnavailable = (cause: unknown) =>
+  new ApiError('store_unavailable', 'Payments are briefly unavailable. Try again in a few seconds.', undefined, { cause });
 
 // The back office: cash-outs, refunds, invoices.
 

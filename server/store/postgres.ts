@@ -13,6 +13,9 @@ import { storeTypes, UTC_SESSION } from './pg-types';
 import { postgresDb } from './sql/postgres-executor';
 import type { Store } from './types';
 
+/** The longest a query waits for a connection of the pool (a new one, or a busy one coming back). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export interface PostgresStoreOptions {
   connectionString: string;
   maxConnections?: number;
@@ -32,7 +35,16 @@ export async function openPostgresStore({
   onlineMigrationsAfter,
   onQuery,
 }: PostgresStoreOptions): Promise<Store> {
-  const pool = new pg.Pool({ connectionString, max: maxConnections, options: UTC_SESSION, types: storeTypes });
+  // A connection that does not come within the timeout fails the query (a 503 to the shopper: ../lib/store-unavailable.ts)
+  // rather than holding the request while the database is away. An idle client whose server goes away is reported to
+  // `onError` and dropped; the pool opens new connections on the next queries, once the database is back.
+  const pool = new pg.Pool({
+    connectionString,
+    max: maxConnections,
+    options: UTC_SESSION,
+    types: storeTypes,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   pool.on('error', onError);
   const pending = await migratePostgres(pool).catch(async (error) => {
     await pool.end();
