@@ -33,6 +33,7 @@ import {
   type DeliveryWorker,
   type DeliveryWorkerOptions,
 } from './delivery-options';
+import { deliveryLog, tellAttempt } from './attempt-line';
 import { attemptRecorder } from './delivery-record';
 import { endpointLanes } from './lanes';
 import { sendEvent, SEND_TIMEOUT_MS, type WebhookEndpoint } from './send';
@@ -52,7 +53,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const environment = options.endpoints;
   const fromEnvironment: Target[] = environment.map((endpoint) => ({ ...endpoint, checked: false }));
   const owner = `worker-${randomUUID()}`;
-  const logger = options.logger ?? console;
+  const logger = deliveryLog(options.logger ?? console);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const batch = options.batch ?? 64;
   const lane = options.lane ?? 16;
@@ -124,8 +125,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       : clock.now().getTime() - Date.parse(event.createdAt) >= (options.retryForMs ?? RETRY_FOR_MS)
         ? { failed: true }
         : { retryAt: new Date(clock.now().getTime() + delayAfter(attempts)).toISOString() };
-    // The cause as the socket told it, for the operator; the attempt records only its reason.
-    if (cause) logger.warn(`merchant webhook ${event.id} to ${endpoint.id}: ${cause} (attempt ${attempts})`);
+    tellAttempt(logger, { event, endpointId: endpoint.id, attempts, status: sent.status, outcome, cause });
     return { seq: event.seq, endpointId: endpoint.id, attempt: sent, outcome };
   }
 

@@ -16,6 +16,7 @@ import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
 import type { StatusHub } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerStore } from './delivery';
+import { deliveryLog, type DeliveryLog } from './attempt-line';
 import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
@@ -32,18 +33,18 @@ export interface ThreadData {
 }
 
 export type ToThread = { op: 'start' | 'wake' | 'refresh' | 'stop' } | { op: 'run'; id: number };
-type FromThread = { op: 'warn' | 'failed'; line: string } | { op: 'ran'; id: number; count: number } | { op: 'stopped' };
+type FromThread = { op: 'warn' | 'log'; fields?: Record<string, unknown>; line: string } | { op: 'failed'; line: string } | { op: 'ran'; id: number; count: number } | { op: 'stopped' };
 
 export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   /** The request thread's store: only to start the endpoints' cursors (see `start`). */
   store: Pick<EndpointStore, 'listWebhookEndpoints'> & Pick<DeliveryLogStore, 'queueEndpointDeliveries'>;
   hub: Pick<StatusHub, 'subscribeAll'>;
   endpoints: readonly WebhookEndpoint[];
-  logger?: Pick<Console, 'warn'>;
+  logger?: DeliveryLog;
 }
 
 export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): DeliveryWorker {
-  const logger = options.logger ?? console;
+  const logger = deliveryLog(options.logger ?? console);
   const environment = options.endpoints;
   let thread: { worker: Worker; stopped: Promise<void> } | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -65,8 +66,11 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): 
     const worker = startTypeScriptWorker(new URL('./thread-entry.ts', import.meta.url), data);
     const stopped = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: FromThread) => {
-      if (message.op === 'warn') logger.warn(message.line);
-      else if (message.op === 'failed') logger.warn(`merchant webhooks: the delivery thread could not start: ${message.line}`);
+      if (message.op === 'warn' || message.op === 'log') {
+        const tell = message.op === 'warn' ? logger.warn : logger.log;
+        if (message.fields) tell?.(message.fields, message.line);
+        else tell?.(message.line);
+      } else if (message.op === 'failed') logger.warn(`merchant webhooks: the delivery thread could not start: ${message.line}`);
       else if (message.op === 'ran') {
         runs.get(message.id)?.(message.count);
         runs.delete(message.id);

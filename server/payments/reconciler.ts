@@ -22,6 +22,7 @@
  * until `followExpiredMs` (24 h) has passed; some 30 reads a checkout instead of 1,440 (docs/spec-gaps.md).
  */
 import type { Clock } from '../lib/clock';
+import { inJob } from '../lib/request-scope';
 import type { ReconcileStore } from '../store/checkout-store';
 import type { CheckoutService } from './service';
 
@@ -58,6 +59,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const backoff = options.expiredBackoff ?? { firstMs: MINUTE, maxMs: 60 * MINUTE };
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | undefined;
+  let passes = 0;
 
   /** One pass; resolves with the number of checkouts that moved. */
   async function pass(): Promise<number> {
@@ -95,7 +97,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   return {
     runOnce(): Promise<number> {
-      running ??= pass().finally(() => {
+      // Each pass's lines (its moves, its errors) carry `job: reconcile:<n>`: no request started it.
+      running ??= inJob(`reconcile:${++passes}`, pass).finally(() => {
         running = undefined;
       });
       return running;
