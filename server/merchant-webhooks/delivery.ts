@@ -146,8 +146,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /** Sends one claimed delivery in its endpoint's lane; resolves once its attempt is recorded (a throw: left to its lease). */
   function dispatch(endpoint: Target, delivery: WebhookDelivery): Promise<void> {
     const done = lanes
-      .run(endpoint.id, () => attempt(endpoint, delivery))
-      .then((made) => recorder.record(made, endpoint.checked))
+      // Stopping, one still waiting in its lane is not sent: `stop` hands its lease back.
+      .run(endpoint.id, () => (stopping ? Promise.resolve(undefined) : attempt(endpoint, delivery)))
+      .then((made) => made && recorder.record(made, endpoint.checked))
       .catch((error: unknown) => logger.warn('merchant webhook:', error))
       .finally(() => sending.delete(done));
     sending.add(done);
@@ -271,7 +272,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       timer.unref();
       track(runOnce());
     },
-    /** Stops claiming; resolves once every delivery in flight has been recorded (a hanging one: at its timeout). */
+    /**
+     * Stops claiming; resolves once every delivery in flight has been recorded (a hanging one: at its timeout) and the
+     * leases of those claimed and not sent are handed back, for another instance to take at once.
+     */
     async stop() {
       clearInterval(timer);
       timer = undefined;
@@ -281,6 +285,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       while (inFlight.size > 0 || claiming || queued || sending.size > 0) {
         await Promise.all([...inFlight, ...sending, claiming?.catch(() => []), queued?.catch(() => [])]);
       }
+      await store.releaseDeliveries(owner).catch((error: unknown) => logger.warn('merchant webhooks: leases not handed back:', error));
       transport.close();
     },
   };
