@@ -134,7 +134,7 @@ describe('the log of a payment through every path', () => {
     // The console: a user signs in with a password; the refund goes with the session cookie.
     const origin = new URL(bff.publicBaseUrl).origin;
     const email = `ops-${randomUUID()}@example.com`;
-    await addUser({ store: bff.store, clock: systemClock }, { email, role: 'admin', password: PASSWORD }, async () => undefined);
+    await addUser({ store: bff.store, clock: systemClock }, { email, role: 'owner', password: PASSWORD }, async () => undefined);
     const signIn = await bff.json('POST', '/api/admin/session', { email, password: PASSWORD }, { origin, 'x-forwarded-for': '10.9.8.7' });
     expect(signIn.status).toBe(200);
     const cookie = sessionCookie(signIn.headers.get('set-cookie'));
