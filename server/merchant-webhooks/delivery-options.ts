@@ -32,6 +32,8 @@ export interface DeliveryWorkerOptions {
   logger?: DeliveryLog;
   /** How often it looks for due deliveries besides the wake-ups of the hub. Default 1 s. */
   intervalMs?: number;
+  /** How long `stop` waits for the answers of the sends in flight before it cuts them and hands them back. Default 0.5 s. */
+  stopGraceMs?: number;
   /** How long a delivery is held by this instance while it sends. Default 30 s. */
   leaseMs?: number;
   /** A 2xx must come within this. Default 10 s. */

@@ -60,6 +60,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const transport = webhookTransport(options.addresses);
   /** Set by `stop`: nothing claims again by itself, so `stop` ends with nothing in flight. */
   let stopping = false;
+  /** Set by `stop` once its grace is over: the sends still waiting for an answer are cut, and not recorded. */
+  let cut = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
@@ -116,9 +118,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   /** One attempt of one delivery: what the store records of it. */
-  async function attempt(endpoint: Target, delivery: WebhookDelivery): Promise<RecordedAttempt> {
+  async function attempt(endpoint: Target, delivery: WebhookDelivery): Promise<RecordedAttempt | undefined> {
     const { event } = delivery;
     const { attempt: sent, cause } = await sendEvent(transport, endpoint, event, clock, options.timeoutMs ?? SEND_TIMEOUT_MS);
+    // Cut by `stop`, not the receiver's failure: handed back unrecorded, sent again (same `webhook-id`) by whoever takes it.
+    if (cut) return undefined;
     const attempts = delivery.attempts + 1;
     const outcome: DeliveryOutcome = !sent.error
       ? { delivered: true }
@@ -273,18 +277,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       track(runOnce());
     },
     /**
-     * Stops claiming; resolves once every delivery in flight has been recorded (a hanging one: at its timeout) and the
-     * leases of those claimed and not sent are handed back, for another instance to take at once.
+     * Stops claiming; resolves once every delivery in flight has been recorded, those unanswered after `stopGraceMs`
+     * cut, and the leases of those cut or claimed and not sent handed back, for another instance to take at once.
      */
     async stop() {
       clearInterval(timer);
       timer = undefined;
       unsubscribe?.();
       stopping = true;
+      cut = false;
+      const grace = setTimeout(() => ((cut = true), transport.close()), options.stopGraceMs ?? 500);
       // A claim in progress still sends what it took: wait until nothing runs.
       while (inFlight.size > 0 || claiming || queued || sending.size > 0) {
         await Promise.all([...inFlight, ...sending, claiming?.catch(() => []), queued?.catch(() => [])]);
       }
+      clearTimeout(grace);
       await store.releaseDeliveries(owner).catch((error: unknown) => logger.warn('merchant webhooks: leases not handed back:', error));
       transport.close();
     },

@@ -33,7 +33,11 @@ export interface ThreadData {
 }
 
 export type ToThread = { op: 'start' | 'wake' | 'refresh' | 'stop' } | { op: 'run'; id: number };
-type FromThread = { op: 'warn' | 'log'; fields?: Record<string, unknown>; line: string } | { op: 'failed'; line: string } | { op: 'ran'; id: number; count: number } | { op: 'stopped' };
+type FromThread =
+  | { op: 'warn' | 'log'; fields?: Record<string, unknown>; line: string }
+  | { op: 'failed'; line: string }
+  | { op: 'ran'; id: number; count: number }
+  | { op: 'stopped' };
 
 export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   /** The request thread's store: only to start the endpoints' cursors (see `start`). */

@@ -96,7 +96,8 @@ afterAll(async () => {
 });
 
 /** The lines that name `id`, parsed. */
-const linesOf = (id: string) => captured.lines.filter((line) => line.includes(id)).map((line) => JSON.parse(line) as Record<string, unknown>);
+const linesOf = (id: string) =>
+  captured.lines.filter((line) => line.includes(id)).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('the log of a payment through every path', () => {
   let orderId: string;
@@ -139,7 +140,12 @@ describe('the log of a payment through every path', () => {
     expect(signIn.status).toBe(200);
     const cookie = sessionCookie(signIn.headers.get('set-cookie'));
     seen.push(cookie.split('=')[1]!);
-    const refund = await bff.json('POST', `/api/admin/checkouts/${checkoutId}/refunds`, {}, { cookie, origin, 'idempotency-key': randomUUID() });
+    const refund = await bff.json(
+      'POST',
+      `/api/admin/checkouts/${checkoutId}/refunds`,
+      {},
+      { cookie, origin, 'idempotency-key': randomUUID() },
+    );
     expect(refund.status).toBe(201);
     const listed = await bff.json('GET', '/api/admin/checkouts', undefined, { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(listed.status).toBe(200);
