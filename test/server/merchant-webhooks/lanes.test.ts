@@ -1,7 +1,7 @@
 /**
  * Each webhook endpoint has a lane of its own in the delivery worker (server/merchant-webhooks/delivery.ts, lanes.ts): three
  * endpoints that accept the connection and never answer (each holds its deliveries for the whole 10 s timeout) leave
- * a healthy endpoint's deliveries, and MERCHANT_WEBHOOK_URL's, arriving within a second of their event, as if the
+ * a healthy endpoint's deliveries, and MERCHANT_WEBHOOK_URL's, arriving well inside that timeout, as if the
  * hanging ones were not there; and each hanging endpoint gets no more than its lane's share of connections. The
  * whole product, as `npm start` runs it: the worker in its thread, the endpoints added through the back office.
  */
@@ -19,6 +19,8 @@ const PAYER = { name: 'Maria Pagadora', taxNumber: '52998224725' };
 /** More than a lane takes at once (16), so each hanging endpoint has a backlog behind its full lane. */
 const PAYMENTS = 40;
 const LANE = 16;
+/** Half the 10 s a delivery attempt may hang: a delivery that came sooner did not wait behind a hanging one. */
+const HANG_BOUND_MS = 5_000;
 
 /** A receiver that takes each request and never answers it; it counts how many it held open at once. */
 async function hangingReceiver() {
@@ -102,7 +104,7 @@ describe.each(DATABASES)('deliveries beside endpoints that hang (%s)', (_name, d
     await db?.drop();
   });
 
-  it('delivers to a healthy endpoint and MERCHANT_WEBHOOK_URL within a second of each event while three others hang', async () => {
+  it('delivers to a healthy endpoint and MERCHANT_WEBHOOK_URL without waiting behind three others that hang', async () => {
     for (const receiver of hanging) expect((await admin('POST', '/webhook-endpoints', { url: receiver.url })).status).toBe(201);
     const healthySecret = `whsec_${randomBytes(32).toString('base64')}`;
     const healthy = await timedReceiver(healthySecret);
@@ -141,9 +143,11 @@ describe.each(DATABASES)('deliveries beside endpoints that hang (%s)', (_name, d
         // Its own lane's share, never more.
         expect(mostOpen).toBeLessThanOrEqual(LANE);
       }
-      // Every delivery to the healthy endpoint and to the environment's came within a second of its event.
-      expect(lateness(healthy.arrivals)[0]).toBeLessThan(1_000);
-      expect(lateness(environment.arrivals)[0]).toBeLessThan(1_000);
+      // No delivery to the healthy endpoint or to the environment's waited behind a hanging attempt: each came well
+      // inside the 10 s an attempt may hang (a bound on the lanes, not on the machine's speed: a loaded CI machine
+      // took 1.3 s where a quiet one takes 0.1 s; queued behind the hanging ones, it would be 10 s or more).
+      expect(lateness(healthy.arrivals)[0]).toBeLessThan(HANG_BOUND_MS);
+      expect(lateness(environment.arrivals)[0]).toBeLessThan(HANG_BOUND_MS);
     } finally {
       await healthy.close();
     }
