@@ -3,7 +3,8 @@
  *
  * 1. `/readyz` answers 503 `draining` and the listener stops accepting connections;
  * 2. requests in flight finish (each answer closes its connection), every event stream ends with a `retry:` hint;
- * 3. the reconciler stops, the merchant webhooks' deliveries in flight are recorded and the worker stops;
+ * 3. the reconciler stops, the merchant webhooks' deliveries in flight are recorded, the leases of those claimed and
+ *    not yet sent are handed back (another instance takes them at once), and the worker stops;
  * 4. the hub and the store close; the process exits 0.
  *
  * Connections still open one second before the deadline are cut, so the closing steps have that second; a step that

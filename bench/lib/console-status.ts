@@ -72,7 +72,7 @@ export async function serveShoppers(store: CheckoutAppStore) {
     webhookSecret: SECRET,
     orderTokenSecret: SECRET,
     allowedOrigins: [],
-    logger: { error: () => undefined, warn: () => undefined },
+    logger: { log: () => undefined, error: () => undefined, warn: () => undefined },
   });
   const server = serve({ fetch: new Hono().route('/api', app).fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', resolve));

@@ -22,6 +22,7 @@ import type { StatusHub } from '../store/types';
 import { checkoutRoutes } from './routes/checkouts';
 import { orderRoutes } from './routes/orders';
 import { webhookRoutes } from './routes/webhooks';
+import { loggingTransitions } from './transition-log';
 import { webhookReceiver, type WebhookReceiverStore, type WebhookRoutesOptions } from './webhook-receiver';
 
 /** What the shoppers' API stores through: the checkout service's ports (the reconciler's among them) and the webhook receiver's. */
@@ -58,7 +59,8 @@ export interface CheckoutAppOptions {
   reconcile?: { staleAfterMs?: number; intervalMs?: number; followExpiredMs?: number };
   /** Told of every authenticated webhook once it is handled (for a log); it never delays the provider's answer. */
   onWebhook?: WebhookRoutesOptions['onWebhook'];
-  logger?: Pick<Console, 'error' | 'warn'>;
+  /** Where the app's lines go: one per committed move of a checkout (`log`, ./transition-log.ts), and its errors. */
+  logger?: Pick<Console, 'log' | 'error' | 'warn'>;
   /** Per-client limits; each unset one takes the default of the matching setting (README, Configuration). */
   limits?: Partial<CheckoutLimits>;
   /** What the webhooks, the stream limits and the reconciler tell (server/metrics). */
@@ -116,6 +118,8 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? console;
   const metrics = options.metrics ?? NO_METRICS;
+  // Every move the service or the receiver commits is logged with the payment's ids.
+  const store = loggingTransitions(options.store, logger);
   const webhook: WebhookTarget = {
     url: `${options.apiBaseUrl.replace(/\/+$/, '')}/webhooks/provider`,
     headerName: WEBHOOK_HEADER,
@@ -123,13 +127,14 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   };
   const service = createCheckoutService({
     ...options,
+    store,
     clock,
     webhook,
     defaultReturnUrl: options.allowedOrigins[0] ?? options.apiBaseUrl,
     ...(options.creationWaitMs ? { creationWaitMs: options.creationWaitMs } : {}),
   });
   const reconciler = createReconciler({
-    store: options.store,
+    store,
     service,
     clock,
     ...options.reconcile,
@@ -139,7 +144,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
 
   const receiveWebhook = webhookReceiver({
     service,
-    store: options.store,
+    store,
     clock,
     webhook,
     signingKey: options.webhookSigningKey,
@@ -168,7 +173,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
     '/',
     checkoutRoutes({
       service,
-      store: options.store,
+      store,
       hub: options.hub,
       returnOrigins: origins,
       heartbeatMs: options.heartbeatMs ?? 15_000,
@@ -180,7 +185,7 @@ export function createCheckoutApp(options: CheckoutAppOptions) {
   app.route('/checkouts', checkouts);
   const orders = orderRoutes({
     service,
-    store: options.store,
+    store,
     orders: options.orders,
     orderTokenSecret: options.orderTokenSecret,
     clock,

@@ -1,7 +1,8 @@
 /**
  * The server's log (pino): one JSON object a line on stdout, or pino-pretty's lines for people (`LOG_FORMAT=pretty`).
  * Every line has `time` (ISO 8601), `level` (its name), `msg`, and inside a request its `reqId` and the payment ids
- * the request annotated (./request-scope.ts).
+ * the request annotated (./request-scope.ts); a background job's line (a reconciler pass, the merchant webhooks) its
+ * `job`, and any other line `job: process`.
  *
  * Console-shaped (`log`, `warn`, `error`), as every part of the server takes its logger (tests pass a quiet one): a
  * first argument that is a plain object gives the line its fields, pino's convention; an Error is written as `err`
@@ -74,8 +75,9 @@ export function createPino({ format = 'json', level = 'info', destination }: Log
     level,
     timestamp: stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    // The request's id and payment ids, read when the line is written: those a request learnt after it began too.
-    mixin: () => ({ ...currentRequest() }),
+    // The request's id and payment ids, read when the line is written: those a request learnt after it began too. A
+    // line no request nor background job told (the start, the stop, a store's lost connection) is the process's own.
+    mixin: () => ({ ...(currentRequest() ?? { job: 'process' }) }),
     ...(format === 'json' && { formatters: { level: (label: string) => ({ level: label }) } }),
   };
   if (format === 'pretty') return pino(options, destination ?? pretty({ colorize: process.stdout.isTTY, sync: true }));

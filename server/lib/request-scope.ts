@@ -15,9 +15,8 @@ export interface PaymentIds {
   transactionId?: string | undefined;
 }
 
-export interface RequestScope extends PaymentIds {
-  reqId: string;
-}
+/** A request's scope has its `reqId`; background work's (a reconciler pass, the delivery worker), which no request started, its `job`. */
+export type RequestScope = PaymentIds & ({ reqId: string; job?: never } | { job: string; reqId?: never });
 
 const scopes = new AsyncLocalStorage<RequestScope>();
 
@@ -35,13 +34,21 @@ export function inRequest<T>(reqId: string, fn: () => T): T {
   return scopes.run({ reqId }, fn);
 }
 
+/**
+ * Runs `fn` as background work named `job` (for example `reconcile:12`): its lines carry `job` instead of a request's
+ * id. Its payment ids are not kept in the scope (a pass touches many payments): its lines name them as fields.
+ */
+export function inJob<T>(job: string, fn: () => T): T {
+  return scopes.run({ job }, fn);
+}
+
 /** The current request's scope, if a request is being served. */
 export const currentRequest = (): RequestScope | undefined => scopes.getStore();
 
 /** Adds the payment ids the request now knows to its scope (nothing outside a request); an undefined id is left as is. */
 export function annotateRequest(ids: PaymentIds): void {
   const scope = scopes.getStore();
-  if (!scope) return;
+  if (!scope || scope.job) return;
   if (ids.checkoutId) scope.checkoutId = ids.checkoutId;
   if (ids.orderId) scope.orderId = ids.orderId;
   if (ids.transactionId) scope.transactionId = ids.transactionId;

@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock';
 import type { DeliveryStore } from '../store/deliveries';
 import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
 import type { StatusHub } from '../store/types';
+import type { DeliveryLog } from './attempt-line';
 import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
@@ -28,9 +29,11 @@ export interface DeliveryWorkerOptions {
   /** Where the stored endpoints' connections may go (./endpoint-address.ts). */
   addresses: EndpointAddressPolicy;
   clock: Clock;
-  logger?: Pick<Console, 'warn'>;
+  logger?: DeliveryLog;
   /** How often it looks for due deliveries besides the wake-ups of the hub. Default 1 s. */
   intervalMs?: number;
+  /** How long `stop` waits for the answers of the sends in flight before it cuts them and hands them back. Default 0.5 s. */
+  stopGraceMs?: number;
   /** How long a delivery is held by this instance while it sends. Default 30 s. */
   leaseMs?: number;
   /** A 2xx must come within this. Default 10 s. */

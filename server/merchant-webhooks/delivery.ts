@@ -33,6 +33,7 @@ import {
   type DeliveryWorker,
   type DeliveryWorkerOptions,
 } from './delivery-options';
+import { deliveryLog, tellAttempt } from './attempt-line';
 import { attemptRecorder } from './delivery-record';
 import { endpointLanes } from './lanes';
 import { sendEvent, SEND_TIMEOUT_MS, type WebhookEndpoint } from './send';
@@ -52,13 +53,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const environment = options.endpoints;
   const fromEnvironment: Target[] = environment.map((endpoint) => ({ ...endpoint, checked: false }));
   const owner = `worker-${randomUUID()}`;
-  const logger = options.logger ?? console;
+  const logger = deliveryLog(options.logger ?? console);
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const batch = options.batch ?? 64;
   const lane = options.lane ?? 16;
   const transport = webhookTransport(options.addresses);
   /** Set by `stop`: nothing claims again by itself, so `stop` ends with nothing in flight. */
   let stopping = false;
+  /** Set by `stop` once its grace is over: the sends still waiting for an answer are cut, and not recorded. */
+  let cut = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let unsubscribe: (() => void) | undefined;
   const inFlight = new Set<Promise<unknown>>();
@@ -115,9 +118,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   /** One attempt of one delivery: what the store records of it. */
-  async function attempt(endpoint: Target, delivery: WebhookDelivery): Promise<RecordedAttempt> {
+  async function attempt(endpoint: Target, delivery: WebhookDelivery): Promise<RecordedAttempt | undefined> {
     const { event } = delivery;
     const { attempt: sent, cause } = await sendEvent(transport, endpoint, event, clock, options.timeoutMs ?? SEND_TIMEOUT_MS);
+    // Cut by `stop`, not the receiver's failure: handed back unrecorded, sent again (same `webhook-id`) by whoever takes it.
+    if (cut) return undefined;
     const attempts = delivery.attempts + 1;
     const outcome: DeliveryOutcome = !sent.error
       ? { delivered: true }
@@ -125,8 +130,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         ? { failed: true }
         : { retryAt: new Date(clock.now().getTime() + delayAfter(attempts)).toISOString() };
     options.onAttempt?.('delivered' in outcome ? 'delivered' : 'failed' in outcome ? 'failed' : 'retrying');
-    // The cause as the socket told it, for the operator; the attempt records only its reason.
-    if (cause) logger.warn(`merchant webhook ${event.id} to ${endpoint.id}: ${cause} (attempt ${attempts})`);
+    tellAttempt(logger, { event, endpointId: endpoint.id, attempts, status: sent.status, outcome, cause });
     return { seq: event.seq, endpointId: endpoint.id, attempt: sent, outcome };
   }
 
@@ -147,8 +151,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   /** Sends one claimed delivery in its endpoint's lane; resolves once its attempt is recorded (a throw: left to its lease). */
   function dispatch(endpoint: Target, delivery: WebhookDelivery): Promise<void> {
     const done = lanes
-      .run(endpoint.id, () => attempt(endpoint, delivery))
-      .then((made) => recorder.record(made, endpoint.checked))
+      // Stopping, one still waiting in its lane is not sent: `stop` hands its lease back.
+      .run(endpoint.id, () => (stopping ? Promise.resolve(undefined) : attempt(endpoint, delivery)))
+      .then((made) => made && recorder.record(made, endpoint.checked))
       .catch((error: unknown) => logger.warn('merchant webhook:', error))
       .finally(() => sending.delete(done));
     sending.add(done);
@@ -272,16 +277,23 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       timer.unref();
       track(runOnce());
     },
-    /** Stops claiming; resolves once every delivery in flight has been recorded (a hanging one: at its timeout). */
+    /**
+     * Stops claiming; resolves once every delivery in flight has been recorded, those unanswered after `stopGraceMs`
+     * cut, and the leases of those cut or claimed and not sent handed back, for another instance to take at once.
+     */
     async stop() {
       clearInterval(timer);
       timer = undefined;
       unsubscribe?.();
       stopping = true;
+      cut = false;
+      const grace = setTimeout(() => ((cut = true), transport.close()), options.stopGraceMs ?? 500);
       // A claim in progress still sends what it took: wait until nothing runs.
       while (inFlight.size > 0 || claiming || queued || sending.size > 0) {
         await Promise.all([...inFlight, ...sending, claiming?.catch(() => []), queued?.catch(() => [])]);
       }
+      clearTimeout(grace);
+      await store.releaseDeliveries(owner).catch((error: unknown) => logger.warn('merchant webhooks: leases not handed back:', error));
       transport.close();
     },
   };

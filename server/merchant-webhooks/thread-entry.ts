@@ -17,7 +17,15 @@ const port = parentPort!;
 
 /** Errors cross as their message (and stack): the request thread's logger prints the same line as in-thread. */
 const line = (values: unknown[]) => values.map((v) => (v instanceof Error ? (v.stack ?? v.message) : String(v))).join(' ');
-const logger = { warn: (...values: unknown[]) => port.postMessage({ op: 'warn', line: line(values) }) };
+/** A first argument that is a plain object is the line's fields (./attempt-line.ts), sent as they are. */
+const tell =
+  (op: 'warn' | 'log') =>
+  (...values: unknown[]) => {
+    const [first, ...rest] = values;
+    const fields = typeof first === 'object' && first !== null && Object.getPrototypeOf(first) === Object.prototype;
+    port.postMessage(fields ? { op, fields: first, line: line(rest) } : { op, line: line(values) });
+  };
+const logger = { warn: tell('warn'), log: tell('log') };
 
 // Before the store opens: the threads it starts (its reader's, its checkpoints') inherit the lower priority.
 try {

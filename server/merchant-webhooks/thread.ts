@@ -17,6 +17,7 @@ import type { StatusHub } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerStore } from './delivery';
 import type { AttemptOutcome } from './delivery-options';
+import { deliveryLog, type DeliveryLog } from './attempt-line';
 import type { EndpointAddressPolicy } from './endpoint-address';
 import type { WebhookEndpoint } from './send';
 
@@ -34,7 +35,8 @@ export interface ThreadData {
 
 export type ToThread = { op: 'start' | 'wake' | 'refresh' | 'stop' } | { op: 'run'; id: number };
 type FromThread =
-  | { op: 'warn' | 'failed'; line: string }
+  | { op: 'warn' | 'log'; fields?: Record<string, unknown>; line: string }
+  | { op: 'failed'; line: string }
   | { op: 'ran'; id: number; count: number }
   | { op: 'attempts'; counts: Partial<Record<AttemptOutcome, number>> }
   | { op: 'stopped' };
@@ -44,13 +46,13 @@ export interface ThreadedDeliveryOptions extends Omit<ThreadData, 'endpoints'> {
   store: Pick<EndpointStore, 'listWebhookEndpoints'> & Pick<DeliveryLogStore, 'queueEndpointDeliveries'>;
   hub: Pick<StatusHub, 'subscribeAll'>;
   endpoints: readonly WebhookEndpoint[];
-  logger?: Pick<Console, 'warn'>;
+  logger?: DeliveryLog;
   /** Told of the thread's attempts' outcomes, `count` of each at a time (the product's metrics). */
   onAttempts?: (outcome: AttemptOutcome, count: number) => void;
 }
 
 export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): DeliveryWorker {
-  const logger = options.logger ?? console;
+  const logger = deliveryLog(options.logger ?? console);
   const environment = options.endpoints;
   let thread: { worker: Worker; stopped: Promise<void> } | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -72,8 +74,11 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): 
     const worker = startTypeScriptWorker(new URL('./thread-entry.ts', import.meta.url), data);
     const stopped = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: FromThread) => {
-      if (message.op === 'warn') logger.warn(message.line);
-      else if (message.op === 'failed') logger.warn(`merchant webhooks: the delivery thread could not start: ${message.line}`);
+      if (message.op === 'warn' || message.op === 'log') {
+        const tell = message.op === 'warn' ? logger.warn : logger.log;
+        if (message.fields) tell?.(message.fields, message.line);
+        else tell?.(message.line);
+      } else if (message.op === 'failed') logger.warn(`merchant webhooks: the delivery thread could not start: ${message.line}`);
       else if (message.op === 'attempts') {
         for (const [outcome, count] of Object.entries(message.counts)) options.onAttempts?.(outcome as AttemptOutcome, count);
       } else if (message.op === 'ran') {

@@ -23,6 +23,7 @@
  */
 import type { Clock } from '../lib/clock';
 import { NO_METRICS, type Metrics } from '../metrics/metrics';
+import { inJob } from '../lib/request-scope';
 import type { ReconcileStore } from '../store/checkout-store';
 import type { CheckoutService } from './service';
 
@@ -62,6 +63,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const backoff = options.expiredBackoff ?? { firstMs: MINUTE, maxMs: 60 * MINUTE };
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | undefined;
+  let passes = 0;
 
   /** One pass; resolves with the number of checkouts that moved. */
   async function pass(): Promise<number> {
@@ -101,7 +103,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   return {
     runOnce(): Promise<number> {
-      running ??= pass().finally(() => {
+      // Each pass's lines (its moves, its errors) carry `job: reconcile:<n>`: no request started it.
+      running ??= inJob(`reconcile:${++passes}`, pass).finally(() => {
         running = undefined;
       });
       return running;

@@ -46,6 +46,11 @@ export interface DeliveryStore {
    * instead of one each. Answers, in order, whether each was recorded (false: `owner` no longer held its lease).
    */
   recordAttempts(owner: string, attempts: readonly RecordedAttempt[]): Promise<boolean[]>;
+  /**
+   * Hands back every lease `owner` still holds (a worker stopping: what it claimed and did not send), so another
+   * instance takes those deliveries at once instead of when their leases run out. Resolves with how many.
+   */
+  releaseDeliveries(owner: string): Promise<number>;
 }
 
 /** One attempt of `recordAttempts`: the delivery (its event's seq and the endpoint), what happened, and its outcome. */
@@ -132,6 +137,7 @@ export function deliveriesPart(db: Db): DeliveryStore {
         lease_owner = NULL, lease_until = NULL, last_status = @status, last_error = @error,
         delivered_at = CASE WHEN @state = 'delivered' THEN ${d.instant('at')} ELSE delivered_at END
       WHERE event_seq = @seq AND endpoint_id = @endpointId AND lease_owner = @owner AND state = 'pending'`,
+    release: `UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = @owner AND state = 'pending'`,
     claimByDueTime: sqliteDeliveryClaim('webhook_deliveries_due'),
     claimByEndpoint: sqliteDeliveryClaim(DUE_BY_ENDPOINT),
   };
@@ -192,9 +198,12 @@ export function deliveriesPart(db: Db): DeliveryStore {
       return found ? yield* recordOne(owner, { seq: Number(found.seq), endpointId, attempt, outcome }) : false;
     });
 
+  const releaseDeliveries: DeliveryStore['releaseDeliveries'] = (owner) => db.write(() => run(sql.release, { owner }));
+
   return pick(d, {
     sqlite: {
       recordAttempt,
+      releaseDeliveries,
       async claimDeliveries(limits, now, owner, leaseUntil) {
         const claimed = await db.write(() => claimEach(limits, now, owner, leaseUntil));
         return db.read(() => withEvents(claimed));
@@ -205,6 +214,7 @@ export function deliveriesPart(db: Db): DeliveryStore {
     },
     postgres: {
       recordAttempt,
+      releaseDeliveries,
       async claimDeliveries(limits, now, owner, leaseUntil) {
         const rooms = Object.entries(limits).filter(([, take]) => take > 0);
         if (rooms.length === 0) return [];

@@ -456,6 +456,21 @@ export function describeStoreContract(name: string, setup: StoreSetup) {
         expect(retried.find((d) => d.event.id === a[1]!.event.id)).toMatchObject({ attempts: 1 });
       });
 
+      it("hand back the leases an owner holds, for another taker at once, and only that owner's", async () => {
+        const ep = endpoint();
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        for (let i = 0; i < 3; i++) await paidOrder(`R-${i}`);
+        await store.queueEndpointDeliveries(ep, [], at(3), 100);
+        const mine = await store.claimDeliveries({ [ep]: 2 }, at(3), 'stopping', at(4));
+        const theirs = await store.claimDeliveries({ [ep]: 1 }, at(3), 'other', at(4));
+        expect(await store.releaseDeliveries('stopping')).toBe(2);
+        // Within the leases' time: what was handed back is taken at once, the other owner's is still held.
+        const taken = await store.claimDeliveries({ [ep]: 10 }, at(3.5), 'next', at(5));
+        expect(taken.map((d) => d.event.id).sort()).toEqual(mine.map((d) => d.event.id).sort());
+        expect(taken.map((d) => d.event.id)).not.toContain(theirs[0]!.event.id);
+        expect(await store.releaseDeliveries('stopping')).toBe(0);
+      });
+
       it("take each endpoint's own deliveries up to its limit, however many another has due before them", async () => {
         const [hanging, healthy, idle] = [endpoint(), endpoint(), endpoint()];
         for (const ep of [hanging, healthy, idle]) await store.queueEndpointDeliveries(ep, [], at(3), 100);
