@@ -7,6 +7,7 @@ export const METRIC_FAMILIES = {
   httpRequestDuration: 'pixcheckout_http_request_duration_seconds',
   checkoutTransitions: 'pixcheckout_checkout_transitions_total',
   checkoutsLive: 'pixcheckout_checkouts_live',
+  checkoutsPastWindow: 'pixcheckout_checkouts_past_window',
   providerRequestDuration: 'pixcheckout_provider_request_duration_seconds',
   providerWebhooks: 'pixcheckout_provider_webhooks_total',
   statusStreams: 'pixcheckout_status_streams',

@@ -6,6 +6,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { METHODS } from '../../core/methods';
+import { CHECKOUT_STATES } from '../../core/states';
 import type { Clock } from '../lib/clock';
 import type { StoreGauges, StoreObserver } from '../store';
 import { METRIC_FAMILIES as F } from './families';
@@ -84,11 +85,12 @@ export function createMetricsRegistry(): MetricsRegistry {
   });
 
   // Outcomes known in advance start at 0, so a rate over them is defined before the first one happens.
+  for (const method of METHODS) for (const to of CHECKOUT_STATES) transitions.inc({ method, to }, 0);
   for (const outcome of ['applied', 'ignored', 'refused'] as const) webhooks.inc({ outcome }, 0);
   for (const reason of ['client', 'total'] as const) refusals.inc({ reason }, 0);
   for (const outcome of ['delivered', 'retrying', 'failed'] as const) deliveries.inc({ outcome }, 0);
 
-  const readLive = oncePerScrape(() => sources?.store.liveCheckouts() ?? Promise.resolve([]));
+  const readLive = oncePerScrape(() => sources?.store.liveCheckouts(sources.clock.now()) ?? Promise.resolve([]));
   const readBacklog = oncePerScrape(() => sources?.store.merchantBacklog() ?? Promise.resolve({ events: 0, oldestAt: undefined }));
   // A store that doesn't answer leaves its gauges empty for this scrape; the scrape itself still answers.
   const quietly = (read: () => Promise<void>) => read().catch(() => undefined);
@@ -101,6 +103,17 @@ export function createMetricsRegistry(): MetricsRegistry {
         // Every method is shown, 0 when none of its checkouts is live.
         for (const method of METHODS) this.set({ method }, 0);
         for (const { method, count } of await readLive()) this.set({ method }, count);
+      });
+    },
+  });
+  new Gauge({
+    ...{ name: F.checkoutsPastWindow, registers, labelNames: ['method'] as const },
+    help: 'Live checkouts (Created, Registered) whose payment window has ended, by method: the reconciler expires them within a pass, so one that stays is stuck; read from the shared store at each scrape.',
+    async collect() {
+      this.reset();
+      await quietly(async () => {
+        for (const method of METHODS) this.set({ method }, 0);
+        for (const { method, pastWindow } of await readLive()) this.set({ method }, pastWindow);
       });
     },
   });

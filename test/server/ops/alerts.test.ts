@@ -141,7 +141,7 @@ describe('the alert rules (ops/prometheus/alerts.yml)', () => {
     for (const family of [
       'merchantBacklogOldest',
       'providerRequestDuration',
-      'checkoutsLive',
+      'checkoutsPastWindow',
       'reconcilerPasses',
       'httpRequestDuration',
     ] as const)

@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../../server/lib/clock';
 import { EVENT_LOOP_LAG_P99, METRIC_FAMILIES } from '../../../server/metrics/families';
 import { prometheusBin, startPrometheus, type RunningPrometheus } from '../helpers/prometheus';
 import { startSandbox } from '../helpers/sandbox';
@@ -125,9 +126,29 @@ describe('GET /metrics of several instances and without METRICS_TOKEN', () => {
     try {
       await payOnePixOrder(first);
       expect(await (await scrape(first, `Bearer ${TOKEN}`)).text()).toContain(PAID);
-      expect(await (await scrape(second, `Bearer ${TOKEN}`)).text()).not.toContain('to="Completed"');
+      // Every method and state starts at 0, so a rate over them is defined from the first scrape.
+      expect(await (await scrape(second, `Bearer ${TOKEN}`)).text()).toContain(PAID.replace(/ 1$/, ' 0'));
     } finally {
       await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('counts a live checkout past its payment window until the reconciler expires it', async () => {
+    const clock = new ManualClock(new Date());
+    const server = await startTestServer({ env: { METRICS_TOKEN: TOKEN }, start: { clock } });
+    const pastWindow = async () =>
+      /^pixcheckout_checkouts_past_window\{method="pix"\} (\d+)$/m.exec(await (await scrape(server, `Bearer ${TOKEN}`)).text())?.[1];
+    try {
+      const { orderId, orderToken } = await server.order();
+      expect((await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' })).status).toBe(201);
+      expect(await pastWindow()).toBe('0');
+      // The default window is 30 minutes: a minute after it, the checkout is still live until a reconciler pass.
+      clock.advance(31 * 60_000);
+      expect(await pastWindow()).toBe('1');
+      await server.checkout.reconciler.runOnce();
+      expect(await pastWindow()).toBe('0');
+    } finally {
+      await server.close();
     }
   });
 
