@@ -23,15 +23,18 @@ export class ApiError extends Error {
   }
 }
 
-/** Turns a provider failure into what the browser may know: a status, a stable code and a plain message. */
+/**
+ * Turns a provider failure into what the browser may know: a status, a stable code and a plain message. A failure on
+ * the provider's side keeps its cause, which the error handler logs as a warning for the operator (never sent).
+ */
 export function fromProviderError(error: unknown): ApiError {
   if (error instanceof ProviderNetworkError) {
     return error.timedOut
-      ? new ApiError('provider_timeout', 'The payment provider did not answer in time. Please try again.')
-      : new ApiError('provider_unavailable', 'The payment provider could not be reached. Please try again.');
+      ? new ApiError('provider_timeout', 'The payment provider did not answer in time. Please try again.', undefined, { cause: error })
+      : new ApiError('provider_unavailable', 'The payment provider could not be reached. Please try again.', undefined, { cause: error });
   }
   if (error instanceof ProviderConfigError) {
-    return new ApiError('provider_misconfigured', 'Payments are temporarily unavailable.');
+    return new ApiError('provider_misconfigured', 'Payments are temporarily unavailable.', undefined, { cause: error });
   }
   if (error instanceof ProviderError) {
     if (error.reason === 'CounterpartyTaxNumberInvalid') {
@@ -41,7 +44,7 @@ export function fromProviderError(error: unknown): ApiError {
       return new ApiError('payer_refused', 'This CPF cannot be used for this payment. Try another payment method.');
     }
     if (error.status >= 500 || error.status === 429) {
-      return new ApiError('provider_unavailable', 'The payment provider is unavailable. Please try again.');
+      return new ApiError('provider_unavailable', 'The payment provider is unavailable. Please try again.', undefined, { cause: error });
     }
     return new ApiError('provider_rejected', 'The payment provider refused the request.');
   }

@@ -166,12 +166,17 @@ describe('the log settings of npm run serve', () => {
     expect(text.some((line) => /INFO.*listening on/.test(line))).toBe(true);
     expect(text.some((line) => line.startsWith('{'))).toBe(false);
 
-    const quiet = await serve({ LOG_LEVEL: 'warn' });
+    // A provider that does not answer: the create fails, and its cause is a warning, the one line this run must keep.
+    const quiet = await serve({ LOG_LEVEL: 'warn', PROVIDER_BASE_URL: 'http://127.0.0.1:9/sandbox/v1' });
     expect((await fetch(`${quiet.url}/healthz`)).status).toBe(200);
+    const failed = await jsonClient(quiet.url)('POST', '/api/checkouts', { orderId: 'P-9', orderToken: tokenFor('P-9'), method: 'pix' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
     quiet.child.kill('SIGTERM');
     expect(await quiet.exited).toBe(0);
-    const levels = quiet.lines().map((line) => (JSON.parse(line) as { level: string }).level);
-    expect(levels.length).toBeGreaterThan(0);
-    expect(levels.every((level) => ['warn', 'error', 'fatal'].includes(level))).toBe(true);
+    const lines = quiet.lines().map((line) => JSON.parse(line) as { level: string; msg: string });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => ['warn', 'error', 'fatal'].includes(line.level))).toBe(true);
+    // The start line and the request lines are info: gone at this level.
+    expect(lines.some((line) => /listening on|POST \/api\/checkouts/.test(line.msg))).toBe(false);
   }, 60_000);
 });
