@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../../../server/lib/clock';
-import { createProviderClient, type ProviderClientOptions } from '../../../server/provider';
+import { createProviderClient, type ProviderClient, type ProviderClientOptions } from '../../../server/provider';
 import { createSandbox, type SandboxOptions } from '../../../server/sandbox';
 import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import { tempDir } from './server';
@@ -40,4 +40,20 @@ export async function startSandbox({ around, ...options }: Partial<SandboxOption
       sandbox.close();
     },
   };
+}
+
+/**
+ * What the provider holds for an order id, read through the typed client: one transaction, or a payment was asked
+ * twice (the tests that stop or break things check that nothing was doubled).
+ */
+export async function transactionsAtProvider(provider: ProviderClient, orderId: string) {
+  const now = Date.now();
+  const page = await provider.transactions.list({
+    transactionOrderId: orderId,
+    startDate: new Date(now - 3_600_000).toISOString(),
+    endDate: new Date(now + 3_600_000).toISOString(),
+    'dataset.limit': 5,
+    'dataset.offset': 0,
+  });
+  return page.items;
 }

@@ -20,3 +20,14 @@ export function plainNodeEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { NODE_OPTIONS: _loaders, ...inherited } = process.env;
   return { ...inherited, ...env };
 }
+
+/** Asks `probe` every 50 ms until it returns something, then returns it; fails naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

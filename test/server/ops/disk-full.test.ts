@@ -17,7 +17,7 @@ import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defa
 import type { ProviderClient } from '../../../server/provider';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
 import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { startSandbox } from '../helpers/sandbox';
+import { startSandbox, transactionsAtProvider } from '../helpers/sandbox';
 import { jsonClient } from '../helpers/server';
 
 /** Room for the schema and a few payments; filled by the test. */
@@ -109,17 +109,7 @@ describe.skipIf(!MOUNTED)(`the SQLite disk full (${HOW}), then space again`, () 
     return { orderId, orderToken: signOrderToken(ordersToken, orderId, new Date(Date.now() + 3_600_000)) };
   };
   const post = (order: { orderId: string; orderToken: string }) => api('POST', '/api/checkouts', { ...order, method: 'pix' });
-  const atProvider = async (orderId: string) => {
-    const now = Date.now();
-    const page = await provider.transactions.list({
-      transactionOrderId: orderId,
-      startDate: new Date(now - 3_600_000).toISOString(),
-      endDate: new Date(now + 3_600_000).toISOString(),
-      'dataset.limit': 5,
-      'dataset.offset': 0,
-    });
-    return page.items;
-  };
+  const atProvider = (orderId: string) => transactionsAtProvider(provider, orderId);
   const integrity = () => {
     const db = new Database(join(dataDir, 'checkout.sqlite'), { readonly: true });
     try {

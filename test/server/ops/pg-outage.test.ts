@@ -16,7 +16,7 @@ import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defa
 import type { ProviderClient } from '../../../server/provider';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
 import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { startSandbox } from '../helpers/sandbox';
+import { startSandbox, transactionsAtProvider } from '../helpers/sandbox';
 import { jsonClient, tempDir } from '../helpers/server';
 import { openSse, type SseConnection } from '../helpers/sse';
 
@@ -103,17 +103,7 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
   };
   const stateOf = async (id: string) => ((await api('GET', `/api/checkouts/${id}`)).body as { state?: string }).state;
   /** The provider's transactions of an order id: one, or a payment was asked twice. */
-  const atProvider = async (orderId: string) => {
-    const now = Date.now();
-    const page = await provider.transactions.list({
-      transactionOrderId: orderId,
-      startDate: new Date(now - 3_600_000).toISOString(),
-      endDate: new Date(now + 3_600_000).toISOString(),
-      'dataset.limit': 5,
-      'dataset.offset': 0,
-    });
-    return page.items;
-  };
+  const atProvider = (orderId: string) => transactionsAtProvider(provider, orderId);
   /** The next status event of a stream, past its `retry:` hint. */
   const nextStatus = async (stream: SseConnection) => {
     for (;;) {

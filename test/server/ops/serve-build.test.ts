@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signOrderToken } from '../../../server/bff/order-token';
 import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { ensureServerBuild, plainNodeEnv, ROOT } from '../helpers/server-build';
+import { ensureServerBuild, plainNodeEnv, ROOT, until } from '../helpers/server-build';
 import { jsonClient, startTestServer, tempDir, type TestServer } from '../helpers/server';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../store/pg-test-database';
 
@@ -25,16 +25,6 @@ function node(script: string, { cwd = ROOT, env = {} }: { cwd?: string; env?: Re
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => output };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** SQLite always; PostgreSQL too when the run has one (TEST_DATABASE_URL), in a database of its own. */

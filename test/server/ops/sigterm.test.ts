@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signOrderToken } from '../../../server/bff/order-token';
 import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { ensureServerBuild, plainNodeEnv, ROOT } from '../helpers/server-build';
+import { ensureServerBuild, plainNodeEnv, ROOT, until } from '../helpers/server-build';
 import { jsonClient, startTestServer, tempDir, type TestServer } from '../helpers/server';
 import { openSse } from '../helpers/sse';
 
@@ -76,16 +76,6 @@ async function serve(env: Record<string, string>) {
     return answer?.status === 200 ? true : undefined;
   });
   return { child, exited, url, dataDir, lines: () => stdout.split('\n').filter(Boolean), stderr: () => stderr };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const tokenFor = (orderId: string) => signOrderToken(ORDERS_TOKEN, orderId, new Date(Date.now() + 3_600_000));

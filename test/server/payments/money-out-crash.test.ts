@@ -20,7 +20,7 @@ import type { Tuning } from '../../../server/server';
 import type { Store } from '../../../server/store/types';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
 import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { startSandbox, type AroundSandbox } from '../helpers/sandbox';
+import { startSandbox, type AroundSandbox, transactionsAtProvider } from '../helpers/sandbox';
 import { jsonClient, tempDir } from '../helpers/server';
 import { createTestDatabase, TEST_DATABASE_URL } from '../store/pg-test-database';
 import { openTestStore } from '../helpers/store';
@@ -146,17 +146,8 @@ describe.each(stores)('refunds and cash-outs cut by a crash (%s)', (_name, datab
     jsonClient(bff!.url)(method, `/api/admin${path}`, body, { authorization: `Bearer ${adminToken}`, ...headers });
   const orderIdOf = (kind: 'refund' | 'payout', key: string) => `${kind}-${sha256(key).slice(0, 20)}`;
   /** What the provider holds for an order id: its cash-outs (never more than one, or money left twice). */
-  const atProvider = async (orderId: string) => {
-    const now = Date.now();
-    const page = await provider.transactions.list({
-      transactionOrderId: orderId,
-      startDate: new Date(now - 3_600_000).toISOString(),
-      endDate: new Date(now + 3_600_000).toISOString(),
-      'dataset.limit': 5,
-      'dataset.offset': 0,
-    });
-    return page.items.filter((item) => item.transaction.type === 'Debit');
-  };
+  const atProvider = async (orderId: string) =>
+    (await transactionsAtProvider(provider, orderId)).filter((item) => item.transaction.type === 'Debit');
 
   it('settles every one to the provider after a restart, with one event of each kind, and none can be paid twice', async () => {
     await start({ settleAfterMs: 60_000 });
