@@ -152,7 +152,12 @@ describe('the log of a payment through every path', () => {
     const wrongSignIn = await bff.json('POST', '/api/admin/session', { email, password: `${PASSWORD}-wrong` }, { origin });
     expect(wrongSignIn.status).toBe(401);
 
-    await vi.waitFor(() => expect(merchant.requests.some((r) => r.body.includes(checkoutId))).toBe(true), { timeout: 10_000 });
+    // The delivery's line is written once the merchant's answer is recorded, a moment after the request arrives.
+    await vi.waitFor(
+      () => expect(linesOf(checkoutId).some((line) => line.eventType === 'checkout.completed' && line.outcome === 'delivered')).toBe(true),
+      { timeout: 10_000 },
+    );
+    expect(merchant.requests.some((r) => r.body.includes(checkoutId))).toBe(true);
 
     // Errors: a malformed create carrying secrets, a webhook with a wrong secret, a create the provider fails.
     const bad = await bff.json('POST', `/api/checkouts?token=${ADMIN_TOKEN}`, {
