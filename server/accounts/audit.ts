@@ -37,14 +37,18 @@ export interface AuditRecorderOptions {
 const SECRET_KEY = /pass(word)?|secret|token|hash|authorization|cookie/i;
 const MAX_DEPTH = 4;
 
+/** A text as both databases can keep it: PostgreSQL refuses the NUL character, so it becomes U+FFFD. */
+const keptText = (text: string): string => text.replaceAll('\u0000', '\uFFFD');
+
 /** `details` made safe to keep: secret-named keys dropped, bigints as strings, nothing deeper than a few levels. */
 export function keptDetails(value: unknown, depth = 0): unknown {
   if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') return keptText(value);
   if (value === null || typeof value !== 'object') return typeof value === 'function' || typeof value === 'symbol' ? null : value;
   if (depth >= MAX_DEPTH) return null;
   if (Array.isArray(value)) return value.map((item) => keptDetails(item, depth + 1));
   const entries = Object.entries(value as Record<string, unknown>).filter(([key]) => !SECRET_KEY.test(key));
-  return Object.fromEntries(entries.map(([key, item]) => [key, keptDetails(item, depth + 1)]));
+  return Object.fromEntries(entries.map(([key, item]) => [keptText(key), keptDetails(item, depth + 1)]));
 }
 
 /** A recorder writing to the store as `who`, at the clock's time; it resolves even when the write fails (logged). */
@@ -54,8 +58,9 @@ export function auditRecorder({ store, clock, who, log = console }: AuditRecorde
       await store.appendAudit({
         at: clock.now().toISOString(),
         ...who,
+        actor: keptText(who.actor),
         action,
-        target,
+        target: target === null ? null : keptText(target),
         outcome,
         details: keptDetails(details) as Record<string, unknown>,
       });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { auditRecorder } from '../../../server/accounts/audit';
 import type { AuditEntry, NewAuditEntry } from '../../../server/store/accounts';
 import { auditHash, GENESIS } from '../../../server/store/audit-chain';
 import { migratePostgres, migrateSqlite } from '../../../server/store/migrate';
@@ -86,6 +87,22 @@ describe.each(PLACES)('the audit trail as a hash chain (%s)', (_name, place) => 
     expect(await store.verifyAudit()).toEqual({ ok: true, count: 5, head: { seq: written[4]!.seq, hash: links[4]!.hash } });
     // The triggers still refuse a change made through SQL.
     await expect(exec(where, `UPDATE audit_log SET actor = 'x' WHERE seq = ${written[0]!.seq}`)).rejects.toThrow(/append-only/);
+  });
+
+  it('keeps an entry whose target and details hold a NUL (PostgreSQL refuses one in text), and the chain verifies', async () => {
+    const { store } = await open();
+    const errors: unknown[][] = [];
+    const audit = auditRecorder({
+      store,
+      clock: { now: () => new Date(at(1)) },
+      who: { actor: 'api-token', role: 'owner', ip: null },
+      log: { error: (...args: unknown[]) => errors.push(args) },
+    });
+    await audit({ action: 'portal.receiver.approve', target: 'rc_\u0000x', outcome: 'refused', details: { 'k\u0000': 'v\u0000' } });
+    expect(errors).toEqual([]);
+    const [kept] = await store.listAudit({ limit: 1, action: 'portal.receiver.approve' });
+    expect(kept).toMatchObject({ target: 'rc_\uFFFDx', details: { 'k\uFFFD': 'v\uFFFD' } });
+    expect(await store.verifyAudit()).toMatchObject({ ok: true, count: 1 });
   });
 
   it('names an entry edited behind the triggers’ back: its seq and its date', async () => {
