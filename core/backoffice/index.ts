@@ -13,3 +13,4 @@ export * from './roles';
 export * from './wire-accounts';
 export * from './wire-payments';
 export * from './wire-webhooks';
+export * from './wire-mfa';

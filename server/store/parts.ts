@@ -13,6 +13,7 @@ import { checkoutsPart, type CheckoutsPart } from './checkouts';
 import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
+import { mfaPart, type MfaStore } from './mfa';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import type { Db } from './sql/db';
@@ -23,6 +24,7 @@ export type SharedParts = CheckoutsPart &
   EndpointStore &
   DeliveryLogStore &
   AccountStore &
+  MfaStore &
   BackOfficeStore &
   CompanyPaymentStore &
   ReadinessStore;
@@ -36,6 +38,7 @@ export function sharedParts(db: Db): SharedParts {
     ...endpointsPart(db),
     ...deliveryLogPart(db),
     ...accountsPart(db),
+    ...mfaPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
   };
