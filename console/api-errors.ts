@@ -57,6 +57,11 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
   admin_forbidden: 'Seu papel não permite esta operação. Peça a um proprietário.',
   invalid_credentials: 'E-mail ou senha incorretos.',
   sign_in_rate_limited: 'Muitas tentativas de entrada. Aguarde um pouco e tente de novo.',
+  mfa_enrolment_required: 'Seu perfil exige um segundo fator: configure um aplicativo autenticador ou uma chave de acesso.',
+  step_up_required: 'Confirme de novo com o seu segundo fator para continuar.',
+  mfa_code_invalid: 'Código errado, já usado ou expirado.',
+  mfa_sign_in_expired: 'A entrada expirou. Entre de novo com e-mail e senha.',
+  mfa_totp_state: 'O aplicativo autenticador já está configurado, ou a configuração não foi iniciada.',
   cross_site_write: `Operação recusada: ela não partiu desta página. ${RELOAD}`,
   // The users.
   user_exists: 'Já existe um usuário com este e-mail.',

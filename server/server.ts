@@ -23,6 +23,8 @@ import { listen, type Listener, type Logger } from './node/listen';
 import { nodeWebhookRoute } from './node/webhook-route';
 import { httpOrders, type OrderResolver } from './payments/orders';
 import { keptSecret, type Config } from './config';
+import { DEFAULT_MFA_POLICY } from './accounts/mfa';
+import { createSealer, parseSecretsKey } from './lib/sealer';
 import { systemClock, type Clock } from './lib/clock';
 import { createProviderClient, type ProviderClient } from './provider';
 import { openStore, type StatusHub, type StoreGauges } from './store';
@@ -100,6 +102,9 @@ export interface ProductOptions {
  * set), so both APIs meet the same middleware and error envelope; `mount` adds `/healthz`, `/api` and `/widget` to a
  * root app.
  */
+/** The sealer of secrets at rest, under the key kept in DATA_DIR/secrets-key (SECRETS_KEY's place once it exists). */
+const secretsSealer = (config: Config) => createSealer(parseSecretsKey(keptSecret(config.dataDir, 'secrets-key')));
+
 /** Where `mount` puts the BFF's API. */
 const API_PREFIX = '/api';
 
@@ -177,6 +182,8 @@ export function createProduct(options: ProductOptions) {
       consoleOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
+      sealer: secretsSealer(config),
+      mfaRequired: config.mfaRequired ?? DEFAULT_MFA_POLICY,
       // A repeated key settles its cash-out after the same window as the reconciler does.
       ...(tuning?.settleAfterMs ? { tuning: { cashOutStaleMs: tuning.settleAfterMs } } : {}),
       bodyTimeoutMs: config.limits.bodyTimeoutMs,

@@ -11,9 +11,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { AuthenticatorTransport } from '@simplewebauthn/server';
 import type { Clock } from '../lib/clock';
 import type { MfaStore, PendingPurpose } from '../store/mfa';
 import { mfaCodeInvalid } from './errors';
@@ -29,7 +29,7 @@ export const relyingPartyOf = (origin: string): RelyingParty => ({ origin, id: n
 
 const RP_NAME = 'PIX Checkout';
 const iso = (ms: number) => new Date(ms).toISOString();
-const transportsOf = (values: readonly string[]) => values as AuthenticatorTransportFuture[];
+const transportsOf = (values: readonly string[]) => values as AuthenticatorTransport[];
 
 /** The challenge the browser's answer names, or undefined when it names none. */
 function challengeOf(response: { response?: { clientDataJSON?: unknown } }): string | undefined {

@@ -28,6 +28,13 @@ import { createRefunds } from '../payments/refunds';
 import { adminForbidden } from '../accounts/errors';
 import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
+import { createMfa, DEFAULT_MFA_POLICY, type MfaPolicy } from '../accounts/mfa';
+import { createPasskeys } from '../accounts/passkeys';
+import type { Sealer } from '../lib/sealer';
+import type { MfaStore } from '../store/mfa';
+import { mfaGate, stepUpGuard } from './mfa-guards';
+import { mfaRoutes } from './routes/mfa';
+import { secondStepRoutes } from './routes/mfa-sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
 import { approvalRoutes } from './routes/approvals';
@@ -61,7 +68,8 @@ export type BackOfficeApiStore = CheckoutReadStore &
   AccountStore &
   MerchantEventStore &
   EndpointStore &
-  DeliveryLogStore;
+  DeliveryLogStore &
+  MfaStore;
 
 export interface BackOfficeOptions {
   provider: ProviderClient;
@@ -85,6 +93,10 @@ export interface BackOfficeOptions {
   consoleOrigins?: readonly string[];
   /** What the console's payment links need (the order source, the order tokens' key, the public base URL). */
   paymentLinks?: PaymentLinkWiring;
+  /** Seals the TOTP seeds at rest. */
+  sealer: Sealer;
+  /** Whose role must have a second factor (MFA_REQUIRED); default `operator` (operators and owners). */
+  mfaRequired?: MfaPolicy;
   /** Where a failure to record in the audit trail is told. */
   log?: { error(...args: unknown[]): void };
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
@@ -123,6 +135,8 @@ export function backOfficeApi({
   log = console,
   tuning = {},
   paymentLinks,
+  sealer,
+  mfaRequired = DEFAULT_MFA_POLICY,
 }: BackOfficeOptions) {
   const desk = createCashOutDesk({
     provider,
@@ -151,7 +165,9 @@ export function backOfficeApi({
   });
 
   const sessions = createSessions({ store, clock });
-  const signIn = createSignIn({ store, clock, sessions, log });
+  const mfa = createMfa({ store, sealer, clock });
+  const passkeys = createPasskeys({ store, clock });
+  const signIn = createSignIn({ store, clock, sessions, log, secondFactor: (user) => mfa.methods(user.id) });
   const allowedOrigins = consoleOrigins;
 
   const signedIn = authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies });
@@ -165,8 +181,10 @@ export function backOfficeApi({
       .route('/', invoiceUploadRoutes({ provider, signedIn, allowed: leastRole, idleMs: bodyTimeoutMs }))
       .use(...jsonBodyGuards({ timeoutMs: bodyTimeoutMs }))
       // The sign-in, before the authentication: the one route open without a token or a session.
-      .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))
-      .use(signedIn, leastRole)
+      .route('/', signInRoutes({ signIn, mfa, trustProxy, secureCookies, allowedOrigins }))
+      .route('/', secondStepRoutes({ mfa, passkeys, sessions, store, clock, trustProxy, secureCookies, allowedOrigins, log }))
+      .use(signedIn, leastRole, mfaGate({ mfa, policy: mfaRequired }), stepUpGuard({ mfa, approvalAboveCents }))
+      .route('/', mfaRoutes({ mfa, passkeys, store, policy: mfaRequired }))
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))
       .route('/', auditRoutes({ store, clock }))
