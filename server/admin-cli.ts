@@ -10,6 +10,7 @@
  *   npm run admin -- user disable <email>
  *   npm run admin -- user enable <email>
  *   npm run admin -- user reset-password <email> --password-stdin
+ *   npm run admin -- user reset-mfa <email>
  *   npm run admin -- link <orderId> [--days N]
  *   npm run admin -- backup <file>       (SQLite; the server may run)
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
@@ -22,6 +23,7 @@ import type { AdminUser } from '../core/backoffice';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
 import { auditRecorder } from './accounts/audit';
+import type { MfaStore } from './store/mfa';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from './pay-link';
@@ -39,6 +41,7 @@ const USAGE = `Usage: npm run admin -- <command>
   user enable <email>                 let a disabled user sign in again
   user reset-password <email> --password-stdin
                                       set a new password (the user's sessions end)
+  user reset-mfa <email>              remove the user's second factor (a lost device); it enrols again
   link <orderId> [--days N]           a payment link for the order (/pay/<orderId>#t=<order token>), valid N days
                                       (default 7), to send by WhatsApp or e-mail
   backup <file>                       a consistent copy of the SQLite store into a new file, the server running
@@ -58,7 +61,7 @@ type Command =
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
   | { name: 'add'; email: string; role: UserRole }
-  | { name: 'disable' | 'enable' | 'reset-password'; email: string };
+  | { name: 'disable' | 'enable' | 'reset-password' | 'reset-mfa'; email: string };
 
 /** A refusal of the command line itself. */
 class UsageError extends Error {}
@@ -103,7 +106,7 @@ function parse(args: readonly string[]): Command {
   }
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
-  if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
+  if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password' && verb !== 'reset-mfa') {
     throw new UsageError(`Unknown command "user ${verb ?? ''}"; try \`npm run admin -- help\`.`);
   }
   if (!email || email.startsWith('--')) throw new UsageError(`user ${verb} needs an e-mail address.`);
@@ -175,7 +178,7 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>, deps: UserDeps): Promise<string> {
+async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>, deps: UserDeps & { store: MfaStore }): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':
@@ -196,6 +199,12 @@ async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restor
       const { id } = await userByEmail(deps.store, command.email);
       const user = await resetPassword(deps, id, await readPassword(), audit);
       return `New password set for ${user.email}; its sessions are ended.`;
+    }
+    case 'reset-mfa': {
+      const user = await userByEmail(deps.store, command.email);
+      const had = await deps.store.resetMfa(user.id);
+      await audit({ action: 'user.reset_mfa', target: user.email, outcome: 'ok', details: { hadFactor: had } });
+      return had ? `Second factor removed for ${user.email}; it sets one up again at its next sign-in.` : `${user.email} had no second factor.`;
     }
   }
 }
