@@ -140,7 +140,7 @@ describe.each(DATABASES)('the second factor (%s)', (name, database) => {
     expect(response.headers.get('set-cookie')).toMatch(/pix_admin=/);
   });
 
-  it.runIf(name === 'sqlite')('keeps the TOTP seed sealed, never in clear, in the database file', async () => {
+  it.runIf(name === 'SQLite')('keeps the TOTP seed sealed, never in clear, in the database file', async () => {
     const { secret } = await enrolled();
     const file = join(server.dataDir, 'checkout.sqlite');
     const bytes = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
