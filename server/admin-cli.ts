@@ -178,7 +178,10 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>, deps: UserDeps & { store: MfaStore }): Promise<string> {
+async function run(
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>,
+  deps: UserDeps & { store: MfaStore },
+): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':
@@ -204,7 +207,9 @@ async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restor
       const user = await userByEmail(deps.store, command.email);
       const had = await deps.store.resetMfa(user.id);
       await audit({ action: 'user.reset_mfa', target: user.email, outcome: 'ok', details: { hadFactor: had } });
-      return had ? `Second factor removed for ${user.email}; it sets one up again at its next sign-in.` : `${user.email} had no second factor.`;
+      return had
+        ? `Second factor removed for ${user.email}; it sets one up again at its next sign-in.`
+        : `${user.email} had no second factor.`;
     }
   }
 }

@@ -96,7 +96,12 @@ export function createMfa({ store, sealer, clock }: MfaOptions) {
       const step = stepOf(openSeed(totp.seed, userId), code.trim());
       if (step === undefined) throw mfaCodeInvalid();
       const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
-      await store.enableTotp(userId, iso(now()), step, codes.map((c) => secretHash(normalCode(c))));
+      await store.enableTotp(
+        userId,
+        iso(now()),
+        step,
+        codes.map((c) => secretHash(normalCode(c))),
+      );
       return codes;
     },
 

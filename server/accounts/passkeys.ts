@@ -34,7 +34,9 @@ const transportsOf = (values: readonly string[]) => values as AuthenticatorTrans
 /** The challenge the browser's answer names, or undefined when it names none. */
 function challengeOf(response: { response?: { clientDataJSON?: unknown } }): string | undefined {
   try {
-    const data = JSON.parse(Buffer.from(String(response.response?.clientDataJSON), 'base64url').toString('utf8')) as { challenge?: unknown };
+    const data = JSON.parse(Buffer.from(String(response.response?.clientDataJSON), 'base64url').toString('utf8')) as {
+      challenge?: unknown;
+    };
     return typeof data.challenge === 'string' ? data.challenge : undefined;
   } catch {
     return undefined;
@@ -51,7 +53,7 @@ export function createPasskeys({ store, clock }: { store: MfaStore; clock: Clock
 
   /** The challenge of `response` if `userId` was given it for `purpose` and it lasts; spent by this call. */
   async function takeChallenge(userId: string, purpose: PendingPurpose, response: object): Promise<string> {
-    const challenge = challengeOf(response as { response?: { clientDataJSON?: unknown } });
+    const challenge = challengeOf(response);
     const pending = challenge ? await store.findPending(secretHash(challenge), purpose, iso(now())) : undefined;
     if (!pending || pending.userId !== userId) throw mfaCodeInvalid();
     await store.endPending(pending.tokenHash);

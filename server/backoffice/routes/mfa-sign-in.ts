@@ -73,7 +73,12 @@ export function secondStepRoutes(options: SecondStepOptions) {
 
   async function refuse(pending: Awaited<ReturnType<typeof pendingOf>>, method: string): Promise<never> {
     await mfa.failPending(pending.token);
-    await pending.audit({ action: 'session.sign_in', target: pending.user.email, outcome: 'refused', details: { code: 'mfa_code_invalid', method } });
+    await pending.audit({
+      action: 'session.sign_in',
+      target: pending.user.email,
+      outcome: 'refused',
+      details: { code: 'mfa_code_invalid', method },
+    });
     throw mfaCodeInvalid();
   }
 
@@ -91,7 +96,8 @@ export function secondStepRoutes(options: SecondStepOptions) {
     .post('/session/passkey', async (c) => {
       const pending = await pendingOf(c);
       const { response } = await parseJson(c, passkeyBody);
-      if (!(await passkeys.authenticate(pending.user.id, 'passkey_sign_in', pending.rp, response as never))) return refuse(pending, 'passkey');
+      if (!(await passkeys.authenticate(pending.user.id, 'passkey_sign_in', pending.rp, response as never)))
+        return refuse(pending, 'passkey');
       return open(c, pending, 'passkey');
     });
 }

@@ -68,7 +68,9 @@ describe.each(DATABASES)('the second factor (%s)', (name, database) => {
     expect(start.status).toBe(200);
     const { secret, otpauthUrl } = start.body as { secret: string; otpauthUrl: string };
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\/.*secret=/);
-    const wrong = await client.withCookie(cookie, 'POST', '/me/mfa/totp/confirm', { code: '000000' === codeOf(secret) ? '111111' : '000000' });
+    const wrong = await client.withCookie(cookie, 'POST', '/me/mfa/totp/confirm', {
+      code: '000000' === codeOf(secret) ? '111111' : '000000',
+    });
     expect(wrong.status).toBe(401);
     const confirmed = await client.withCookie(cookie, 'POST', '/me/mfa/totp/confirm', { code: codeOf(secret) });
     expect(confirmed.status).toBe(200);
@@ -111,7 +113,8 @@ describe.each(DATABASES)('the second factor (%s)', (name, database) => {
 
   it('asks for the factor again before a refund above APPROVAL_ABOVE once the proof is over 5 minutes old', async () => {
     const { cookie, secret } = await enrolled();
-    const refund = (amount: string) => client.withCookie(cookie, 'POST', '/checkouts/chk_none/refunds', { amount }, { 'idempotency-key': crypto.randomUUID() });
+    const refund = (amount: string) =>
+      client.withCookie(cookie, 'POST', '/checkouts/chk_none/refunds', { amount }, { 'idempotency-key': crypto.randomUUID() });
     // Fresh proof (the enrolment): the refund reaches its route (no such checkout).
     expect((await refund('500.00')).body).not.toMatchObject({ error: { code: 'step_up_required' } });
     clock.advance(4 * MINUTE);
@@ -122,7 +125,9 @@ describe.each(DATABASES)('the second factor (%s)', (name, database) => {
     expect(asked.body).toMatchObject({ error: { code: 'step_up_required', details: { methods: ['totp', 'recovery_code'] } } });
     // At or below the limit nothing is asked.
     expect((await refund('100.00')).body).not.toMatchObject({ error: { code: 'step_up_required' } });
-    expect((await client.withCookie(cookie, 'POST', '/session/step-up', { code: '000000' === codeOf(secret) ? '111111' : '000000' })).status).toBe(401);
+    expect(
+      (await client.withCookie(cookie, 'POST', '/session/step-up', { code: '000000' === codeOf(secret) ? '111111' : '000000' })).status,
+    ).toBe(401);
     clock.advance(30_000);
     expect((await client.withCookie(cookie, 'POST', '/session/step-up', { code: codeOf(secret) })).status).toBe(204);
     expect((await refund('500.00')).body).not.toMatchObject({ error: { code: 'step_up_required' } });
@@ -143,7 +148,10 @@ describe.each(DATABASES)('the second factor (%s)', (name, database) => {
   it.runIf(name === 'SQLite')('keeps the TOTP seed sealed, never in clear, in the database file', async () => {
     const { secret } = await enrolled();
     const file = join(server.dataDir, 'checkout.sqlite');
-    const bytes = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+    const bytes = [file, `${file}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
     expect(bytes).toContain('sealed:v1:');
     expect(bytes).not.toContain(secret);
   });
