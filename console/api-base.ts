@@ -2,7 +2,7 @@
  * The console's wire underneath `AdminApi` (./api.ts): one JSON call to `/api/admin`, with the session cookie, that
  * tells the page when the session is gone, and the session itself (sign in, who is signed in, sign out).
  */
-import type { Session, SignedIn } from '../core/backoffice';
+import type { SecondStepRequired, Session, SignedIn } from '../core/backoffice';
 import { AdminApiError, errorFrom, MESSAGES } from './api-errors';
 
 /** A query string of the values given (empty ones left out), with its `?`; '' when none. */
@@ -70,8 +70,16 @@ export class AdminApiBase {
   }
 
   /** Signs in; the BFF sets the session cookie. Refusals: `invalid_credentials`, `sign_in_rate_limited` (with `retryAfter`). */
-  async signIn(email: string, password: string): Promise<Session> {
-    const { user, expiresAt } = await this.send<SignedIn>('POST', '/session', { email, password });
+  async signIn(email: string, password: string): Promise<Session | SecondStepRequired> {
+    const answer = await this.send<SignedIn | SecondStepRequired>('POST', '/session', { email, password });
+    if ('mfaRequired' in answer) return answer;
+    this.generation++;
+    return { actor: { kind: 'user', name: answer.user.email, role: answer.user.role }, expiresAt: answer.expiresAt };
+  }
+
+  /** The sign-in's second step: a TOTP or a recovery code after the password. */
+  async signInWithCode(code: string): Promise<Session> {
+    const { user, expiresAt } = await this.send<SignedIn>('POST', '/session/mfa', { code });
     this.generation++;
     return { actor: { kind: 'user', name: user.email, role: user.role }, expiresAt };
   }

@@ -40,8 +40,10 @@ export class BoSignIn extends LitElement {
 
   @state() private error = '';
   /** The field the error is about, marked invalid and given focus. */
-  @state() private invalid: 'email' | 'password' | '' = '';
+  @state() private invalid: 'email' | 'password' | 'code' | '' = '';
   @state() private busy = false;
+  /** The password passed and a second factor is on: the code is asked next. */
+  @state() private secondStep = false;
 
   override firstUpdated() {
     this.input('email').focus();
@@ -51,11 +53,11 @@ export class BoSignIn extends LitElement {
     if (changed.has('message') && this.message) this.error = this.message;
   }
 
-  private input(name: 'email' | 'password') {
+  private input(name: 'email' | 'password' | 'code') {
     return this.renderRoot.querySelector<HTMLInputElement>(`#${name}`)!;
   }
 
-  private async refuse(error: string, field: 'email' | 'password') {
+  private async refuse(error: string, field: 'email' | 'password' | 'code') {
     this.error = error;
     this.invalid = field;
     await this.updateComplete;
@@ -74,9 +76,15 @@ export class BoSignIn extends LitElement {
     this.error = '';
     this.invalid = '';
     try {
-      const session = await (this.api ?? new AdminApi()).signIn(email, password);
+      const answer = await (this.api ?? new AdminApi()).signIn(email, password);
       this.input('password').value = '';
-      emit(this, 'bo-signed-in', { session });
+      if ('mfaRequired' in answer) {
+        this.secondStep = true;
+        await this.updateComplete;
+        this.input('code').focus();
+        return;
+      }
+      emit(this, 'bo-signed-in', { session: answer });
     } catch (error) {
       if (!(error instanceof AdminApiError)) return this.refuse('Não foi possível entrar. Tente de novo.', 'email');
       const wait = error.code === 'sign_in_rate_limited' && error.retryAfter ? ` Tente de novo em ${waitText(error.retryAfter)}.` : '';
@@ -86,7 +94,49 @@ export class BoSignIn extends LitElement {
     }
   }
 
+  private async handleCode(event: SubmitEvent) {
+    event.preventDefault();
+    const code = this.input('code').value.trim();
+    if (!code) return this.refuse('Informe o código.', 'code');
+    this.busy = true;
+    this.error = '';
+    try {
+      const session = await (this.api ?? new AdminApi()).signInWithCode(code);
+      emit(this, 'bo-signed-in', { session });
+    } catch (error) {
+      if (error instanceof AdminApiError && error.code === 'mfa_sign_in_expired') this.secondStep = false;
+      await this.refuse(error instanceof AdminApiError ? error.message : 'Não foi possível entrar. Tente de novo.', 'code');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private renderSecondStep() {
+    return html`
+      <form class="card" @submit=${this.handleCode} novalidate aria-labelledby="second-step-title">
+        <h2 id="second-step-title">Confirme que é você</h2>
+        <p class="muted">Digite o código de 6 dígitos do seu aplicativo autenticador, ou um dos seus códigos de recuperação.</p>
+        <div class="field">
+          <label for="code">Código</label>
+          <input
+            id="code"
+            name="code"
+            autocomplete="one-time-code"
+            inputmode="text"
+            spellcheck="false"
+            required
+            aria-invalid=${this.invalid === 'code' ? 'true' : 'false'}
+            aria-describedby="sign-in-error"
+          />
+        </div>
+        <p id="sign-in-error" class="error" role="alert">${this.error || nothing}</p>
+        <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Confirmando…' : 'Confirmar'}</button>
+      </form>
+    `;
+  }
+
   override render() {
+    if (this.secondStep) return this.renderSecondStep();
     return html`
       <form class="card" @submit=${this.handleSubmit} novalidate aria-labelledby="sign-in-title">
         <h2 id="sign-in-title">Entrar no console</h2>
