@@ -9,7 +9,7 @@
  *    and never with Object.prototype and friends changed.
  * 3. Every route, sent its valid request with every method (`METHODS`: TRACE, PROPFIND and an unknown one included),
  *    does the same; a HEAD's answer must also end (send.ts checks that the connection serves a request after it).
- * 4. A burst of sign-ins for one e-mail, sent at once, checks no more passwords than the brake allows.
+ * 4. A burst of sign-ins for one e-mail from one address, sent at once, checks no more passwords than the brake allows.
  *
  * Bodies shorter than their `Content-Length` are among the requests of 1 and 2 (routes.ts, `stalled`).
  *
@@ -32,7 +32,7 @@ const REFUSAL_RUNS = Number(env.FUZZ_RUNS) * 5 || 250;
 const TIME_MS = Number(env.FUZZ_TIME_MS) || 3_000;
 /** Longer than the emulator's webhook timeout (5 s), which a simulation may wait out. */
 const ANSWER_TIMEOUT_MS = 10_000;
-/** Wrong passwords an e-mail may try in a window before the sign-in brake answers 429 (server/accounts). */
+/** Wrong passwords one e-mail-and-address pair may try before the sign-in brake answers 429 (server/accounts). */
 const BRAKE_ATTEMPTS = 5;
 
 function parameters(runs: number, timeMs: number): fc.Parameters<unknown> {
@@ -173,7 +173,7 @@ export function fuzzSuite(kind: DatabaseKind): void {
       if (problems.length) throw new Error(problems.join('\n'));
     });
 
-    // Last: it leaves the world's console user braked for the limiter's window.
+    // Last: it leaves the world's console user braked from its one address (127.0.0.1) for a while.
     it("a burst of sign-ins for one e-mail checks at most the brake's number of passwords", { timeout: 60_000 }, async () => {
       const { email, password } = w.known.consoleUser;
       const signIn = (pass: string) =>
