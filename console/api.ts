@@ -6,7 +6,6 @@
  * with fetch. Nothing here knows the demo or the emulator: their controls live in the demo's sandbox portal.
  */
 import type {
-  AccountSession,
   AccountSessions,
   AdminUser,
   ApprovalFilter,

@@ -74,17 +74,24 @@ export class BoMyAccount extends LitElement {
   private async changePassword(event: SubmitEvent) {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
-    const data = new FormData(form);
-    const currentPassword = String(data.get('currentPassword') ?? '');
-    const newPassword = String(data.get('newPassword') ?? '');
-    this.passwordError =
-      !currentPassword ? 'Informe a senha atual.' : newPassword.length < MIN_PASSWORD ? `A nova senha deve ter pelo menos ${MIN_PASSWORD} caracteres.` : '';
+    const field = (name: string) => form.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? '';
+    const currentPassword = field('currentPassword');
+    const newPassword = field('newPassword');
+    this.passwordError = !currentPassword
+      ? 'Informe a senha atual.'
+      : newPassword.length < MIN_PASSWORD
+        ? `A nova senha deve ter pelo menos ${MIN_PASSWORD} caracteres.`
+        : '';
     if (this.passwordError || !this.api) return;
     this.changing = true;
     try {
       const { ended } = await this.api.changeMyPassword({ currentPassword, newPassword });
       form.reset();
-      notify(this, `Senha alterada. ${ended === 1 ? '1 outra sessão foi encerrada' : `${ended} outras sessões foram encerradas`}.`, 'success');
+      notify(
+        this,
+        `Senha alterada. ${ended === 1 ? '1 outra sessão foi encerrada' : `${ended} outras sessões foram encerradas`}.`,
+        'success',
+      );
       await this.refresh();
     } catch (error) {
       const code = (error as { code?: string }).code;

@@ -27,8 +27,7 @@ export interface OwnPasswordChange {
 }
 
 export type OwnPasswordResult =
-  | { ok: true; session: StartedSession; ended: number }
-  | { ok: false; error: Error; retryAfterSeconds?: number };
+  { ok: true; session: StartedSession; ended: number } | { ok: false; error: Error; retryAfterSeconds?: number };
 
 export interface OwnPassword {
   change(input: OwnPasswordChange, audit: AuditRecorder): Promise<OwnPasswordResult>;

@@ -64,12 +64,18 @@ export function brakeWait(brake: SignInBrake, rule: BrakeRule, now: number): num
  * The plan for one attempt: refused while a brake makes it wait (and `report` true the first time this wait is told,
  * so a flood is recorded once, not each time), else counted on both brakes.
  */
-export function attemptPlan(brakes: readonly SignInBrake[], rules: readonly BrakeRule[], now: number): SignInBrakePlan<Refusal | 'counted'> {
+export function attemptPlan(
+  brakes: readonly SignInBrake[],
+  rules: readonly BrakeRule[],
+  now: number,
+): SignInBrakePlan<Refusal | 'counted'> {
   const waits = brakes.map((brake, i) => brakeWait(brake, rules[i]!, now));
   const retryAfterMs = Math.max(...waits);
   const at = new Date(now).toISOString();
   if (retryAfterMs > 0) {
-    const unreported = brakes.filter((brake, i) => waits[i]! > 0 && (brake.reportedUntil === null || Date.parse(brake.reportedUntil) <= now));
+    const unreported = brakes.filter(
+      (brake, i) => waits[i]! > 0 && (brake.reportedUntil === null || Date.parse(brake.reportedUntil) <= now),
+    );
     const reportedUntil = new Date(now + retryAfterMs).toISOString();
     return { write: unreported.map((brake) => ({ ...brake, reportedUntil })), result: { retryAfterMs, report: unreported.length > 0 } };
   }

@@ -126,9 +126,7 @@ describe.each(accountStores())('signing in (%s)', (_name, open) => {
     });
     const right = Math.floor(burst / 2);
     const passwords = Array.from({ length: burst }, (_, i) => (i === right ? PASSWORD : `wrong password ${i}`));
-    const results = await Promise.all(
-      passwords.map((password) => counted.signIn({ email, password, address: '10.3.0.1' })),
-    );
+    const results = await Promise.all(passwords.map((password) => counted.signIn({ email, password, address: '10.3.0.1' })));
     expect(checks).toBeLessThanOrEqual(5);
     expect(results.filter((r) => r.ok)).toEqual([]);
     const codes = results.map((r) => (r.ok ? 'ok' : (r.error as { code?: string }).code));

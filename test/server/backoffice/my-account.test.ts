@@ -45,8 +45,22 @@ describe.each(DATABASES)('my account (%s)', (_name, database) => {
     const listed = await client.withCookie(laptop, 'GET', '/me/sessions');
     expect(listed.status).toBe(200);
     expect(listed.body.sessions).toEqual([
-      { id: expect.stringMatching(/^ses_/), device: 'Safari 17 · iOS', address: '10.200.0.2', createdAt: expect.any(String), lastSeenAt: expect.any(String), current: false },
-      { id: expect.stringMatching(/^ses_/), device: 'Firefox 128 · Linux', address: '10.200.0.1', createdAt: expect.any(String), lastSeenAt: expect.any(String), current: true },
+      {
+        id: expect.stringMatching(/^ses_/),
+        device: 'Safari 17 · iOS',
+        address: '10.200.0.2',
+        createdAt: expect.any(String),
+        lastSeenAt: expect.any(String),
+        current: false,
+      },
+      {
+        id: expect.stringMatching(/^ses_/),
+        device: 'Firefox 128 · Linux',
+        address: '10.200.0.1',
+        createdAt: expect.any(String),
+        lastSeenAt: expect.any(String),
+        current: true,
+      },
     ]);
     const token = decodeURIComponent(laptop.split('=')[1]!);
     expect(listed.text).not.toContain(token);
@@ -87,13 +101,19 @@ describe.each(DATABASES)('my account (%s)', (_name, database) => {
     const { email } = await client.user('viewer');
     const here = await signedIn(email, FIREFOX);
     const elsewhere = await signedIn(email, IPHONE);
-    const wrong = await client.withCookie(here, 'POST', '/me/password', { currentPassword: 'not the password!', newPassword: 'a new long password' });
+    const wrong = await client.withCookie(here, 'POST', '/me/password', {
+      currentPassword: 'not the password!',
+      newPassword: 'a new long password',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe('invalid_credentials');
     const short = await client.withCookie(here, 'POST', '/me/password', { currentPassword: PASSWORD, newPassword: 'short' });
     expect(short.status).toBe(422);
 
-    const changed = await client.withCookie(here, 'POST', '/me/password', { currentPassword: PASSWORD, newPassword: 'a new long password' });
+    const changed = await client.withCookie(here, 'POST', '/me/password', {
+      currentPassword: PASSWORD,
+      newPassword: 'a new long password',
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ expiresAt: expect.any(String), ended: 1 });
     const renewed = sessionCookie(changed.headers.get('set-cookie'));
@@ -112,7 +132,13 @@ describe.each(DATABASES)('my account (%s)', (_name, database) => {
     const address = freshAddress();
     const here = await signedIn(email, FIREFOX, address);
     const guess = (n: number) =>
-      client.withCookie(here, 'POST', '/me/password', { currentPassword: `guess ${n} of the password`, newPassword: 'a new long password' }, { 'x-forwarded-for': address });
+      client.withCookie(
+        here,
+        'POST',
+        '/me/password',
+        { currentPassword: `guess ${n} of the password`, newPassword: 'a new long password' },
+        { 'x-forwarded-for': address },
+      );
     for (let i = 0; i < 5; i++) expect((await guess(i)).status).toBe(401);
     const braked = await guess(5);
     expect(braked.status).toBe(429);
