@@ -112,8 +112,16 @@ export function createSignInLimiter(
       await prune(now);
       const byAddress = `address:${address}`;
       const byPair = `pair:${address} ${email}`;
+      const rules = [perAddress, pair];
+      // A flood's later attempts, refused and already reported, are answered from a read: no write per request.
+      const seen = await store.readSignInBrakes([byAddress, byPair]);
+      const known = seen.filter((brake) => brake !== undefined);
+      if (known.length === seen.length) {
+        const peeked = attemptPlan(known, rules, now).result;
+        if (peeked !== 'counted' && !peeked.report) return peeked;
+      }
       const planned = await store.takeSignInBrakes([byAddress, byPair], new Date(now).toISOString(), (brakes) =>
-        attemptPlan(brakes, [perAddress, pair], now),
+        attemptPlan(brakes, rules, now),
       );
       if (planned !== 'counted') return planned;
       return {

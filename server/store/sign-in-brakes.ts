@@ -35,6 +35,8 @@ export interface SignInBrakeStore {
    * yet), in the order given, passed to `plan`, and the brakes it returns written.
    */
   takeSignInBrakes<T>(keys: readonly string[], at: string, plan: (brakes: readonly SignInBrake[]) => SignInBrakePlan<T>): Promise<T>;
+  /** The brakes of `keys` kept now, in the order given (undefined for a key not kept), read outside a transaction. */
+  readSignInBrakes(keys: readonly string[]): Promise<(SignInBrake | undefined)[]>;
   /** A sign-in succeeded: the brakes of `clear` are deleted and one failure is taken back from `uncount`, in one transaction. */
   settleSignIn(clear: string, uncount: string): Promise<void>;
   /** Deletes the brakes whose last failure is before `before`; resolves with how many. */
@@ -56,6 +58,7 @@ export function signInBrakesPart(db: Db): SignInBrakeStore {
   const sql = {
     ensure: `INSERT INTO sign_in_brakes (key, failures, last_failure_at) VALUES (@key, 0, ${d.instant('at')}) ON CONFLICT (key) DO NOTHING`,
     brake: `SELECT * FROM sign_in_brakes WHERE key = @key${d.forUpdate}`,
+    peek: `SELECT * FROM sign_in_brakes WHERE key = @key`,
     write: `
       UPDATE sign_in_brakes SET failures = @failures, last_failure_at = ${d.instant('lastFailureAt')},
         reported_until = ${d.instant('reportedUntil')}
@@ -83,6 +86,15 @@ export function signInBrakesPart(db: Db): SignInBrakeStore {
 
   return {
     takeSignInBrakes: (keys, at, plan) => db.write(() => take(keys, instant(at), plan)),
+    readSignInBrakes: (keys) =>
+      db.read(function* () {
+        const brakes: (SignInBrake | undefined)[] = [];
+        for (const key of keys) {
+          const row = yield* get(sql.peek, { key });
+          brakes.push(row ? brakeFromRow(row) : undefined);
+        }
+        return brakes;
+      }),
     async settleSignIn(clear, uncount) {
       await db.write(function* () {
         yield* run(sql.clear, { key: clear });
