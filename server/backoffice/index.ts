@@ -16,6 +16,8 @@ import { jsonBodyGuards } from '../http/body-guards';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
 import type { AccountStore } from '../store/accounts';
+import type { SessionListStore } from '../store/session-list';
+import type { SignInBrakeStore } from '../store/sign-in-brakes';
 import type { BackOfficeStore } from '../store/back-office';
 import type { CheckoutReadStore, MerchantEventStore } from '../store/checkout-store';
 import type { CompanyPaymentStore } from '../store/company-payments';
@@ -26,6 +28,8 @@ import { createCashOutDesk, DEFAULT_APPROVAL_ABOVE_CENTS } from '../payments/cas
 import { createCompanyPaymentDesk } from '../payments/company-payments';
 import { createRefunds } from '../payments/refunds';
 import { adminForbidden } from '../accounts/errors';
+import { createOwnPassword } from '../accounts/own-password';
+import { createSessionList } from '../accounts/session-list';
 import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
@@ -47,6 +51,7 @@ import { paymentLinkRoutes, type PaymentLinkWiring } from './routes/payment-link
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { receiverRoutes } from './routes/receivers';
 import { refundRoutes } from './routes/refunds';
+import { myAccountRoutes } from './routes/my-account';
 import { sessionRoutes, signInRoutes } from './routes/session';
 import { createBackOfficeStreams } from './stream';
 import { userRoutes } from './routes/users';
@@ -59,6 +64,8 @@ export type BackOfficeApiStore = CheckoutReadStore &
   BackOfficeStore &
   CompanyPaymentStore &
   AccountStore &
+  SignInBrakeStore &
+  SessionListStore &
   MerchantEventStore &
   EndpointStore &
   DeliveryLogStore;
@@ -152,6 +159,8 @@ export function backOfficeApi({
 
   const sessions = createSessions({ store, clock });
   const signIn = createSignIn({ store, clock, sessions, log });
+  const sessionList = createSessionList({ store, clock });
+  const ownPassword = createOwnPassword({ store, clock, sessions, log });
   const allowedOrigins = consoleOrigins;
 
   const signedIn = authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies });
@@ -168,6 +177,7 @@ export function backOfficeApi({
       .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))
       .use(signedIn, leastRole)
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
+      .route('/', myAccountRoutes({ sessionList, ownPassword, streams, trustProxy, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))
       .route('/', auditRoutes({ store, clock }))
       .route('/', accountRoutes({ provider, clock }))

@@ -15,6 +15,8 @@ import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
+import { sessionListPart, type SessionListStore } from './session-list';
+import { signInBrakesPart, type SignInBrakeStore } from './sign-in-brakes';
 import type { Db } from './sql/db';
 
 export type SharedParts = CheckoutsPart &
@@ -23,6 +25,8 @@ export type SharedParts = CheckoutsPart &
   EndpointStore &
   DeliveryLogStore &
   AccountStore &
+  SignInBrakeStore &
+  SessionListStore &
   BackOfficeStore &
   CompanyPaymentStore &
   ReadinessStore;
@@ -36,6 +40,8 @@ export function sharedParts(db: Db): SharedParts {
     ...endpointsPart(db),
     ...deliveryLogPart(db),
     ...accountsPart(db),
+    ...signInBrakesPart(db),
+    ...sessionListPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
   };
