@@ -4,6 +4,7 @@
  */
 import { accountsPart } from './accounts-part';
 import type { AccountStore } from './accounts';
+import { apiKeysPart, type ApiKeyStore } from './api-keys';
 import type { BackOfficeStore } from './back-office';
 import { backOfficePart } from './back-office-part';
 import type { CompanyPaymentStore } from './company-payments';
@@ -23,6 +24,7 @@ export type SharedParts = CheckoutsPart &
   EndpointStore &
   DeliveryLogStore &
   AccountStore &
+  ApiKeyStore &
   BackOfficeStore &
   CompanyPaymentStore &
   ReadinessStore;
@@ -36,6 +38,7 @@ export function sharedParts(db: Db): SharedParts {
     ...endpointsPart(db),
     ...deliveryLogPart(db),
     ...accountsPart(db),
+    ...apiKeysPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
   };
