@@ -8,6 +8,7 @@
 import type {
   AccountSessions,
   AdminUser,
+  ApiKey,
   ApprovalFilter,
   ApprovalList,
   ApprovalView,
@@ -21,11 +22,13 @@ import type {
   CheckoutFilters,
   CheckoutPage,
   CheckoutRefunds,
+  CreatedApiKey,
   CsvFormat,
   EndedSessions,
   DocumentView,
   LiveChange,
   MerchantEventPage,
+  NewApiKeyInput,
   NewUserInput,
   PageSize,
   PasswordChanged,
@@ -135,6 +138,13 @@ export class AdminApi extends AdminApiBase {
   addUser = (input: NewUserInput) => this.call<AdminUser>('POST', '/users', input);
 
   changeUser = (id: string, change: UserChange) => this.call<AdminUser>('PATCH', `/users/${encodeURIComponent(id)}`, change);
+
+  apiKeys = () => this.call<{ data: ApiKey[] }>('GET', '/api-keys');
+
+  /** The answer carries the key: the only time it is shown. */
+  addApiKey = (input: NewApiKeyInput) => this.call<CreatedApiKey>('POST', '/api-keys', input);
+
+  revokeApiKey = (id: string) => this.call<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`);
 
   webhookEndpoints = () => this.call<{ items: WebhookEndpointView[] }>('GET', '/webhook-endpoints');
 

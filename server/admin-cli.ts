@@ -14,14 +14,17 @@
  *   npm run admin -- backup <file>       (SQLite; the server may run)
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
  *   npm run admin -- audit verify        (the audit trail's hash chain; exit code 1 when broken)
+ *   npm run admin -- api-key create|list|revoke   (./admin-api-keys.ts)
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { AdminUser } from '../core/backoffice';
+import { API_KEY_USAGE, parseApiKeyCommand, runApiKeyCommand, type ApiKeyCommand } from './admin-api-keys';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
 import { auditRecorder } from './accounts/audit';
+import type { ApiKeyDeps } from './accounts/api-keys';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from './pay-link';
@@ -45,6 +48,7 @@ const USAGE = `Usage: npm run admin -- <command>
   restore <file>                      put a backup in place of the SQLite store, the server stopped
   audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
                                       does not fit (exit code 1); the server may run
+${API_KEY_USAGE}
   help                                this text
 
 The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
@@ -57,6 +61,7 @@ type Command =
   | { name: 'backup'; file: string }
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
+  | ApiKeyCommand
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
@@ -101,6 +106,7 @@ function parse(args: readonly string[]): Command {
     if (verb !== 'verify' || email !== undefined) throw new UsageError('Unknown command; the audit trail has one: audit verify.');
     return { name: 'audit-verify' };
   }
+  if (group === 'api-key') return parseApiKeyCommand(args.slice(1), (message) => new UsageError(message));
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
   if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
@@ -175,9 +181,16 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>, deps: UserDeps): Promise<string> {
+async function run(
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>,
+  deps: UserDeps & ApiKeyDeps,
+): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
+    case 'api-key-create':
+    case 'api-key-list':
+    case 'api-key-revoke':
+      return runApiKeyCommand(command, deps, audit);
     case 'help':
       return USAGE;
     case 'list':

@@ -4,6 +4,7 @@
  */
 import { accountsPart } from './accounts-part';
 import type { AccountStore } from './accounts';
+import { apiKeysPart, type ApiKeyStore } from './api-keys';
 import type { BackOfficeStore } from './back-office';
 import { backOfficePart } from './back-office-part';
 import type { CompanyPaymentStore } from './company-payments';
@@ -27,6 +28,7 @@ export type SharedParts = CheckoutsPart &
   AccountStore &
   SignInBrakeStore &
   SessionListStore &
+  ApiKeyStore &
   BackOfficeStore &
   CompanyPaymentStore &
   ReadinessStore;
@@ -42,6 +44,7 @@ export function sharedParts(db: Db): SharedParts {
     ...accountsPart(db),
     ...signInBrakesPart(db),
     ...sessionListPart(db),
+    ...apiKeysPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
   };

@@ -19,6 +19,7 @@ import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
 import type { SessionListStore } from './session-list';
 import type { SignInBrakeStore } from './sign-in-brakes';
+import type { ApiKeyStore } from './api-keys';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
 import type { CompanyPaymentStore } from './company-payments';
@@ -179,6 +180,7 @@ export interface Store
     AccountStore,
     SignInBrakeStore,
     SessionListStore,
+    ApiKeyStore,
     ReadinessStore,
     StoreGauges,
     StoreConnection {}
