@@ -30,6 +30,7 @@ import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
+import { payerRoutes } from './routes/payer';
 import { approvalRoutes } from './routes/approvals';
 import { hasRole, roleFor, type BackOfficeEnv } from './actor';
 import { auditRoutes } from './routes/audit';
@@ -176,6 +177,7 @@ export function backOfficeApi({
       // The export before the detail: `/checkouts/export.csv` would otherwise read as the checkout `export.csv`.
       .route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }))
       .route('/', checkoutRoutes({ provider, store, clock }))
+      .route('/', payerRoutes({ provider, store }))
       .route('/', refundRoutes({ store, desk, refunds }))
       .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))

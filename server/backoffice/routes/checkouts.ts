@@ -13,16 +13,20 @@ import type { CheckoutReadStore } from '../../store/checkout-store';
 import { cashOutView } from '../../payments/cashouts';
 import { noTransaction, providerReadFailed } from '../../payments/errors';
 import { parseQuery } from '../../http/json-body';
+import { maskPayerData } from '../payer-mask';
 import { adminCheckoutView, findCheckout, viewsWithRefunds } from '../checkout-view';
 import { decodeCursor, encodeCursor, filterOf, listQuery } from '../checkout-filter';
 
 /** Webhooks listed in a checkout's detail: the most recent ones (a provider retrying for days stays readable). */
 const WEBHOOKS_SHOWN = 50;
 
-/** The provider's record as the back-office may see it: the webhook's secret header value is never shown. */
+/**
+ * The provider's record as the back-office may see it: the webhook's secret header value is never shown, the payer's
+ * documents are masked and bank accounts left out (../payer-mask.ts; the full CPF is the audited reveal's, payer.ts).
+ */
 function recordView(record: TransactionRecord) {
   const { customHeaderValue, ...webhook } = record.webhook;
-  return { ...record, webhook: { ...webhook, ...(customHeaderValue ? { customHeaderValue: '********' } : {}) } };
+  return maskPayerData({ ...record, webhook: { ...webhook, ...(customHeaderValue ? { customHeaderValue: '********' } : {}) } });
 }
 
 export interface CheckoutRoutesOptions {
