@@ -13,6 +13,7 @@ import { checkoutsPart, type CheckoutsPart } from './checkouts';
 import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
+import { payerDataPart, type PayerDataStore } from './payer-data';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import type { Db } from './sql/db';
@@ -25,6 +26,7 @@ export type SharedParts = CheckoutsPart &
   AccountStore &
   BackOfficeStore &
   CompanyPaymentStore &
+  PayerDataStore &
   ReadinessStore;
 
 export function sharedParts(db: Db): SharedParts {
@@ -38,5 +40,6 @@ export function sharedParts(db: Db): SharedParts {
     ...accountsPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
+    ...payerDataPart(db),
   };
 }

@@ -17,6 +17,7 @@ import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
+import type { PayerDataStore } from './payer-data';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
 import type { CompanyPaymentStore } from './company-payments';
@@ -175,6 +176,7 @@ export interface Store
     EndpointStore,
     DeliveryLogStore,
     AccountStore,
+    PayerDataStore,
     ReadinessStore,
     StoreGauges,
     StoreConnection {}
