@@ -83,6 +83,8 @@ export interface CheckoutPage {
 /** A payment's detail (`GET /checkouts/:id`): its timeline, the webhooks about it, its order's other checkouts. */
 export interface CheckoutDetail {
   checkout: AdminCheckoutView;
+  /** The CPF and name the shopper gave, the CPF masked for every role (the full one is `PayerReveal`'s). */
+  payer: { cpf: string | null; name: string | null };
   events: {
     seq: number;
     state: StoredState;

@@ -13,6 +13,7 @@ import type { CheckoutReadStore } from '../../store/checkout-store';
 import { cashOutView } from '../../payments/cashouts';
 import { noTransaction, providerReadFailed } from '../../payments/errors';
 import { parseQuery } from '../../http/json-body';
+import { maskCpf } from '../../../core/cpf';
 import { maskPayerData } from '../payer-mask';
 import { adminCheckoutView, findCheckout, viewsWithRefunds } from '../checkout-view';
 import { decodeCursor, encodeCursor, filterOf, listQuery } from '../checkout-filter';
@@ -58,6 +59,7 @@ export function checkoutRoutes({ provider, store, clock }: CheckoutRoutesOptions
       ]);
       return c.json({
         checkout: adminCheckoutView(checkout, refunds),
+        payer: { cpf: checkout.payerCpf ? maskCpf(checkout.payerCpf) : null, name: checkout.payerName },
         events: events.map((e) => ({ seq: e.seq, state: e.state, source: e.source, at: e.at, data: e.data })),
         webhooks: {
           lastWebhookAt: checkout.lastWebhookAt,

@@ -16,7 +16,10 @@ const payer = { name: 'Maria Silva', taxNumber: CPF };
 
 /** Whether a body shows a full CPF or any account's numbers. */
 function leaks(text: string): string[] {
-  return [...FULL.filter((cpf) => text.includes(cpf)), ...['accountNumber', 'accountAgency', 'accountDigit'].filter((k) => text.includes(k))];
+  return [
+    ...FULL.filter((cpf) => text.includes(cpf)),
+    ...['accountNumber', 'accountAgency', 'accountDigit'].filter((k) => text.includes(k)),
+  ];
 }
 
 describe.each(DATABASES)('payer data by need (%s)', (_name, database) => {
@@ -30,7 +33,12 @@ describe.each(DATABASES)('payer data by need (%s)', (_name, database) => {
     server = await startTestServer({ env: { ADMIN_TOKEN, TRUST_PROXY: '1', ...db.env }, start: { clock } });
     client = consoleClient(server, clock);
     const { orderId, orderToken } = await server.order();
-    const res = await server.json('POST', '/api/checkouts', { orderId, orderToken, method: 'pix', payer: { cpf: CPF, name: 'Maria Silva' } });
+    const res = await server.json('POST', '/api/checkouts', {
+      orderId,
+      orderToken,
+      method: 'pix',
+      payer: { cpf: CPF, name: 'Maria Silva' },
+    });
     expect([200, 201]).toContain(res.status);
     checkout = { id: res.body.id as string, orderId };
     await server.provider.sandbox.pix.complete(res.body.transactionId as string, payer);
@@ -57,6 +65,8 @@ describe.each(DATABASES)('payer data by need (%s)', (_name, database) => {
       expect(res.status, path).toBe(200);
       expect(leaks(res.text), path).toEqual([]);
     }
+    const detail = await client.withCookie(viewer, 'GET', `/checkouts/${checkout.id}`);
+    expect(detail.body.payer).toEqual({ cpf: '***.982.247-**', name: 'Maria Silva' });
     const record = await client.withCookie(viewer, 'GET', `/checkouts/${checkout.id}/provider`);
     expect(record.body.record.transaction.payer).toMatchObject({ name: 'Maria Silva', taxNumber: '***.982.247-**' });
     expect(record.body.record.payment.payer.cpf).toBe('***.982.247-**');
@@ -65,7 +75,7 @@ describe.each(DATABASES)('payer data by need (%s)', (_name, database) => {
     expect((await client.withCookie(viewer, 'POST', `/checkouts/${checkout.id}/payer`)).status).toBe(403);
   });
 
-  it("reveals the payer in full to an operator, and the trail has the reveal without the CPF", async () => {
+  it('reveals the payer in full to an operator, and the trail has the reveal without the CPF', async () => {
     const operator = await client.user('operator');
     const cookie = await client.session(operator.email);
     const res = await client.withCookie(cookie, 'POST', `/checkouts/${checkout.id}/payer`);
@@ -78,6 +88,8 @@ describe.each(DATABASES)('payer data by need (%s)', (_name, database) => {
     const [entry] = await server.store.listAudit({ limit: 1, action: 'payer.reveal' });
     expect(entry).toMatchObject({ action: 'payer.reveal', target: checkout.id, actor: operator.email, outcome: 'ok' });
     expect(leaks(JSON.stringify(entry))).toEqual([]);
-    expect((await server.json('POST', `/api/admin/checkouts/co_nope/payer`, undefined, { authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(404);
+    expect(
+      (await server.json('POST', `/api/admin/checkouts/co_nope/payer`, undefined, { authorization: `Bearer ${ADMIN_TOKEN}` })).status,
+    ).toBe(404);
   });
 });

@@ -60,7 +60,10 @@ const postgres = (): Backend => ({
   },
 });
 
-const backends: [string, () => Backend][] = [['SQLite', sqlite], ...(TEST_DATABASE_URL ? ([['PostgreSQL', postgres]] as [string, () => Backend][]) : [])];
+const backends: [string, () => Backend][] = [
+  ['SQLite', sqlite],
+  ...(TEST_DATABASE_URL ? ([['PostgreSQL', postgres]] as [string, () => Backend][]) : []),
+];
 
 describe.each(backends)('payer data erased from the store (%s)', (_name, make) => {
   let backend: Backend;
