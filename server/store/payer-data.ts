@@ -36,7 +36,7 @@ export interface PayerDataStore {
   flushErased(): Promise<void>;
 }
 
-/** Stands where a cash-out's request hash was: a repeated request under its key is refused (409), never resent. */
+/** Stands where a cash-out's request hash was: a repeated request under its key is refused (422), never resent. */
 export const ERASED_FINGERPRINT = 'erased';
 
 const FINAL = sqlList(FINAL_CASH_OUT_STATES);
