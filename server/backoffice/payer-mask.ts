@@ -17,7 +17,7 @@ const DOCUMENT_FIELDS = new Set(['cpf', 'cnpj', 'taxnumber', 'accountownerdocnum
 const ACCOUNT_FIELDS = new Set(['accountagency', 'accountnumber', 'accountdigit', 'agency', 'branch', 'branchcode']);
 
 /** A CPF or a CNPJ, formatted or not, anywhere in a text (a description, a note). */
-const DOCUMENT_IN_TEXT = /(?<![\d.\/-])(?:\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})(?![\d.\/-]*\d)/g;
+const DOCUMENT_IN_TEXT = /(?<![\d./-])(?:\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}|\d{3}\.?\d{3}\.?\d{3}-?\d{2})(?![\d./-]*\d)/g;
 
 /** "***.456.789-**" for a CPF, "**.345.678/****-**" for a CNPJ, "***" for anything else. */
 export function maskTaxNumber(value: string): string {
