@@ -138,6 +138,8 @@ describe.each(backends)('payer data erased from the store (%s)', (_name, make) =
     const text = await erasePayer(FORMATTED, { store, clock: { now: () => new Date(at(20)) } });
     expect(text).toContain('Erased ***.982.247-**: 1 payment(s), 1 refund(s)');
     expect(text).toContain('the merchant must ask the provider');
+    // While the stores are open (a server running beside the command), and after they closed.
+    expect(await backend.holds(CPF)).toBe(false);
     await Promise.all([store.close(), other.close()]);
     [store, other] = await backend.open();
 
