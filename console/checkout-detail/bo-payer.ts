@@ -20,7 +20,7 @@ export class BoPayer extends LitElement {
   /** The checkout whose payer this is. */
   @property({ attribute: 'checkout-id' }) checkoutId = '';
   /** The payer as the detail gives it, CPF masked. */
-  @property({ attribute: false }) payer: CheckoutDetail['payer'] = { cpf: null, name: null };
+  @property({ attribute: false }) payer?: CheckoutDetail['payer'];
   /** The signed-in role (a property only: the attribute is ARIA's). */
   @property({ attribute: false }) override role: Role = 'viewer';
 
@@ -48,9 +48,9 @@ export class BoPayer extends LitElement {
       : null;
     return html`<dl data-testid="payer">
         <dt>Pagador</dt>
-        <dd>${this.payer.name ?? paid?.name ?? '—'}</dd>
+        <dd>${this.payer?.name ?? paid?.name ?? '—'}</dd>
         <dt>CPF do pagador</dt>
-        <dd data-testid="payer-cpf">${full ? (full.requested.cpf ?? paid?.taxNumber ?? '—') : (this.payer.cpf ?? '—')}</dd>
+        <dd data-testid="payer-cpf">${full ? (full.requested.cpf ?? paid?.taxNumber ?? '—') : (this.payer?.cpf ?? '—')}</dd>
         ${account ? html`<dt>Agência / conta</dt><dd>${account}</dd>` : nothing}
       </dl>
       ${
