@@ -39,6 +39,7 @@ import type {
   PaymentRequestInput,
   PaymentRequestView,
   ProviderPage,
+  PayerReveal,
   ProviderRecord,
   ReceiverAccountView,
   ReceiverView,
@@ -101,6 +102,9 @@ export class AdminApi extends AdminApiBase {
   checkout = (id: string) => this.call<CheckoutDetail>('GET', `/checkouts/${encodeURIComponent(id)}`);
 
   providerRecord = (id: string) => this.call<ProviderRecord>('GET', `/checkouts/${encodeURIComponent(id)}/provider`);
+
+  /** The payer in full (operators and owners): each call is in the audit trail as `payer.reveal`. */
+  revealPayer = (id: string) => this.call<PayerReveal>('POST', `/checkouts/${encodeURIComponent(id)}/payer`);
 
   /** What is paid, refunded and refundable of a payment, to whom, and its refunds. */
   checkoutRefunds = (id: string) => this.call<CheckoutRefunds>('GET', `/checkouts/${encodeURIComponent(id)}/refunds`);

@@ -15,6 +15,7 @@
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
  *   npm run admin -- audit verify        (the audit trail's hash chain; exit code 1 when broken)
  *   npm run admin -- api-key create|list|revoke   (./admin-api-keys.ts)
+ *   npm run admin -- erase-payer <cpf>   (LGPD: one payer's data out of our store now; ./admin-erase-payer.ts)
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
@@ -23,6 +24,7 @@ import type { AdminUser } from '../core/backoffice';
 import { API_KEY_USAGE, parseApiKeyCommand, runApiKeyCommand, type ApiKeyCommand } from './admin-api-keys';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
+import { erasePayer } from './admin-erase-payer';
 import { auditRecorder } from './accounts/audit';
 import type { ApiKeyDeps } from './accounts/api-keys';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
@@ -49,6 +51,8 @@ const USAGE = `Usage: npm run admin -- <command>
   audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
                                       does not fit (exit code 1); the server may run
 ${API_KEY_USAGE}
+  erase-payer <cpf>                   erase one payer's name, CPF and accounts from the store now (LGPD art. 18),
+                                      audited; the provider keeps its own records
   help                                this text
 
 The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
@@ -62,6 +66,7 @@ type Command =
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
   | ApiKeyCommand
+  | { name: 'erase-payer'; cpf: string }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
@@ -101,6 +106,10 @@ function parse(args: readonly string[]): Command {
   if (group === 'backup' || group === 'restore') {
     if (!verb || verb.startsWith('--') || email !== undefined) throw new UsageError(`${group} needs one file.`);
     return { name: group, file: verb };
+  }
+  if (group === 'erase-payer') {
+    if (!verb || email !== undefined) throw new UsageError('erase-payer needs one CPF.');
+    return { name: 'erase-payer', cpf: verb };
   }
   if (group === 'audit') {
     if (verb !== 'verify' || email !== undefined) throw new UsageError('Unknown command; the audit trail has one: audit verify.');
@@ -182,7 +191,7 @@ function table(users: readonly AdminUser[]): string {
 
 /** Runs `command` on the store; resolves with what to print. */
 async function run(
-  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>,
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'erase-payer' }>,
   deps: UserDeps & ApiKeyDeps,
 ): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
@@ -250,6 +259,10 @@ async function main(): Promise<number> {
       const { ok, text } = verifyAuditTrail(await store.verifyAudit());
       console.log(text);
       return ok ? 0 : 1;
+    }
+    if (command.name === 'erase-payer') {
+      console.log(await erasePayer(command.cpf, { store, clock: systemClock }));
+      return 0;
     }
     console.log(await run(command, { store, clock: systemClock }));
     return 0;

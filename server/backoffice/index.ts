@@ -36,6 +36,7 @@ import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
+import { payerRoutes } from './routes/payer';
 import { approvalRoutes } from './routes/approvals';
 import { hasRole, roleFor, type BackOfficeEnv } from './actor';
 import { auditRoutes } from './routes/audit';
@@ -190,6 +191,7 @@ export function backOfficeApi({
       // The export before the detail: `/checkouts/export.csv` would otherwise read as the checkout `export.csv`.
       .route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }))
       .route('/', checkoutRoutes({ provider, store, clock }))
+      .route('/', payerRoutes({ provider, store }))
       .route('/', refundRoutes({ store, desk, refunds }))
       .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))

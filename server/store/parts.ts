@@ -14,6 +14,7 @@ import { checkoutsPart, type CheckoutsPart } from './checkouts';
 import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
+import { payerDataPart, type PayerDataStore } from './payer-data';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import { sessionListPart, type SessionListStore } from './session-list';
@@ -31,6 +32,7 @@ export type SharedParts = CheckoutsPart &
   ApiKeyStore &
   BackOfficeStore &
   CompanyPaymentStore &
+  PayerDataStore &
   ReadinessStore;
 
 export function sharedParts(db: Db): SharedParts {
@@ -47,5 +49,6 @@ export function sharedParts(db: Db): SharedParts {
     ...apiKeysPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
+    ...payerDataPart(db),
   };
 }

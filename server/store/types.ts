@@ -20,6 +20,7 @@ import type { AccountStore } from './accounts';
 import type { SessionListStore } from './session-list';
 import type { SignInBrakeStore } from './sign-in-brakes';
 import type { ApiKeyStore } from './api-keys';
+import type { PayerDataStore } from './payer-data';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
 import type { CompanyPaymentStore } from './company-payments';
@@ -181,6 +182,7 @@ export interface Store
     SignInBrakeStore,
     SessionListStore,
     ApiKeyStore,
+    PayerDataStore,
     ReadinessStore,
     StoreGauges,
     StoreConnection {}
