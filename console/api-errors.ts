@@ -62,10 +62,14 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
   mfa_code_invalid: 'Código errado, já usado ou expirado.',
   mfa_sign_in_expired: 'A entrada expirou. Entre de novo com e-mail e senha.',
   mfa_totp_state: 'O aplicativo autenticador já está configurado, ou a configuração não foi iniciada.',
+  passkey_not_found: 'Nenhuma chave de acesso sua tem este identificador.',
   cross_site_write: `Operação recusada: ela não partiu desta página. ${RELOAD}`,
   // The users.
   user_exists: 'Já existe um usuário com este e-mail.',
   user_not_found: 'Este usuário não existe mais.',
+  session_not_found: 'Esta sessão já foi encerrada.',
+  api_key_not_found: 'Esta chave de API não existe mais.',
+  api_key_exists: 'Já existe uma chave ativa com este nome.',
   password_too_short: 'A senha deve ter pelo menos 12 caracteres.',
   last_owner: 'Não é possível: deve haver sempre um proprietário ativo. Torne outro usuário proprietário antes.',
   // The provider.

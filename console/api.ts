@@ -6,7 +6,9 @@
  * with fetch. Nothing here knows the demo or the emulator: their controls live in the demo's sandbox portal.
  */
 import type {
+  AccountSessions,
   AdminUser,
+  ApiKey,
   ApprovalFilter,
   ApprovalList,
   ApprovalView,
@@ -20,18 +22,24 @@ import type {
   CheckoutFilters,
   CheckoutPage,
   CheckoutRefunds,
+  CreatedApiKey,
   CsvFormat,
+  EndedSessions,
   DocumentView,
   LiveChange,
   MerchantEventPage,
+  NewApiKeyInput,
   NewUserInput,
   PageSize,
+  PasswordChanged,
+  PasswordChangeInput,
   PaymentLink,
   PaymentRequestCreated,
   PaymentRequestDetailView,
   PaymentRequestInput,
   PaymentRequestView,
   ProviderPage,
+  PayerReveal,
   ProviderRecord,
   ReceiverAccountView,
   ReceiverView,
@@ -95,6 +103,9 @@ export class AdminApi extends AdminApiBase {
 
   providerRecord = (id: string) => this.call<ProviderRecord>('GET', `/checkouts/${encodeURIComponent(id)}/provider`);
 
+  /** The payer in full (operators and owners): each call is in the audit trail as `payer.reveal`. */
+  revealPayer = (id: string) => this.call<PayerReveal>('POST', `/checkouts/${encodeURIComponent(id)}/payer`);
+
   /** What is paid, refunded and refundable of a payment, to whom, and its refunds. */
   checkoutRefunds = (id: string) => this.call<CheckoutRefunds>('GET', `/checkouts/${encodeURIComponent(id)}/refunds`);
 
@@ -120,9 +131,24 @@ export class AdminApi extends AdminApiBase {
 
   users = () => this.call<{ data: AdminUser[] }>('GET', '/users');
 
+  mySessions = () => this.call<AccountSessions>('GET', '/me/sessions');
+
+  endSession = (id: string) => this.call<unknown>('DELETE', `/me/sessions/${encodeURIComponent(id)}`);
+
+  endOtherSessions = () => this.call<EndedSessions>('DELETE', '/me/sessions');
+
+  changeMyPassword = (input: PasswordChangeInput) => this.call<PasswordChanged>('POST', '/me/password', input);
+
   addUser = (input: NewUserInput) => this.call<AdminUser>('POST', '/users', input);
 
   changeUser = (id: string, change: UserChange) => this.call<AdminUser>('PATCH', `/users/${encodeURIComponent(id)}`, change);
+
+  apiKeys = () => this.call<{ data: ApiKey[] }>('GET', '/api-keys');
+
+  /** The answer carries the key: the only time it is shown. */
+  addApiKey = (input: NewApiKeyInput) => this.call<CreatedApiKey>('POST', '/api-keys', input);
+
+  revokeApiKey = (id: string) => this.call<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`);
 
   webhookEndpoints = () => this.call<{ items: WebhookEndpointView[] }>('GET', '/webhook-endpoints');
 

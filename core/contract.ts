@@ -142,11 +142,18 @@ export const BACK_OFFICE_ERRORS = {
   mfa_sign_in_expired: 401,
   /** The TOTP is already on (a reset by `npm run admin -- user reset-mfa` comes first), or no enrolment was begun. */
   mfa_totp_state: 409,
+  /** The signed-in user has no passkey of that id (`DELETE /me/mfa/passkeys/:id`). */
+  passkey_not_found: 404,
   user_not_found: 404,
+  /** No session of the signed-in user has that id (`DELETE /me/sessions/:id`). */
+  session_not_found: 404,
   user_exists: 409,
   password_too_short: 422,
   /** The change would leave no enabled owner. */
   last_owner: 409,
+  api_key_not_found: 404,
+  /** A key not revoked already has this name. */
+  api_key_exists: 409,
   approval_not_found: 404,
   approval_not_pending: 409,
   /** The maker of a movement cannot approve it. */

@@ -15,14 +15,19 @@
  *   npm run admin -- backup <file>       (SQLite; the server may run)
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
  *   npm run admin -- audit verify        (the audit trail's hash chain; exit code 1 when broken)
+ *   npm run admin -- api-key create|list|revoke   (./admin-api-keys.ts)
+ *   npm run admin -- erase-payer <cpf>   (LGPD: one payer's data out of our store now; ./admin-erase-payer.ts)
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { AdminUser } from '../core/backoffice';
+import { API_KEY_USAGE, parseApiKeyCommand, runApiKeyCommand, type ApiKeyCommand } from './admin-api-keys';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
+import { erasePayer } from './admin-erase-payer';
 import { auditRecorder } from './accounts/audit';
+import type { ApiKeyDeps } from './accounts/api-keys';
 import type { MfaStore } from './store/mfa';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
@@ -48,6 +53,9 @@ const USAGE = `Usage: npm run admin -- <command>
   restore <file>                      put a backup in place of the SQLite store, the server stopped
   audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
                                       does not fit (exit code 1); the server may run
+${API_KEY_USAGE}
+  erase-payer <cpf>                   erase one payer's name, CPF and accounts from the store now (LGPD art. 18),
+                                      audited; the provider keeps its own records
   help                                this text
 
 The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
@@ -60,6 +68,8 @@ type Command =
   | { name: 'backup'; file: string }
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
+  | ApiKeyCommand
+  | { name: 'erase-payer'; cpf: string }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password' | 'reset-mfa'; email: string };
 
@@ -100,10 +110,15 @@ function parse(args: readonly string[]): Command {
     if (!verb || verb.startsWith('--') || email !== undefined) throw new UsageError(`${group} needs one file.`);
     return { name: group, file: verb };
   }
+  if (group === 'erase-payer') {
+    if (!verb || email !== undefined) throw new UsageError('erase-payer needs one CPF.');
+    return { name: 'erase-payer', cpf: verb };
+  }
   if (group === 'audit') {
     if (verb !== 'verify' || email !== undefined) throw new UsageError('Unknown command; the audit trail has one: audit verify.');
     return { name: 'audit-verify' };
   }
+  if (group === 'api-key') return parseApiKeyCommand(args.slice(1), (message) => new UsageError(message));
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
   if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password' && verb !== 'reset-mfa') {
@@ -179,11 +194,15 @@ function table(users: readonly AdminUser[]): string {
 
 /** Runs `command` on the store; resolves with what to print. */
 async function run(
-  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>,
-  deps: UserDeps & { store: MfaStore },
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'erase-payer' }>,
+  deps: UserDeps & ApiKeyDeps & { store: MfaStore },
 ): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
+    case 'api-key-create':
+    case 'api-key-list':
+    case 'api-key-revoke':
+      return runApiKeyCommand(command, deps, audit);
     case 'help':
       return USAGE;
     case 'list':
@@ -251,6 +270,10 @@ async function main(): Promise<number> {
       const { ok, text } = verifyAuditTrail(await store.verifyAudit());
       console.log(text);
       return ok ? 0 : 1;
+    }
+    if (command.name === 'erase-payer') {
+      console.log(await erasePayer(command.cpf, { store, clock: systemClock }));
+      return 0;
     }
     console.log(await run(command, { store, clock: systemClock }));
     return 0;

@@ -87,6 +87,7 @@ const env = z
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).default('json')),
     LOG_LEVEL: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LOG_LEVELS).default('info')),
     SHUTDOWN_TIMEOUT_MS: whole(1_000, 10_000),
+    PAYER_DATA_RETENTION_DAYS: whole(1, 1825),
     METRICS_TOKEN: optional(
       z
         .string()
@@ -165,6 +166,8 @@ export interface Config {
   log: { format: LogFormat; level: LogLevel };
   /** From SIGTERM to the exit (server/shutdown.ts). */
   shutdownTimeoutMs: number;
+  /** Past this age a payment's payer (name, CPF, account) is erased from the store (server/payments/payer-retention.ts). */
+  payerDataRetentionDays: number;
   /**
    * The bearer token of `GET /metrics` (server/metrics/http.ts). Unset: no metrics under `npm run serve` (404), and
    * open to the loopback address only in the demo on the emulator.
@@ -222,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
     /** From SIGTERM to the exit: requests in flight finish, streams are told to retry, leases go back (server/shutdown.ts). */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    payerDataRetentionDays: e.PAYER_DATA_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
     limits: {
       trustProxy: e.TRUST_PROXY,

@@ -5,7 +5,7 @@
  * a console user's session cookie (auth.ts: SameSite=Strict, and a cookie-borne write must come from the console's
  * own Origin), never by CORS, so a storefront page can never reach it. The sign-in (session.ts) is the one route open
  * without them. Each route's least role is checked here (actor.ts). This module assembles the resources, one module
- * each: the console's session, users and audit trail (session.ts, users.ts, audit.ts), the account (account.ts), the
+ * each: the console's session, users, API keys and audit trail (session.ts, users.ts, api-keys.ts, audit.ts), the account (account.ts), the
  * payments received (checkouts.ts, checkouts-export.ts, refunds.ts), the approvals of cash-outs, refunds and payment
  * requests (approvals.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
  * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), payment links (payment-links.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
@@ -16,6 +16,9 @@ import { jsonBodyGuards } from '../http/body-guards';
 import type { Clock } from '../lib/clock';
 import type { ProviderClient } from '../provider';
 import type { AccountStore } from '../store/accounts';
+import type { SessionListStore } from '../store/session-list';
+import type { SignInBrakeStore } from '../store/sign-in-brakes';
+import type { ApiKeyStore } from '../store/api-keys';
 import type { BackOfficeStore } from '../store/back-office';
 import type { CheckoutReadStore, MerchantEventStore } from '../store/checkout-store';
 import type { CompanyPaymentStore } from '../store/company-payments';
@@ -26,6 +29,8 @@ import { createCashOutDesk, DEFAULT_APPROVAL_ABOVE_CENTS } from '../payments/cas
 import { createCompanyPaymentDesk } from '../payments/company-payments';
 import { createRefunds } from '../payments/refunds';
 import { adminForbidden } from '../accounts/errors';
+import { createOwnPassword } from '../accounts/own-password';
+import { createSessionList } from '../accounts/session-list';
 import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import { createMfa, DEFAULT_MFA_POLICY, type MfaPolicy } from '../accounts/mfa';
@@ -37,6 +42,8 @@ import { mfaRoutes } from './routes/mfa';
 import { secondStepRoutes } from './routes/mfa-sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
+import { apiKeyRoutes } from './routes/api-keys';
+import { payerRoutes } from './routes/payer';
 import { approvalRoutes } from './routes/approvals';
 import { hasRole, roleFor, type BackOfficeEnv } from './actor';
 import { auditRoutes } from './routes/audit';
@@ -54,6 +61,7 @@ import { paymentLinkRoutes, type PaymentLinkWiring } from './routes/payment-link
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { receiverRoutes } from './routes/receivers';
 import { refundRoutes } from './routes/refunds';
+import { myAccountRoutes } from './routes/my-account';
 import { sessionRoutes, signInRoutes } from './routes/session';
 import { createBackOfficeStreams } from './stream';
 import { userRoutes } from './routes/users';
@@ -66,6 +74,9 @@ export type BackOfficeApiStore = CheckoutReadStore &
   BackOfficeStore &
   CompanyPaymentStore &
   AccountStore &
+  SignInBrakeStore &
+  SessionListStore &
+  ApiKeyStore &
   MerchantEventStore &
   EndpointStore &
   DeliveryLogStore &
@@ -168,6 +179,8 @@ export function backOfficeApi({
   const mfa = createMfa({ store, sealer, clock });
   const passkeys = createPasskeys({ store, clock });
   const signIn = createSignIn({ store, clock, sessions, log, secondFactor: (user) => mfa.methods(user.id) });
+  const sessionList = createSessionList({ store, clock });
+  const ownPassword = createOwnPassword({ store, clock, sessions, log });
   const allowedOrigins = consoleOrigins;
 
   const signedIn = authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies });
@@ -186,7 +199,9 @@ export function backOfficeApi({
       .use(signedIn, leastRole, mfaGate({ mfa, policy: mfaRequired }), stepUpGuard({ mfa, approvalAboveCents }))
       .route('/', mfaRoutes({ mfa, passkeys, store, policy: mfaRequired }))
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
+      .route('/', myAccountRoutes({ sessionList, ownPassword, streams, trustProxy, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))
+      .route('/', apiKeyRoutes({ store, clock }))
       .route('/', auditRoutes({ store, clock }))
       .route('/', accountRoutes({ provider, clock }))
       .route('/', cashOutRoutes({ desk }))
@@ -194,6 +209,7 @@ export function backOfficeApi({
       // The export before the detail: `/checkouts/export.csv` would otherwise read as the checkout `export.csv`.
       .route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }))
       .route('/', checkoutRoutes({ provider, store, clock }))
+      .route('/', payerRoutes({ provider, store }))
       .route('/', refundRoutes({ store, desk, refunds }))
       .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))

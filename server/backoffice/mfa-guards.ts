@@ -4,7 +4,8 @@
  * `mfa_enrolment_required` elsewhere); `stepUpGuard` asks a user with a factor to prove it again (403
  * `step_up_required`, with the methods) before a guarded action when the session's last proof is over 5 minutes old.
  * Guarded: approvals, refunds and cash-outs above APPROVAL_ABOVE (a refund without an amount, the whole rest, is
- * guarded too), and every change of users, API keys and webhook endpoints. The bearer token is asked neither.
+ * guarded too), and every change of users, API keys and webhook endpoints. Bearer callers (the ADMIN_TOKEN, API keys:
+ * scripts, no person to ask) are asked neither.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { parseCents } from '../../core/money';

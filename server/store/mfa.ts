@@ -1,5 +1,5 @@
 /**
- * The console users' second factor in the store (schema step 22, ./migrations-mfa.ts), written once for both
+ * The console users' second factor in the store (schema step 27, ./migrations-mfa.ts), written once for both
  * databases (`mfaPart`). A narrow port: the second factor's service (server/accounts/mfa/) takes only this.
  *
  * Rules kept here so both databases agree:
@@ -61,6 +61,8 @@ export interface MfaStore {
   getPasskey(id: string): Promise<StoredPasskey | undefined>;
   /** Notes a use with the authenticator's new counter. */
   usePasskey(id: string, counter: number, at: string): Promise<void>;
+  /** Removes one of the user's passkeys; false when the user has none of that id. */
+  removePasskey(userId: string, id: string): Promise<boolean>;
   /** Deletes every factor of the user (and its pending records); true when it had one. */
   resetMfa(userId: string): Promise<boolean>;
   /** Keeps `record`, clearing the records already expired at `now`. */
@@ -107,6 +109,7 @@ export function mfaPart(db: Db): MfaStore {
     passkeys: `SELECT * FROM admin_passkeys WHERE user_id = @userId ORDER BY created_at, id`,
     passkey: `SELECT * FROM admin_passkeys WHERE id = @id`,
     usePasskey: `UPDATE admin_passkeys SET counter = @counter, last_used_at = @at WHERE id = @id`,
+    dropPasskey: `DELETE FROM admin_passkeys WHERE user_id = @userId AND id = @id`,
     dropTotp: `DELETE FROM admin_totp WHERE user_id = @userId`,
     dropPasskeys: `DELETE FROM admin_passkeys WHERE user_id = @userId`,
     dropPendingOf: `DELETE FROM admin_mfa_pending WHERE user_id = @userId`,
@@ -160,6 +163,9 @@ export function mfaPart(db: Db): MfaStore {
     },
     async usePasskey(id, counter, at) {
       await db.read(() => run(sql.usePasskey, { id, counter, at: instant(at) }));
+    },
+    async removePasskey(userId, id) {
+      return (await db.read(() => run(sql.dropPasskey, { userId, id }))) === 1;
     },
     resetMfa: (userId) =>
       db.write(function* () {

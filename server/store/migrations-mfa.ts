@@ -1,5 +1,5 @@
 /**
- * Schema step 22: the console users' second factor (./mfa.ts).
+ * Schema step 27: the console users' second factor (./mfa.ts).
  *
  * - `admin_totp`: a user's TOTP seed, sealed (server/lib/sealer.ts, bound to the user's id), never in clear;
  *   `enabled_at` null while the enrolment waits for its first code; `last_step`, the last time step a code was
@@ -17,7 +17,7 @@ const onUserDelete = { onDelete: 'CASCADE' } as const;
 
 export const mfaSteps: readonly Migration[] = [
   step({
-    version: 22,
+    version: 27,
     name: "the console users' second factor: sealed TOTP seeds, recovery code hashes, passkeys, pending sign-ins and step-up proofs",
     ddl: [
       createTable(

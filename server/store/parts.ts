@@ -4,6 +4,7 @@
  */
 import { accountsPart } from './accounts-part';
 import type { AccountStore } from './accounts';
+import { apiKeysPart, type ApiKeyStore } from './api-keys';
 import type { BackOfficeStore } from './back-office';
 import { backOfficePart } from './back-office-part';
 import type { CompanyPaymentStore } from './company-payments';
@@ -13,9 +14,12 @@ import { checkoutsPart, type CheckoutsPart } from './checkouts';
 import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
+import { payerDataPart, type PayerDataStore } from './payer-data';
 import { mfaPart, type MfaStore } from './mfa';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
+import { sessionListPart, type SessionListStore } from './session-list';
+import { signInBrakesPart, type SignInBrakeStore } from './sign-in-brakes';
 import type { Db } from './sql/db';
 
 export type SharedParts = CheckoutsPart &
@@ -24,9 +28,13 @@ export type SharedParts = CheckoutsPart &
   EndpointStore &
   DeliveryLogStore &
   AccountStore &
+  SignInBrakeStore &
+  SessionListStore &
+  ApiKeyStore &
   MfaStore &
   BackOfficeStore &
   CompanyPaymentStore &
+  PayerDataStore &
   ReadinessStore;
 
 export function sharedParts(db: Db): SharedParts {
@@ -38,8 +46,12 @@ export function sharedParts(db: Db): SharedParts {
     ...endpointsPart(db),
     ...deliveryLogPart(db),
     ...accountsPart(db),
+    ...signInBrakesPart(db),
+    ...sessionListPart(db),
+    ...apiKeysPart(db),
     ...mfaPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
+    ...payerDataPart(db),
   };
 }

@@ -17,6 +17,10 @@ import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
+import type { SessionListStore } from './session-list';
+import type { SignInBrakeStore } from './sign-in-brakes';
+import type { ApiKeyStore } from './api-keys';
+import type { PayerDataStore } from './payer-data';
 import type { MfaStore } from './mfa';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
@@ -176,6 +180,10 @@ export interface Store
     EndpointStore,
     DeliveryLogStore,
     AccountStore,
+    SignInBrakeStore,
+    SessionListStore,
+    ApiKeyStore,
+    PayerDataStore,
     MfaStore,
     ReadinessStore,
     StoreGauges,

@@ -64,7 +64,7 @@ export function secondStepRoutes(options: SecondStepOptions) {
   async function open(c: Context, { token, user, audit }: Awaited<ReturnType<typeof pendingOf>>, method: string) {
     await mfa.endPending(token);
     deleteCookie(c, PENDING_COOKIE, { path: COOKIE_PATH, secure: secureCookies });
-    const session = await sessions.start(user);
+    const session = await sessions.start(user, { address: requestClient(c, trustProxy), userAgent: c.req.header('user-agent') });
     await mfa.noteProof(tokenHash(session.token));
     setSessionCookie(c, session.token, secureCookies);
     await audit({ action: 'session.sign_in', target: user.email, outcome: 'ok', details: { method } });

@@ -1,14 +1,15 @@
 /**
  * The signed-in user's second factor, `/me/mfa`: see it (`GET`), set up TOTP (`POST /me/mfa/totp` → the seed and its
  * `otpauth://` URL; `POST /me/mfa/totp/confirm { code }` → ten recovery codes, shown once), add a passkey
- * (`POST /me/mfa/passkeys/options`, then `POST /me/mfa/passkeys { response }`); and the step-up, `POST
+ * (`POST /me/mfa/passkeys/options`, then `POST /me/mfa/passkeys { response }`) or remove one (`DELETE
+ * /me/mfa/passkeys/:id`); and the step-up, `POST
  * /session/step-up { code }` or `{ response }` (a passkey assertion to `POST /session/step-up/options`), which renews
  * the session's proof. A user that already has a factor proves it (the step-up) before adding another. Audited.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { parseJson } from '../../http/json-body';
-import { mfaCodeInvalid, stepUpRequired } from '../../accounts/errors';
+import { mfaCodeInvalid, passkeyNotFound, stepUpRequired } from '../../accounts/errors';
 import { mfaRequiredFor, type Mfa, type MfaPolicy } from '../../accounts/mfa';
 import { relyingPartyOf, type Passkeys } from '../../accounts/passkeys';
 import type { MfaStore } from '../../store/mfa';
@@ -74,6 +75,17 @@ export function mfaRoutes({ mfa, passkeys, store, policy }: { mfa: Mfa; passkeys
       await mfa.noteProof(user.session);
       await c.get('audit')({ action: 'mfa.passkey_add', target: user.email, outcome: 'ok', details: { passkey: added.id.slice(0, 16) } });
       return c.json(added, 201);
+    })
+    .delete('/me/mfa/passkeys/:id', async (c) => {
+      const user = await freshProof(c);
+      if (!(await store.removePasskey(user.id, c.req.param('id')))) throw passkeyNotFound();
+      await c.get('audit')({
+        action: 'mfa.passkey_remove',
+        target: user.email,
+        outcome: 'ok',
+        details: { passkey: c.req.param('id').slice(0, 16) },
+      });
+      return c.body(null, 204);
     })
     .post('/session/step-up/options', async (c) => {
       const user = userOf(c);

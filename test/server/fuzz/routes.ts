@@ -813,7 +813,28 @@ export const BFF_ROUTES: Target[] = [
   }),
   route({ method: 'GET', path: '/api/admin/session', auth: 'admin' }),
   route({ method: 'DELETE', path: '/api/admin/session', auth: 'admin' }),
+  // A user's own account: the bearer token has none (400), a wrong credential gets 401, so nothing is ever ended.
+  route({ method: 'GET', path: '/api/admin/me/sessions', auth: 'admin' }),
+  route({ method: 'DELETE', path: '/api/admin/me/sessions', auth: 'admin' }),
+  route({ method: 'DELETE', path: '/api/admin/me/sessions/:id', auth: 'admin', ids: () => ({ id: ['ses_0123456789abcdef'] }) }),
+  route({
+    method: 'POST',
+    path: '/api/admin/me/password',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ currentPassword: 'not the password', newPassword: 'a fuzzed password, long enough' }),
+  }),
   route({ method: 'GET', path: '/api/admin/users', auth: 'admin' }),
+  // Named API keys: a fuzzed name or role is refused with 400; a fuzzed id is 404, so no real key is revoked.
+  route({ method: 'GET', path: '/api/admin/api-keys', auth: 'admin' }),
+  route({
+    method: 'POST',
+    path: '/api/admin/api-keys',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ name: 'fuzz key', role: 'viewer' }),
+  }),
+  route({ method: 'DELETE', path: '/api/admin/api-keys/:id', auth: 'admin', ids: () => ({ id: ['key_0123456789abcdef'] }) }),
   route({
     method: 'POST',
     path: '/api/admin/payment-links',
@@ -1002,6 +1023,8 @@ export const BFF_ROUTES: Target[] = [
   }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id/provider', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
+  // The payer's data in clear, audited: no body, so only ids and credentials vary.
+  route({ method: 'POST', path: '/api/admin/checkouts/:id/payer', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id/refund', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({
     method: 'POST',
