@@ -14,6 +14,8 @@ export class AdminApiError extends Error {
     message: string,
     /** Seconds to wait before trying again, when the answer said (`Retry-After` of a 429). */
     readonly retryAfter?: number,
+    /** The answer's `error.details` (the methods of a `step_up_required`, say). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AdminApiError';
@@ -132,9 +134,10 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
 const isWorded = (code: string): code is keyof typeof MESSAGES => Object.hasOwn(MESSAGES, code);
 
 export function errorFrom(status: number, body: unknown, retryAfter?: string | null): AdminApiError {
-  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
   const code = error?.code ?? `http_${status}`;
   const message = isWorded(code) ? MESSAGES[code] : (error?.message ?? `Falha inesperada (HTTP ${status}).`);
   const seconds = retryAfter ? Number(retryAfter) : NaN;
-  return new AdminApiError(status, code, message, Number.isSafeInteger(seconds) && seconds > 0 ? seconds : undefined);
+  const wait = Number.isSafeInteger(seconds) && seconds > 0 ? seconds : undefined;
+  return new AdminApiError(status, code, message, wait, error?.details);
 }

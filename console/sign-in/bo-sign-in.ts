@@ -2,6 +2,8 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { AdminApi, AdminApiError } from '../api';
 import { emit } from '../events';
+import type { MfaMethod } from '../../core/backoffice';
+import { usePasskey } from '../mfa/passkey';
 import shared from '../shared.styles';
 
 /** How long to wait, said in pt-BR: "30 segundos", "2 minutos". */
@@ -42,8 +44,10 @@ export class BoSignIn extends LitElement {
   /** The field the error is about, marked invalid and given focus. */
   @state() private invalid: 'email' | 'password' | 'code' | '' = '';
   @state() private busy = false;
-  /** The password passed and a second factor is on: the code is asked next. */
+  /** The password passed and a second factor is on: the code (or a passkey) is asked next. */
   @state() private secondStep = false;
+  /** The user's factors, for the second step: a passkey button when it has one. */
+  @state() private methods: readonly MfaMethod[] = [];
 
   override firstUpdated() {
     this.input('email').focus();
@@ -80,6 +84,7 @@ export class BoSignIn extends LitElement {
       this.input('password').value = '';
       if ('mfaRequired' in answer) {
         this.secondStep = true;
+        this.methods = answer.methods;
         await this.updateComplete;
         this.input('code').focus();
         return;
@@ -111,6 +116,21 @@ export class BoSignIn extends LitElement {
     }
   }
 
+  private async handlePasskey() {
+    const api = this.api ?? new AdminApi();
+    this.busy = true;
+    this.error = '';
+    try {
+      const session = await api.signInWithPasskey(await usePasskey(await api.passkeySignInOptions()));
+      emit(this, 'bo-signed-in', { session });
+    } catch (error) {
+      if (error instanceof AdminApiError && error.code === 'mfa_sign_in_expired') this.secondStep = false;
+      await this.refuse((error as Error).message || 'Não foi possível entrar. Tente de novo.', this.secondStep ? 'code' : 'email');
+    } finally {
+      this.busy = false;
+    }
+  }
+
   private renderSecondStep() {
     return html`
       <form class="card" @submit=${this.handleCode} novalidate aria-labelledby="second-step-title">
@@ -131,6 +151,13 @@ export class BoSignIn extends LitElement {
         </div>
         <p id="sign-in-error" class="error" role="alert">${this.error || nothing}</p>
         <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Confirmando…' : 'Confirmar'}</button>
+        ${
+          this.methods.includes('passkey')
+            ? html`<button class="secondary" type="button" ?disabled=${this.busy} @click=${() => void this.handlePasskey()}>
+                Entrar com chave de acesso
+              </button>`
+            : nothing
+        }
       </form>
     `;
   }
