@@ -25,6 +25,10 @@ export class BoMfaSetup extends LitElement {
       .factor {
         margin: 0 0 1rem;
       }
+      .subhead {
+        font-weight: 600;
+        margin: 1rem 0 0.5rem;
+      }
     `,
   ];
 
@@ -42,6 +46,11 @@ export class BoMfaSetup extends LitElement {
     super.connectedCallback();
     void this.refresh();
     this.addEventListener('bo-mfa-enrolled', () => void this.refresh());
+  }
+
+  /** The level of this section's own headings: one below its title's. */
+  private get subLevel() {
+    return this.forced ? 3 : 4;
   }
 
   override firstUpdated() {
@@ -88,7 +97,7 @@ export class BoMfaSetup extends LitElement {
   }
 
   private renderPasskeys(status: MfaStatus) {
-    return html`<h4 id="mfa-passkeys-title">Chaves de acesso</h4>
+    return html`<div class="subhead" role="heading" aria-level=${this.subLevel} id="mfa-passkeys-title">Chaves de acesso</div>
       ${
         status.passkeys.length > 0
           ? html`<ul aria-labelledby="mfa-passkeys-title" data-testid="passkeys">
@@ -124,12 +133,12 @@ export class BoMfaSetup extends LitElement {
       ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
       ${
         status
-          ? html`<h4>Aplicativo autenticador</h4>
+          ? html`<div class="subhead" role="heading" aria-level=${this.subLevel}>Aplicativo autenticador</div>
               <div class="factor">
                 ${
                   totpOn
                     ? html`<p data-testid="totp-on">Ativado. Códigos de recuperação restantes: ${status.recoveryCodesLeft}.</p>`
-                    : html`<bo-totp-enrol .api=${this.api}></bo-totp-enrol>`
+                    : html`<bo-totp-enrol .api=${this.api} heading-level=${this.subLevel + 1}></bo-totp-enrol>`
                 }
               </div>
               ${this.renderPasskeys(status)}

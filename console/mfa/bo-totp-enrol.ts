@@ -32,6 +32,9 @@ export class BoTotpEnrol extends LitElement {
         columns: 2;
         padding-left: 1.25rem;
       }
+      .subhead {
+        font-weight: 600;
+      }
       .warning {
         border-left: 4px solid var(--bo-color-danger, #b42318);
         background: #fef3f2;
@@ -43,6 +46,8 @@ export class BoTotpEnrol extends LitElement {
 
   /** The back-office API of the signed-in user. */
   @property({ attribute: false }) api?: AdminApi;
+  /** The level of the recovery codes' heading, to fit the page's outline. */
+  @property({ type: Number, attribute: 'heading-level' }) headingLevel = 5;
 
   @state() private enrolment?: TotpEnrolment & { qr: string };
   @state() private recoveryCodes: string[] = [];
@@ -109,7 +114,7 @@ export class BoTotpEnrol extends LitElement {
 
   private renderCodes() {
     return html`<section aria-labelledby="totp-codes-title" data-testid="recovery-codes">
-      <h4 id="totp-codes-title" tabindex="-1">Códigos de recuperação</h4>
+      <div id="totp-codes-title" class="subhead" role="heading" aria-level=${this.headingLevel} tabindex="-1">Códigos de recuperação</div>
       <p class="warning" id="totp-codes-warning">
         <strong>Guarde agora:</strong> estes dez códigos não serão mostrados de novo. Cada um abre o console uma vez se
         você perder o aplicativo autenticador.
