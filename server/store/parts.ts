@@ -15,6 +15,7 @@ import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
+import { sealedValuesPart, type SealedValueStore } from './sealed-columns';
 import type { Db } from './sql/db';
 
 export type SharedParts = CheckoutsPart &
@@ -25,7 +26,8 @@ export type SharedParts = CheckoutsPart &
   AccountStore &
   BackOfficeStore &
   CompanyPaymentStore &
-  ReadinessStore;
+  ReadinessStore &
+  SealedValueStore;
 
 export function sharedParts(db: Db): SharedParts {
   return {
@@ -38,5 +40,6 @@ export function sharedParts(db: Db): SharedParts {
     ...accountsPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
+    ...sealedValuesPart(db),
   };
 }
