@@ -266,6 +266,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     provider: client,
     checkout: product.checkout,
     deliveries: product.deliveries,
+    sealer: product.sealer,
     /** Stops accepting, finishes the requests in flight, tells the streams to retry elsewhere (server/shutdown.ts). */
     drain: (cutAfterMs: number) => listener.drain(cutAfterMs),
     async close() {
