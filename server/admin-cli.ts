@@ -21,6 +21,7 @@ import { Writable } from 'node:stream';
 import type { AdminUser } from '../core/backoffice';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
+import { rotateSecretsKey } from './admin-secrets';
 import { auditRecorder } from './accounts/audit';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
@@ -43,6 +44,8 @@ const USAGE = `Usage: npm run admin -- <command>
                                       (default 7), to send by WhatsApp or e-mail
   backup <file>                       a consistent copy of the SQLite store into a new file, the server running
   restore <file>                      put a backup in place of the SQLite store, the server stopped
+  rotate-secrets-key                  seal every secret kept sealed again under SECRETS_KEY (opening with
+                                      SECRETS_KEY_PREVIOUS), or under a new key in DATA_DIR for the embedded default
   audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
                                       does not fit (exit code 1); the server may run
   help                                this text
@@ -57,6 +60,7 @@ type Command =
   | { name: 'backup'; file: string }
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
+  | { name: 'rotate-secrets-key' }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
@@ -96,6 +100,10 @@ function parse(args: readonly string[]): Command {
   if (group === 'backup' || group === 'restore') {
     if (!verb || verb.startsWith('--') || email !== undefined) throw new UsageError(`${group} needs one file.`);
     return { name: group, file: verb };
+  }
+  if (group === 'rotate-secrets-key') {
+    if (verb !== undefined) throw new UsageError('rotate-secrets-key takes nothing: the keys come from the environment.');
+    return { name: group };
   }
   if (group === 'audit') {
     if (verb !== 'verify' || email !== undefined) throw new UsageError('Unknown command; the audit trail has one: audit verify.');
@@ -175,7 +183,7 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' }>, deps: UserDeps): Promise<string> {
+async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' }>, deps: UserDeps): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':
@@ -235,6 +243,12 @@ async function main(): Promise<number> {
   try {
     if (command.name === 'audit-verify') {
       const { ok, text } = verifyAuditTrail(await store.verifyAudit());
+      console.log(text);
+      return ok ? 0 : 1;
+    }
+    if (command.name === 'rotate-secrets-key') {
+      const audit = auditRecorder({ store, clock: systemClock, who: { actor: 'cli', role: null, ip: null } });
+      const { ok, text } = await rotateSecretsKey(config, store, audit);
       console.log(text);
       return ok ? 0 : 1;
     }

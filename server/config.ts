@@ -124,7 +124,7 @@ const env = z
   })
   // Instances sharing a database must seal under one key: a key generated in each DATA_DIR would differ.
   .refine((e) => !e.DATABASE_URL || e.SECRETS_KEY, {
-    message: 'DATABASE_URL needs SECRETS_KEY (the key every instance seals secrets with; `npm run admin -- new-secrets-key` makes one)',
+    message: 'DATABASE_URL needs SECRETS_KEY (the key every instance seals secrets with; 32 random bytes: `openssl rand -base64 32`)',
     path: ['SECRETS_KEY'],
     when: () => true,
   })

@@ -42,9 +42,13 @@ export function jsonClient(baseUrl: string) {
 /** An hour after now on the server's clock: order tokens of the test helpers last that long. */
 const inAnHour = (clock: Clock = systemClock) => new Date(clock.now().getTime() + 3_600_000);
 
+/** The key the test servers on PostgreSQL seal with (SECRETS_KEY is required with DATABASE_URL): one for all, as instances share one. */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64url');
+const keyed = (env: Record<string, string> = {}) => (env.DATABASE_URL && !env.SECRETS_KEY ? { ...env, SECRETS_KEY: TEST_SECRETS_KEY } : env);
+
 export async function startTestServer(options: { dataDir?: string; env?: Record<string, string>; start?: StartOptions } = {}) {
   const dataDir = options.dataDir ?? tempDir();
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...options.env });
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...keyed(options.env) });
   const running = await startDemo(config, { log: quietLog, manualReconcile: true, ...options.start });
   const json = jsonClient(running.url);
   // The demo shop signs order tokens with its order-source secret; with PROVIDER_BASE_URL set that is ORDERS_TOKEN.
@@ -67,7 +71,7 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 /** The standalone BFF (no demo, no emulator) against the provider of `env`, with orders the test places in memory. */
 export async function startTestBff(options: { env: Record<string, string>; start?: StartOptions }) {
   const dataDir = tempDir();
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...options.env });
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...keyed(options.env) });
   const orders = new Map<string, PricedOrder>();
   const running = await startServer(config, {
     log: quietLog,
