@@ -39,6 +39,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  // A value overwritten (a secret sealed over its clear form) is zeroed in the file, not left in a page's free space.
+  db.pragma('secure_delete = ON');
   const online = startOnlineMigrations(db, migrateSqlite(db), onlineMigrationsAfter);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
   const releaseCheckpoints = checkpointInBackground(db);
