@@ -183,7 +183,10 @@ function table(users: readonly AdminUser[]): string {
 }
 
 /** Runs `command` on the store; resolves with what to print. */
-async function run(command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' }>, deps: UserDeps): Promise<string> {
+async function run(
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' }>,
+  deps: UserDeps,
+): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
     case 'help':

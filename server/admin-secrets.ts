@@ -22,7 +22,11 @@ function writeWhole(file: string, text: string) {
   renameSync(`${file}.tmp`, file);
 }
 
-export async function rotateSecretsKey(config: Config, store: SealedValueStore, audit: AuditRecorder): Promise<{ ok: boolean; text: string }> {
+export async function rotateSecretsKey(
+  config: Config,
+  store: SealedValueStore,
+  audit: AuditRecorder,
+): Promise<{ ok: boolean; text: string }> {
   let current = config.secretsKey;
   let previous = config.secretsKeysPrevious;
   let generated = false;

@@ -29,7 +29,11 @@ describe('loadConfig', () => {
     const database = { DATA_DIR: dir, DATABASE_URL: 'postgres://u@127.0.0.1/db' };
     expect(() => loadConfig(database)).toThrow(/SECRETS_KEY: DATABASE_URL needs SECRETS_KEY/);
     const key = Buffer.alloc(32, 9);
-    const shared = loadConfig({ ...database, SECRETS_KEY: key.toString('hex'), SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 8).toString('base64url') });
+    const shared = loadConfig({
+      ...database,
+      SECRETS_KEY: key.toString('hex'),
+      SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 8).toString('base64url'),
+    });
     expect(shared.secretsKey.equals(key)).toBe(true);
     expect(shared.secretsKeysPrevious).toEqual([Buffer.alloc(32, 8)]);
     expect(() => loadConfig({ ...database, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY: must be 32 bytes/);

@@ -64,7 +64,9 @@ const BATCH = 100;
 
 export function sealedValuesPart(db: Db): SealedValueStore {
   const read = (c: SealedColumn) =>
-    db.read(() => all<{ id: string; value: string }>(`SELECT ${c.id} AS id, ${c.column} AS value FROM ${c.table} WHERE ${c.column} IS NOT NULL`));
+    db.read(() =>
+      all<{ id: string; value: string }>(`SELECT ${c.id} AS id, ${c.column} AS value FROM ${c.table} WHERE ${c.column} IS NOT NULL`),
+    );
   const swap = (c: SealedColumn) => `UPDATE ${c.table} SET ${c.column} = @value WHERE ${c.id} = @id AND ${c.column} = @was`;
   /** Writes `next` of each row, in transactions of `BATCH`; how many rows changed. */
   async function write(c: SealedColumn, rows: { id: string; was: string; value: string }[]) {
@@ -85,7 +87,9 @@ export function sealedValuesPart(db: Db): SealedValueStore {
     async sealClearValues(sealer) {
       const canary = SEALED_COLUMNS[0]!;
       const value = sealer.seal(CANARY_ID, canary.context(CANARY_ID));
-      await db.read(() => run(`INSERT INTO sealed_canary (id, value) VALUES (@id, @value) ON CONFLICT (id) DO NOTHING`, { id: CANARY_ID, value }));
+      await db.read(() =>
+        run(`INSERT INTO sealed_canary (id, value) VALUES (@id, @value) ON CONFLICT (id) DO NOTHING`, { id: CANARY_ID, value }),
+      );
       let sealed = 0;
       for (const c of SEALED_COLUMNS) {
         const clear = (await read(c)).filter((row) => !isSealed(row.value));
@@ -130,7 +134,8 @@ export function sealedValuesPart(db: Db): SealedValueStore {
         }
       }
       const values: SealedValueKey[] = [];
-      for (const c of SEALED_COLUMNS) for (const { id, value } of await read(c)) values.push({ column: where(c), id, keyId: sealer.keyIdOf(value) ?? null });
+      for (const c of SEALED_COLUMNS)
+        for (const { id, value } of await read(c)) values.push({ column: where(c), id, keyId: sealer.keyIdOf(value) ?? null });
       return { canary: opens, values };
     },
   };

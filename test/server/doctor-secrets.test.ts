@@ -17,7 +17,11 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 const key = (n: number) => Buffer.alloc(32, n);
 const configWith = (dir: string, current: number, previous?: number) =>
-  loadConfig({ DATA_DIR: dir, SECRETS_KEY: key(current).toString('hex'), ...(previous ? { SECRETS_KEY_PREVIOUS: key(previous).toString('hex') } : {}) });
+  loadConfig({
+    DATA_DIR: dir,
+    SECRETS_KEY: key(current).toString('hex'),
+    ...(previous ? { SECRETS_KEY_PREVIOUS: key(previous).toString('hex') } : {}),
+  });
 
 /** A data directory whose store's canary and one endpoint are sealed under key `n`. */
 async function storeSealedUnder(n: number) {
@@ -27,7 +31,14 @@ async function storeSealedUnder(n: number) {
   const sealer = createSealer(key(n));
   await store.sealClearValues(sealer);
   const { secret, hint } = sealEndpointSecret(sealer, 'we_one', `whsec_${Buffer.alloc(32, 3).toString('base64')}`);
-  await store.addWebhookEndpoint({ id: 'we_one', url: 'https://a.example/h', types: [], secret, secretHint: hint, createdAt: new Date().toISOString() });
+  await store.addWebhookEndpoint({
+    id: 'we_one',
+    url: 'https://a.example/h',
+    types: [],
+    secret,
+    secretHint: hint,
+    createdAt: new Date().toISOString(),
+  });
   await store.close();
   return dir;
 }
@@ -47,7 +58,14 @@ describe('the doctor on SECRETS_KEY', () => {
     const dir = await storeSealedUnder(1);
     const store = openSqliteStore({ file: join(dir, 'checkout.sqlite') });
     const { secret, hint } = sealEndpointSecret(createSealer(key(5)), 'we_two', `whsec_${Buffer.alloc(32, 4).toString('base64')}`);
-    await store.addWebhookEndpoint({ id: 'we_two', url: 'https://b.example/h', types: [], secret, secretHint: hint, createdAt: new Date().toISOString() });
+    await store.addWebhookEndpoint({
+      id: 'we_two',
+      url: 'https://b.example/h',
+      types: [],
+      secret,
+      secretHint: hint,
+      createdAt: new Date().toISOString(),
+    });
     await store.close();
     const result = await checkSecretsKey(configWith(dir, 1));
     expect(result.ok).toBe(false);

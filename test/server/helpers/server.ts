@@ -44,7 +44,8 @@ const inAnHour = (clock: Clock = systemClock) => new Date(clock.now().getTime() 
 
 /** The key the test servers on PostgreSQL seal with (SECRETS_KEY is required with DATABASE_URL): one for all, as instances share one. */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64url');
-const keyed = (env: Record<string, string> = {}) => (env.DATABASE_URL && !env.SECRETS_KEY ? { ...env, SECRETS_KEY: TEST_SECRETS_KEY } : env);
+const keyed = (env: Record<string, string> = {}) =>
+  env.DATABASE_URL && !env.SECRETS_KEY ? { ...env, SECRETS_KEY: TEST_SECRETS_KEY } : env;
 
 export async function startTestServer(options: { dataDir?: string; env?: Record<string, string>; start?: StartOptions } = {}) {
   const dataDir = options.dataDir ?? tempDir();

@@ -45,7 +45,10 @@ const backends: [string, () => Promise<Backend>][] = [
       };
       const bytes = async () => {
         await sql('PRAGMA wal_checkpoint(TRUNCATE)');
-        return [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+        return [file, `${file}-wal`]
+          .filter(existsSync)
+          .map((f) => readFileSync(f).toString('latin1'))
+          .join('');
       };
       return { store, sql, bytes };
     },
@@ -85,7 +88,14 @@ describe.each(backends)('secrets sealed at rest (%s)', (_name, open) => {
     const sealer = createSealer(newKey());
     const id = `we_${Math.random().toString(36).slice(2)}`;
     const { secret, hint } = sealEndpointSecret(sealer, id, clearSecret(1));
-    const stored = await backend.store.addWebhookEndpoint({ id, url: 'https://shop.example/h', types: [], secret, secretHint: hint, createdAt: at });
+    const stored = await backend.store.addWebhookEndpoint({
+      id,
+      url: 'https://shop.example/h',
+      types: [],
+      secret,
+      secretHint: hint,
+      createdAt: at,
+    });
     expect(stored.secret.startsWith(`sealed:v1:${sealer.keyId}:`)).toBe(true);
     const secrets = openSigningSecrets(sealer, stored, new Date(at));
     expect(secrets).toEqual([clearSecret(1)]);
@@ -97,9 +107,16 @@ describe.each(backends)('secrets sealed at rest (%s)', (_name, open) => {
     await backend.store.sealClearValues(sealer);
     expect(await backend.bytes()).not.toContain(clearSecret(1));
     expect(await backend.bytes()).not.toContain(clearSecret(1).slice(6));
-    await expect(backend.store.addWebhookEndpoint({ id: `${id}x`, url: 'https://a.example', types: [], secret: clearSecret(2), secretHint: 'x', createdAt: at })).rejects.toThrow(
-      /must be sealed/,
-    );
+    await expect(
+      backend.store.addWebhookEndpoint({
+        id: `${id}x`,
+        url: 'https://a.example',
+        types: [],
+        secret: clearSecret(2),
+        secretHint: 'x',
+        createdAt: at,
+      }),
+    ).rejects.toThrow(/must be sealed/);
   });
 
   it('seals the clear values left from before sealing, once however often the pass runs', async () => {
