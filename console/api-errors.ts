@@ -61,6 +61,7 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
   // The users.
   user_exists: 'Já existe um usuário com este e-mail.',
   user_not_found: 'Este usuário não existe mais.',
+  session_not_found: 'Esta sessão já foi encerrada.',
   password_too_short: 'A senha deve ter pelo menos 12 caracteres.',
   last_owner: 'Não é possível: deve haver sempre um proprietário ativo. Torne outro usuário proprietário antes.',
   // The provider.

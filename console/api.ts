@@ -6,6 +6,7 @@
  * with fetch. Nothing here knows the demo or the emulator: their controls live in the demo's sandbox portal.
  */
 import type {
+  AccountSessions,
   AdminUser,
   ApprovalFilter,
   ApprovalList,
@@ -21,11 +22,14 @@ import type {
   CheckoutPage,
   CheckoutRefunds,
   CsvFormat,
+  EndedSessions,
   DocumentView,
   LiveChange,
   MerchantEventPage,
   NewUserInput,
   PageSize,
+  PasswordChanged,
+  PasswordChangeInput,
   PaymentLink,
   PaymentRequestCreated,
   PaymentRequestDetailView,
@@ -119,6 +123,14 @@ export class AdminApi extends AdminApiBase {
   auditExportUrl = (filters: AuditFilters, format: CsvFormat) => `/api/admin/audit/export.csv${query({ format, ...filters })}`;
 
   users = () => this.call<{ data: AdminUser[] }>('GET', '/users');
+
+  mySessions = () => this.call<AccountSessions>('GET', '/me/sessions');
+
+  endSession = (id: string) => this.call<unknown>('DELETE', `/me/sessions/${encodeURIComponent(id)}`);
+
+  endOtherSessions = () => this.call<EndedSessions>('DELETE', '/me/sessions');
+
+  changeMyPassword = (input: PasswordChangeInput) => this.call<PasswordChanged>('POST', '/me/password', input);
 
   addUser = (input: NewUserInput) => this.call<AdminUser>('POST', '/users', input);
 

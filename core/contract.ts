@@ -133,6 +133,8 @@ export const BACK_OFFICE_ERRORS = {
   invalid_credentials: 401,
   sign_in_rate_limited: 429,
   user_not_found: 404,
+  /** No session of the signed-in user has that id (`DELETE /me/sessions/:id`). */
+  session_not_found: 404,
   user_exists: 409,
   password_too_short: 422,
   /** The change would leave no enabled owner. */

@@ -9,6 +9,7 @@ import type { AdminApi, Role } from '../api';
 import { hasRole } from '../../core/backoffice';
 import '../approvals/bo-approvals';
 import '../audit/bo-audit';
+import '../my-account/bo-my-account';
 import '../payment-link/bo-payment-link';
 import '../users/bo-users';
 import '../webhook-endpoints/bo-webhook-endpoints';
@@ -49,6 +50,7 @@ export const SECTIONS: readonly Section[] = [
     least: 'owner',
     render: (api, role) => html`<bo-webhook-endpoints .api=${api} .role=${role}></bo-webhook-endpoints>`,
   },
+  { id: 'my-account-area', label: 'Minha conta', least: 'viewer', render: (api) => html`<bo-my-account .api=${api}></bo-my-account>` },
 ];
 
 /** The sections `role` sees, in order. */

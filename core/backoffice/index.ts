@@ -12,4 +12,5 @@ export * from './provider-views';
 export * from './roles';
 export * from './wire-accounts';
 export * from './wire-payments';
+export * from './wire-sessions';
 export * from './wire-webhooks';

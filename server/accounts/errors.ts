@@ -10,6 +10,7 @@ import { MIN_PASSWORD_LENGTH } from './passwords';
 export const invalidCredentials = () => new ApiError('invalid_credentials', 'The e-mail or the password is wrong.');
 export const signInRateLimited = () => new ApiError('sign_in_rate_limited', 'Too many failed sign-ins. Try again later.');
 export const userNotFound = () => new ApiError('user_not_found', 'No such user.');
+export const sessionNotFound = () => new ApiError('session_not_found', 'No session of yours has this id.');
 export const userExists = () => new ApiError('user_exists', 'A user with this e-mail already exists.');
 export const passwordTooShort = () =>
   new ApiError('password_too_short', `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`);

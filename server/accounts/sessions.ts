@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../lib/clock';
 import type { SessionStore, StoredUser } from '../store/accounts';
+import { deviceLabel } from './device';
 
 export const SESSION_MAX_MS = 12 * 3_600_000;
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -50,13 +51,25 @@ export function createSessions({ store, clock }: { store: SessionStore; clock: C
   }
 
   return {
-    /** Starts a session for `user` (noting its sign-in), after clearing the sessions that ended. */
-    async start(user: StoredUser): Promise<StartedSession> {
+    /**
+     * Starts a session for `user` (noting its sign-in), after clearing the sessions that ended; `from` is what its
+     * user is shown of it (./session-list.ts).
+     */
+    async start(user: StoredUser, from: { address?: string; userAgent?: string | undefined } = {}): Promise<StartedSession> {
       const now = clock.now().getTime();
       await store.pruneSessions(iso(now), iso(now - SESSION_IDLE_MS));
       const token = randomBytes(32).toString('base64url');
       const expiresAt = iso(now + SESSION_MAX_MS);
-      await store.startSession({ tokenHash: tokenHash(token), userId: user.id, createdAt: iso(now), expiresAt, lastSeenAt: iso(now) });
+      await store.startSession({
+        tokenHash: tokenHash(token),
+        id: `ses_${randomBytes(12).toString('base64url')}`,
+        device: deviceLabel(from.userAgent),
+        address: from.address ?? null,
+        userId: user.id,
+        createdAt: iso(now),
+        expiresAt,
+        lastSeenAt: iso(now),
+      });
       return { token, expiresAt };
     },
 

@@ -1,12 +1,13 @@
 /**
  * Signing in to the console: the e-mail and password checked, a session started. A wrong e-mail, a wrong password and
  * a disabled user get the same refusal, after the same work (an unknown e-mail is checked against a dummy hash), so
- * neither the answer nor its time tells which. Attempts are braked per address and per e-mail (./sign-in-limiter),
+ * neither the answer nor its time tells which. Attempts are braked per e-mail-and-address pair and per address (./sign-in-limiter),
  * counted before the password is checked, so a burst sent at once checks no more passwords than the brake allows,
  * and every attempt is recorded in the audit trail as `session.sign_in`, as the e-mail tried, never the password.
  */
 import type { Clock } from '../lib/clock';
 import type { AccountStore, StoredUser } from '../store/accounts';
+import type { SignInBrakeStore } from '../store/sign-in-brakes';
 import { auditRecorder, type AuditRecorder } from './audit';
 import { invalidCredentials, signInRateLimited } from './errors';
 import { prepareDummyHash, verifyNothing, verifyPassword } from './passwords';
@@ -15,13 +16,21 @@ import { createSignInLimiter, type SignInLimiter, type SignInLimits } from './si
 import { EmailSchema } from './users';
 
 export interface SignInOptions {
-  store: AccountStore;
+  store: AccountStore & SignInBrakeStore;
   clock: Clock;
   sessions: Sessions;
   limits?: Partial<SignInLimits>;
   /** Checks a password against a stored hash: `verifyPassword` of ./passwords (tests count the checks through it). */
   verify?: (password: string, stored: string) => Promise<boolean>;
   log?: { error(...args: unknown[]): void };
+}
+
+/** One sign-in: what was typed, and from where. */
+export interface SignInInput {
+  email: string;
+  password: string;
+  address: string;
+  userAgent?: string | undefined;
 }
 
 export type SignInResult =
@@ -31,7 +40,7 @@ export type SignInResult =
 const triedAs = (email: string) => email.trim().toLowerCase().slice(0, 254) || 'anonymous';
 
 export function createSignIn({ store, clock, sessions, limits, log, verify = verifyPassword }: SignInOptions) {
-  const limiter: SignInLimiter = createSignInLimiter(clock, limits);
+  const limiter: SignInLimiter = createSignInLimiter({ store, clock, ...(log ? { log } : {}) }, limits);
   prepareDummyHash();
 
   /** The user the password opens, or undefined; as long whether the e-mail has a user or not. */
@@ -44,11 +53,14 @@ export function createSignIn({ store, clock, sessions, limits, log, verify = ver
   }
 
   return {
-    /** Checks the credentials from `address` and starts a session; refusals are `invalid_credentials` or `sign_in_rate_limited`. */
-    async signIn({ email, password, address }: { email: string; password: string; address: string }): Promise<SignInResult> {
+    /**
+     * Checks the credentials from `address` and starts a session (noting the browser's `userAgent`); refusals are
+     * `invalid_credentials` or `sign_in_rate_limited`.
+     */
+    async signIn({ email, password, address, userAgent }: SignInInput): Promise<SignInResult> {
       const actor = triedAs(email);
       const audit: AuditRecorder = auditRecorder({ store, clock, who: { actor, role: null, ip: address }, ...(log ? { log } : {}) });
-      const attempt = limiter.begin(address, actor);
+      const attempt = await limiter.begin(address, actor);
       if (!('succeeded' in attempt)) {
         if (attempt.report)
           await audit({ action: 'session.sign_in', target: actor, outcome: 'refused', details: { code: 'sign_in_rate_limited' } });
@@ -59,8 +71,8 @@ export function createSignIn({ store, clock, sessions, limits, log, verify = ver
         await audit({ action: 'session.sign_in', target: actor, outcome: 'refused', details: { code: 'invalid_credentials' } });
         return { ok: false, error: invalidCredentials() };
       }
-      attempt.succeeded();
-      const session = await sessions.start(user);
+      await attempt.succeeded();
+      const session = await sessions.start(user, { address, userAgent });
       await auditRecorder({ store, clock, who: { actor: user.email, role: user.role, ip: address }, ...(log ? { log } : {}) })({
         action: 'session.sign_in',
         target: user.email,

@@ -41,7 +41,7 @@ export function checkedEmail(email: string): string {
 }
 
 /** The hash of a password that keeps the rules: a 422 `password_too_short` under 12 characters. */
-async function checkedHash(password: string): Promise<string> {
+export async function checkedHash(password: string): Promise<string> {
   if (!longEnough(password)) throw passwordTooShort();
   if (password.length > MAX_PASSWORD_LENGTH) throw invalidRequest(`The password may have at most ${MAX_PASSWORD_LENGTH} characters.`);
   return hashPassword(password);

@@ -57,8 +57,11 @@ export const actorOf = (c: Context<BackOfficeEnv>) => c.get('actor');
 const OWNER_WRITES = [/^\/users(\/|$)/, /^\/webhook-endpoints(\/|$)/, /^\/approvals(\/|$)/];
 /** Reads that only an owner may make: the users. (The audit trail is read by every role.) */
 const OWNER_READS = [/^\/users(\/|$)/];
-/** Writes any signed-in role may make: signing out. (Signing in, `POST /session`, is answered before any role exists.) */
-const ANY_WRITES = [/^\/session$/];
+/**
+ * Writes any signed-in role may make: signing out, and a user's own account (`/me/…`: their sessions, their password).
+ * (Signing in, `POST /session`, is answered before any role exists.)
+ */
+const ANY_WRITES = [/^\/session$/, /^\/me(\/|$)/];
 
 export function roleFor(method: string, path: string): Role {
   const read = method === 'GET' || method === 'HEAD';

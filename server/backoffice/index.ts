@@ -17,6 +17,8 @@ import type { Clock } from '../lib/clock';
 import type { Sealer } from '../lib/sealer';
 import type { ProviderClient } from '../provider';
 import type { AccountStore } from '../store/accounts';
+import type { SessionListStore } from '../store/session-list';
+import type { SignInBrakeStore } from '../store/sign-in-brakes';
 import type { BackOfficeStore } from '../store/back-office';
 import type { CheckoutReadStore, MerchantEventStore } from '../store/checkout-store';
 import type { CompanyPaymentStore } from '../store/company-payments';
@@ -27,6 +29,8 @@ import { createCashOutDesk, DEFAULT_APPROVAL_ABOVE_CENTS } from '../payments/cas
 import { createCompanyPaymentDesk } from '../payments/company-payments';
 import { createRefunds } from '../payments/refunds';
 import { adminForbidden } from '../accounts/errors';
+import { createOwnPassword } from '../accounts/own-password';
+import { createSessionList } from '../accounts/session-list';
 import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
@@ -48,6 +52,7 @@ import { paymentLinkRoutes, type PaymentLinkWiring } from './routes/payment-link
 import { paymentRequestRoutes } from './routes/payment-requests';
 import { receiverRoutes } from './routes/receivers';
 import { refundRoutes } from './routes/refunds';
+import { myAccountRoutes } from './routes/my-account';
 import { sessionRoutes, signInRoutes } from './routes/session';
 import { createBackOfficeStreams } from './stream';
 import { userRoutes } from './routes/users';
@@ -60,6 +65,8 @@ export type BackOfficeApiStore = CheckoutReadStore &
   BackOfficeStore &
   CompanyPaymentStore &
   AccountStore &
+  SignInBrakeStore &
+  SessionListStore &
   MerchantEventStore &
   EndpointStore &
   DeliveryLogStore;
@@ -156,6 +163,8 @@ export function backOfficeApi({
 
   const sessions = createSessions({ store, clock });
   const signIn = createSignIn({ store, clock, sessions, log });
+  const sessionList = createSessionList({ store, clock });
+  const ownPassword = createOwnPassword({ store, clock, sessions, log });
   const allowedOrigins = consoleOrigins;
 
   const signedIn = authenticate({ adminToken, store, clock, sessions, trustProxy, allowedOrigins, log, secureCookies });
@@ -172,6 +181,7 @@ export function backOfficeApi({
       .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))
       .use(signedIn, leastRole)
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
+      .route('/', myAccountRoutes({ sessionList, ownPassword, streams, trustProxy, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))
       .route('/', auditRoutes({ store, clock }))
       .route('/', accountRoutes({ provider, clock }))

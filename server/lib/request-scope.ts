@@ -45,6 +45,12 @@ export function inJob<T>(job: string, fn: () => T): T {
 /** The current request's scope, if a request is being served. */
 export const currentRequest = (): RequestScope | undefined => scopes.getStore();
 
+/** `{ 'x-request-id': id }` for an answer of the current request; empty outside one (background work has no answer). */
+export function requestIdHeader(): { 'x-request-id'?: string } {
+  const reqId = scopes.getStore()?.reqId;
+  return reqId === undefined ? {} : { 'x-request-id': reqId };
+}
+
 /** Adds the payment ids the request now knows to its scope (nothing outside a request); an undefined id is left as is. */
 export function annotateRequest(ids: PaymentIds): void {
   const scope = scopes.getStore();

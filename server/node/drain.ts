@@ -17,7 +17,12 @@ export interface Drain {
 /** The wait the ended streams are told before they reconnect: spread over 1–3 s, so they don't all arrive at once. */
 const retryFrame = () => Buffer.from(`retry: ${1_000 + Math.floor(Math.random() * 2_000)}\n\n`);
 
-const isEventStream = (outgoing: ServerResponse) => String(outgoing.getHeader('content-type') ?? '').startsWith('text/event-stream');
+/**
+ * Whether an answer whose headers are out is an event stream. Read from the head as sent: headers given to `writeHead`
+ * as an object (as the app's answers are) never reach `getHeader`'s table.
+ */
+const isEventStream = (outgoing: ServerResponse) =>
+  /\r\ncontent-type: *text\/event-stream/i.test((outgoing as ServerResponse & { _header?: string | null })._header ?? '');
 
 export function drainAnswers(server: Server): Drain {
   const open = new Set<ServerResponse>();

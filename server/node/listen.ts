@@ -11,7 +11,7 @@ import { SHOPPER_ERRORS, type ErrorEnvelope } from '../../core/contract';
 import { envelopeOf, errorBody } from '../http/error-envelope';
 import { defaultAllowedOrigins } from '../http/origins';
 import { BASE_SECURITY_HEADERS } from '../http/security-headers';
-import { inRequest, requestIdOf } from '../lib/request-scope';
+import { inRequest, requestIdHeader, requestIdOf } from '../lib/request-scope';
 import { methodNotAllowed } from '../payments/errors';
 import { drainAnswers, type Drain } from './drain';
 import { registerRawBody, sendRawBody } from './raw-body';
@@ -32,6 +32,18 @@ export interface ListenSettings {
 }
 
 /** What the Node server itself answers when a request can't reach the app: the BFF's envelope, never plain text. */
+/** The app's answer, saying which request it was (the log's lines carry the same id). */
+function withRequestId(response: Response): Response {
+  const { 'x-request-id': reqId } = requestIdHeader();
+  if (reqId === undefined) return response;
+  try {
+    response.headers.set('x-request-id', reqId);
+  } catch {
+    // An answer whose headers cannot change (Response.redirect's) goes without.
+  }
+  return response;
+}
+
 function requestErrorResponse(log: Pick<Logger, 'error'>) {
   return (error: unknown): Response => {
     // A RequestError is a request @hono/node-server can't turn into a URL: a backslash in the path, a bad Host.
@@ -41,7 +53,10 @@ function requestErrorResponse(log: Pick<Logger, 'error'>) {
       malformed
         ? errorBody('BadRequest', 'bad_request', 'Malformed request.')
         : errorBody('ApiError', 'internal_error', 'Something went wrong on our side.'),
-      { status: malformed ? SHOPPER_ERRORS.bad_request : SHOPPER_ERRORS.internal_error, headers: BASE_SECURITY_HEADERS },
+      {
+        status: malformed ? SHOPPER_ERRORS.bad_request : SHOPPER_ERRORS.internal_error,
+        headers: { ...BASE_SECURITY_HEADERS, ...requestIdHeader() },
+      },
     );
   };
 }
@@ -113,7 +128,7 @@ export async function listen(config: ListenSettings, log: Pick<Logger, 'error'> 
     handler?.(request, env) ??
     Response.json(errorBody('Unavailable', 'starting', 'Starting up.'), {
       status: SHOPPER_ERRORS.starting,
-      headers: BASE_SECURITY_HEADERS,
+      headers: { ...BASE_SECURITY_HEADERS, ...requestIdHeader() },
     });
   /** Routes answered before the app (`NodeRoute`), given with it. */
   let nodeRoutes: readonly NodeRoute[] = [];
@@ -128,8 +143,9 @@ export async function listen(config: ListenSettings, log: Pick<Logger, 'error'> 
     { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))) },
     (incoming, outgoing) => {
       // Every answer says which request it was, the raw routes' too; every line told meanwhile carries the id.
+      // The id goes on the answer's own headers (`withRequestId`), never through `setHeader` here: Node would then keep
+      // every header of the answer in a table of its own for as long as the answer lives, an event stream's hours.
       const reqId = requestIdOf(incoming.headers['x-request-id'], (config.limits.trustProxy ?? 0) > 0);
-      outgoing.setHeader('x-request-id', reqId);
       drain.track(outgoing);
       inRequest(reqId, () => {
         for (const route of nodeRoutes) if (route(incoming, outgoing)) return;
@@ -162,7 +178,9 @@ export async function listen(config: ListenSettings, log: Pick<Logger, 'error'> 
       handler = (request, env) => {
         registerRawBody(env);
         const response = app.fetch(request, env);
-        return response instanceof Promise ? response.then((r) => sendRawBody(r, env)) : sendRawBody(response, env);
+        return response instanceof Promise
+          ? response.then((r) => sendRawBody(withRequestId(r), env))
+          : sendRawBody(withRequestId(response), env);
       };
     },
     /** Whether `drain` has begun: `/readyz` then answers 503. */

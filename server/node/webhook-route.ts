@@ -14,6 +14,7 @@ import { envelopeOf, storeUnavailableAnswer } from '../http/error-envelope';
 import { logRequest } from '../http/request-log';
 import { jsonAnswerHeaders } from '../http/security-headers';
 import { readIncoming } from '../lib/node-body';
+import { requestIdHeader } from '../lib/request-scope';
 import { bodyTimeout, internalError } from '../payments/errors';
 
 /** A route Node answers before the app: true when it took the request. */
@@ -54,6 +55,7 @@ export function nodeWebhookRoute({ receive, path, maxBytes, bodyTimeoutMs, https
     const text = JSON.stringify(body);
     outgoing.writeHead(status, {
       ...headers,
+      ...requestIdHeader(),
       ...(retryAfter && { 'retry-after': retryAfter }),
       'content-length': Buffer.byteLength(text),
       // The rest of a late body may still be on its way: don't keep the connection for it.

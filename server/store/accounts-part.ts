@@ -34,8 +34,8 @@ export function accountsPart(db: Db): AccountStore {
       RETURNING *`,
     endUserSessions: `DELETE FROM admin_sessions WHERE user_id = @id`,
     startSession: `
-      INSERT INTO admin_sessions (token_hash, user_id, created_at, expires_at, last_seen_at)
-      VALUES (@tokenHash, @userId, @createdAt, @expiresAt, @lastSeenAt)`,
+      INSERT INTO admin_sessions (token_hash, user_id, created_at, expires_at, last_seen_at, id, device, address)
+      VALUES (@tokenHash, @userId, @createdAt, @expiresAt, @lastSeenAt, @id, @device, @address)`,
     signedIn: `UPDATE admin_users SET last_sign_in_at = @createdAt WHERE id = @userId`,
     session: `${SESSION_WITH_USER} WHERE s.token_hash = @tokenHash`,
     touch: `UPDATE admin_sessions SET last_seen_at = @at WHERE token_hash = @tokenHash AND last_seen_at < @at`,
@@ -94,9 +94,12 @@ export function accountsPart(db: Db): AccountStore {
       return count(await db.read(() => get(sql.count)));
     },
     changeUser: (id, change) => db.write(() => changeUser(id, change)),
-    async startSession({ tokenHash, userId, createdAt, expiresAt, lastSeenAt }) {
+    async startSession({ tokenHash, userId, createdAt, expiresAt, lastSeenAt, id, device, address }) {
       const params = {
         tokenHash,
+        id,
+        device,
+        address,
         userId,
         createdAt: instant(createdAt),
         expiresAt: instant(expiresAt),

@@ -32,6 +32,9 @@ export function userFromRow(row: Row): StoredUser {
 export function sessionFromRow(row: Row): StoredSession {
   return StoredSessionSchema.parse({
     tokenHash: row.s_token_hash,
+    id: row.s_id,
+    device: row.s_device ?? null,
+    address: row.s_address ?? null,
     userId: row.s_user_id,
     createdAt: date(row.s_created_at),
     expiresAt: date(row.s_expires_at),
@@ -42,7 +45,7 @@ export function sessionFromRow(row: Row): StoredSession {
 /** The session's columns, prefixed, beside every column of its user (`u`). */
 export const SESSION_WITH_USER = `
   SELECT s.token_hash AS s_token_hash, s.user_id AS s_user_id, s.created_at AS s_created_at, s.expires_at AS s_expires_at,
-    s.last_seen_at AS s_last_seen_at, u.*
+    s.last_seen_at AS s_last_seen_at, s.id AS s_id, s.device AS s_device, s.address AS s_address, u.*
   FROM admin_sessions s JOIN admin_users u ON u.id = s.user_id`;
 
 export function auditFromRow(row: Row, columns: JsonColumns): AuditEntry {

@@ -61,6 +61,12 @@ export type UserChangeResult = { user: StoredUser } | { refused: 'last_owner' } 
 export const StoredSessionSchema = z.object({
   /** SHA-256 of the token (hex); the token itself is only ever in the cookie. */
   tokenHash: z.string().min(1),
+  /** `ses_…`: what names the session to its user (./session-list.ts); never its token or hash (schema step 23). */
+  id: z.string().min(1),
+  /** A short label of the browser's User-Agent (`Firefox 128 · Linux`); null when unknown. */
+  device: z.string().nullable(),
+  /** The address it was opened from; null when unknown. */
+  address: z.string().nullable(),
   userId: z.string().min(1),
   createdAt: InstantSchema,
   /** The hard end, 12 hours after sign-in. */

@@ -16,6 +16,8 @@ import { endpointsPart, type EndpointStore } from './endpoints';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import { sealedValuesPart, type SealedValueStore } from './sealed-columns';
+import { sessionListPart, type SessionListStore } from './session-list';
+import { signInBrakesPart, type SignInBrakeStore } from './sign-in-brakes';
 import type { Db } from './sql/db';
 
 export type SharedParts = CheckoutsPart &
@@ -24,6 +26,8 @@ export type SharedParts = CheckoutsPart &
   EndpointStore &
   DeliveryLogStore &
   AccountStore &
+  SignInBrakeStore &
+  SessionListStore &
   BackOfficeStore &
   CompanyPaymentStore &
   ReadinessStore &
@@ -38,6 +42,8 @@ export function sharedParts(db: Db): SharedParts {
     ...endpointsPart(db),
     ...deliveryLogPart(db),
     ...accountsPart(db),
+    ...signInBrakesPart(db),
+    ...sessionListPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
     ...sealedValuesPart(db),

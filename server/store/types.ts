@@ -17,6 +17,8 @@ import type { MachineEvent } from '../../core/checkout-machine';
 import { METHODS } from '../../core/methods';
 import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
+import type { SessionListStore } from './session-list';
+import type { SignInBrakeStore } from './sign-in-brakes';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
 import type { CompanyPaymentStore } from './company-payments';
@@ -176,6 +178,8 @@ export interface Store
     EndpointStore,
     DeliveryLogStore,
     AccountStore,
+    SignInBrakeStore,
+    SessionListStore,
     ReadinessStore,
     SealedValueStore,
     StoreGauges,

@@ -35,7 +35,7 @@ export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins
     const origin = c.req.header('origin');
     if (origin !== undefined && !originAllowed(origin, allowedOrigins)) throw crossSiteWrite();
     const { email, password } = await parseJson(c, signInBody);
-    const result = await signIn.signIn({ email, password, address: requestClient(c, trustProxy) });
+    const result = await signIn.signIn({ email, password, address: requestClient(c, trustProxy), userAgent: c.req.header('user-agent') });
     if (!result.ok) {
       if (result.retryAfterSeconds !== undefined) c.header('retry-after', String(result.retryAfterSeconds));
       throw result.error;

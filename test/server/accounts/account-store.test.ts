@@ -82,6 +82,9 @@ describe.each(accountStores())('accounts in the store (%s)', (_name, open) => {
   describe('sessions', () => {
     const session = (userId: string, tokenHash = randomUUID()) => ({
       tokenHash,
+      id: `ses_${randomUUID()}`,
+      device: 'Firefox 128 · Linux',
+      address: '10.0.0.1',
       userId,
       createdAt: at(0),
       expiresAt: at(720),

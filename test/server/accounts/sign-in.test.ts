@@ -1,15 +1,16 @@
 /**
  * Signing in (server/accounts/sign-in.ts) and its brake (sign-in-limiter.ts), on both databases: a wrong password, an
- * unknown e-mail and a disabled user get the same refusal; failures are braked per e-mail (5 in 15 minutes) and per
- * address (10), counted when they start (a burst sent at once checks no more passwords), a braked sign-in is refused
- * even with the right password, and the brake lifts when the window passes;
+ * unknown e-mail and a disabled user get the same refusal; failures are braked per e-mail-and-address pair (5 free,
+ * then a wait doubling from 2 s) and per address (30 free), counted when they start (a burst sent at once checks no
+ * more passwords), a braked pair is refused even with the right password, while another address signs in;
  * every attempt is in the audit trail as the e-mail tried, never with the password.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSessions } from '../../../server/accounts/sessions';
 import { createSignIn, type SignIn } from '../../../server/accounts/sign-in';
-import { createSignInLimiter } from '../../../server/accounts/sign-in-limiter';
+import { attemptPlan, brakeWait, DEFAULT_SIGN_IN_LIMITS } from '../../../server/accounts/sign-in-limiter';
+import type { SignInBrake } from '../../../server/store/sign-in-brakes';
 import { verifyPassword } from '../../../server/accounts/passwords';
 import { addUser, changeUser } from '../../../server/accounts/users';
 import { ManualClock } from '../../../server/lib/clock';
@@ -20,52 +21,33 @@ const PASSWORD = 'a long enough password';
 const MINUTE = 60_000;
 
 describe('the sign-in brake', () => {
-  it('refuses an e-mail after 5 failures and an address after 10, each for the rest of its 15-minute window', () => {
-    const clock = new ManualClock();
-    const limiter = createSignInLimiter(clock);
-    for (let i = 0; i < 5; i++) {
-      expect(limiter.begin('10.0.0.1', 'ana@example.com').retryAfterMs).toBe(0);
-      clock.advance(MINUTE);
-    }
-    // The first failure was 5 minutes ago: 10 minutes to wait, from another address too.
-    expect(limiter.begin('10.0.0.2', 'ana@example.com')).toEqual({ retryAfterMs: 10 * MINUTE, report: true });
-    expect(limiter.begin('10.0.0.2', 'ana@example.com')).toEqual({ retryAfterMs: 10 * MINUTE, report: false });
-    expect(limiter.begin('10.0.0.1', 'bia@example.com').retryAfterMs).toBe(0);
-    for (let i = 0; i < 4; i++) limiter.begin('10.0.0.1', `other${i}@example.com`);
-    expect(limiter.begin('10.0.0.1', 'bia@example.com').retryAfterMs).toBe(10 * MINUTE);
-    clock.advance(10 * MINUTE);
-    expect(limiter.begin('10.0.0.2', 'ana@example.com').retryAfterMs).toBe(0);
+  const rule = DEFAULT_SIGN_IN_LIMITS.pair;
+  const brake = (failures: number, lastFailureAt: number): SignInBrake => ({
+    key: 'pair:10.0.0.1 ana@example.com',
+    failures,
+    lastFailureAt: new Date(lastFailureAt).toISOString(),
+    reportedUntil: null,
   });
 
-  it('counts an attempt when it starts: five begun and not yet settled brake the sixth', () => {
-    const limiter = createSignInLimiter(new ManualClock());
-    const begun = Array.from({ length: 5 }, (_, i) => limiter.begin(`10.0.0.${i}`, 'ana@example.com'));
-    expect(begun.map((attempt) => attempt.retryAfterMs)).toEqual([0, 0, 0, 0, 0]);
-    expect(limiter.begin('10.0.0.9', 'ana@example.com').retryAfterMs).toBeGreaterThan(0);
+  it('lets the free failures through, then doubles the wait after each one, up to 15 minutes', () => {
+    expect(brakeWait(brake(4, 0), rule, 0)).toBe(0);
+    expect(brakeWait(brake(5, 0), rule, 0)).toBe(2_000);
+    expect(brakeWait(brake(6, 0), rule, 0)).toBe(4_000);
+    expect(brakeWait(brake(6, 0), rule, 3_000)).toBe(1_000);
+    expect(brakeWait(brake(40, 0), rule, 0)).toBe(15 * MINUTE);
   });
 
-  it("forgets an e-mail's failures, and takes back the address's count, after its sign-in succeeds", () => {
-    const limiter = createSignInLimiter(new ManualClock(), { perAddress: 2 });
-    for (let i = 0; i < 4; i++) limiter.begin(`10.0.0.${i}`, 'ana@example.com');
-    const right = limiter.begin('10.0.0.8', 'ana@example.com');
-    if (!('succeeded' in right)) throw new Error('the fifth attempt was braked');
-    right.succeeded();
-    limiter.begin('10.0.0.9', 'ana@example.com');
-    expect(limiter.begin('10.0.0.9', 'ana@example.com').retryAfterMs).toBe(0);
-    // 10.0.0.8's one attempt succeeded: it has its two left.
-    expect(limiter.begin('10.0.0.8', 'bia@example.com').retryAfterMs).toBe(0);
-    expect(limiter.begin('10.0.0.8', 'bia@example.com').retryAfterMs).toBe(0);
-    expect(limiter.begin('10.0.0.8', 'bia@example.com').retryAfterMs).toBeGreaterThan(0);
+  it('forgets a brake a day after its last failure', () => {
+    expect(brakeWait(brake(40, 0), rule, 24 * 60 * MINUTE)).toBe(0);
+    const plan = attemptPlan([brake(40, 0)], [rule], 24 * 60 * MINUTE);
+    expect(plan.result).toBe('counted');
+    expect(plan.write[0]!.failures).toBe(1);
   });
 
-  it('keeps at most maxKeys counters, the oldest forgotten first', () => {
-    const limiter = createSignInLimiter(new ManualClock(), { maxKeys: 4, perEmail: 1 });
-    limiter.begin('10.0.0.1', 'a@example.com');
-    expect(limiter.begin('10.0.0.9', 'a@example.com').retryAfterMs).toBeGreaterThan(0);
-    limiter.begin('10.0.0.2', 'b@example.com');
-    limiter.begin('10.0.0.3', 'c@example.com');
-    expect(limiter.begin('10.0.0.9', 'a@example.com').retryAfterMs).toBe(0);
-    expect(limiter.begin('10.0.0.9', 'c@example.com').retryAfterMs).toBeGreaterThan(0);
+  it('reports a refusal once per wait', () => {
+    const first = attemptPlan([brake(5, 0)], [rule], 0);
+    expect(first.result).toEqual({ retryAfterMs: 2_000, report: true });
+    expect(attemptPlan(first.write, [rule], 1_000).result).toEqual({ retryAfterMs: 1_000, report: false });
   });
 });
 
@@ -112,19 +94,29 @@ describe.each(accountStores())('signing in (%s)', (_name, open) => {
     }
   });
 
-  it('brakes an e-mail after 5 failures, even the right password, and lifts after 15 minutes', async () => {
-    for (let i = 0; i < 5; i++) expect((await desk.signIn({ email, password: 'wrong password!', address: `10.2.0.${i}` })).ok).toBe(false);
-    const braked = await desk.signIn({ email, password: PASSWORD, address: '10.2.0.9' });
-    expect(braked).toMatchObject({ ok: false, error: { code: 'sign_in_rate_limited', status: 429 }, retryAfterSeconds: 900 });
+  it('brakes a pair after 5 failures with a growing wait, and never the right password from another address', async () => {
+    for (let i = 0; i < 5; i++) expect((await desk.signIn({ email, password: 'wrong password!', address: '10.2.0.1' })).ok).toBe(false);
+    const braked = await desk.signIn({ email, password: PASSWORD, address: '10.2.0.1' });
+    expect(braked).toMatchObject({ ok: false, error: { code: 'sign_in_rate_limited', status: 429 }, retryAfterSeconds: 2 });
     expect((await store.listAudit({ limit: 1, actor: email }))[0]).toMatchObject({
       outcome: 'refused',
       details: { code: 'sign_in_rate_limited' },
     });
-    clock.advance(15 * MINUTE);
     expect((await desk.signIn({ email, password: PASSWORD, address: '10.2.0.9' })).ok).toBe(true);
+    clock.advance(2_000);
+    expect((await desk.signIn({ email, password: 'wrong password!', address: '10.2.0.1' })).ok).toBe(false);
+    expect(await desk.signIn({ email, password: PASSWORD, address: '10.2.0.1' })).toMatchObject({ retryAfterSeconds: 4 });
+    clock.advance(4_000);
+    expect((await desk.signIn({ email, password: PASSWORD, address: '10.2.0.1' })).ok).toBe(true);
   });
 
-  it.each([60, 200])('checks at most 5 of %i passwords sent at once, and the right one among them is braked', async (burst) => {
+  it('brakes an address spraying many e-mails after 30 failures', async () => {
+    for (let i = 0; i < 30; i++) await desk.signIn({ email: `${i}-${email}`, password: PASSWORD, address: '10.4.0.1' });
+    expect(await desk.signIn({ email, password: PASSWORD, address: '10.4.0.1' })).toMatchObject({ ok: false, retryAfterSeconds: 2 });
+    expect((await desk.signIn({ email, password: PASSWORD, address: '10.4.0.2' })).ok).toBe(true);
+  });
+
+  it.each([60, 200])('checks at most 5 of %i passwords sent at once from one address, the right one among them braked', async (burst) => {
     let checks = 0;
     const counted = createSignIn({
       store,
@@ -134,9 +126,7 @@ describe.each(accountStores())('signing in (%s)', (_name, open) => {
     });
     const right = Math.floor(burst / 2);
     const passwords = Array.from({ length: burst }, (_, i) => (i === right ? PASSWORD : `wrong password ${i}`));
-    const results = await Promise.all(
-      passwords.map((password, i) => counted.signIn({ email, password, address: `10.3.${i >> 8}.${i & 255}` })),
-    );
+    const results = await Promise.all(passwords.map((password) => counted.signIn({ email, password, address: '10.3.0.1' })));
     expect(checks).toBeLessThanOrEqual(5);
     expect(results.filter((r) => r.ok)).toEqual([]);
     const codes = results.map((r) => (r.ok ? 'ok' : (r.error as { code?: string }).code));

@@ -1,6 +1,6 @@
 /**
  * Who may call the back office, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: the console's sign-in (the same
- * 401 for a wrong password, an unknown e-mail and a disabled user; braked per e-mail and per address), the session
+ * 401 for a wrong password, an unknown e-mail and a disabled user; braked per e-mail-and-address pair and per address), the session
  * cookie's attributes, a session's end (12 hours, 30 minutes idle, sign-out, a disabled user), the roles in force, the
  * refusal of cookie-borne writes from another origin, and the bearer token beside it all.
  */
@@ -69,37 +69,37 @@ describe.each(DATABASES)('the console sign-in and roles (%s)', (_name, database)
       for (const response of [wrong, unknown, disabled]) expect(response.headers.get('set-cookie')).toBeNull();
     });
 
-    it('brakes an e-mail after 5 failures with a 429 and Retry-After, even for the right password, until the window passes', async () => {
+    it('brakes a pair after 5 failures with a 429 and Retry-After, even for the right password, not the owner elsewhere', async () => {
       const { email } = await client.user('viewer');
-      for (let i = 0; i < 5; i++) expect((await client.signIn(email, 'not the password!')).status).toBe(401);
-      const braked = await client.signIn(email);
+      const address = freshAddress();
+      for (let i = 0; i < 5; i++) expect((await client.signIn(email, 'not the password!', {}, address)).status).toBe(401);
+      const braked = await client.signIn(email, PASSWORD, {}, address);
       expect(braked.status).toBe(429);
       expect(braked.body.error.code).toBe('sign_in_rate_limited');
-      expect(Number(braked.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(Number(braked.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
-      clock.advance(15 * MINUTE);
-      expect((await client.signIn(email)).status).toBe(200);
+      expect(braked.headers.get('retry-after')).toBe('2');
+      expect((await client.signIn(email, PASSWORD, {}, freshAddress())).status).toBe(200);
+      clock.advance(2_000);
+      expect((await client.signIn(email, PASSWORD, {}, address)).status).toBe(200);
     });
 
-    it('checks at most 5 of 200 wrong passwords for one e-mail sent at once, then brakes the right one', async () => {
+    it('checks at most 5 of 200 wrong passwords for one e-mail sent at once from one address, then brakes the right one', async () => {
       const { email } = await client.user('viewer');
-      const burst = Array.from({ length: 200 }, (_, i) => client.signIn(email, `not the password ${i}`));
+      const address = freshAddress();
+      const burst = Array.from({ length: 200 }, (_, i) => client.signIn(email, `not the password ${i}`, {}, address));
       const statuses = (await Promise.all(burst)).map((response) => response.status);
       expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
       expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
-      expect((await client.signIn(email)).status).toBe(429);
-      clock.advance(15 * MINUTE);
+      expect((await client.signIn(email, PASSWORD, {}, address)).status).toBe(429);
     });
 
-    it('brakes an address after 10 failures, whatever e-mail it tries next', async () => {
+    it('brakes an address after 30 failures, whatever e-mail it tries next', async () => {
       const { email } = await client.user('viewer');
       const address = freshAddress();
-      for (let i = 0; i < 10; i++) {
+      for (let i = 0; i < 30; i++) {
         expect((await client.signIn(`guess-${i}-${randomUUID()}@example.com`, 'not the password!', {}, address)).status).toBe(401);
       }
       expect((await client.signIn(email, PASSWORD, {}, address)).status).toBe(429);
       expect((await client.signIn(email, PASSWORD, {}, freshAddress())).status).toBe(200);
-      clock.advance(15 * MINUTE);
     });
 
     it('refuses a sign-in posted from another site, and an invalid body with a 400', async () => {

@@ -813,6 +813,17 @@ export const BFF_ROUTES: Target[] = [
   }),
   route({ method: 'GET', path: '/api/admin/session', auth: 'admin' }),
   route({ method: 'DELETE', path: '/api/admin/session', auth: 'admin' }),
+  // A user's own account: the bearer token has none (400), a wrong credential gets 401, so nothing is ever ended.
+  route({ method: 'GET', path: '/api/admin/me/sessions', auth: 'admin' }),
+  route({ method: 'DELETE', path: '/api/admin/me/sessions', auth: 'admin' }),
+  route({ method: 'DELETE', path: '/api/admin/me/sessions/:id', auth: 'admin', ids: () => ({ id: ['ses_0123456789abcdef'] }) }),
+  route({
+    method: 'POST',
+    path: '/api/admin/me/password',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ currentPassword: 'not the password', newPassword: 'a fuzzed password, long enough' }),
+  }),
   route({ method: 'GET', path: '/api/admin/users', auth: 'admin' }),
   route({
     method: 'POST',

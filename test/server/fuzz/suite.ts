@@ -9,7 +9,7 @@
  *    and never with Object.prototype and friends changed.
  * 3. Every route, sent its valid request with every method (`METHODS`: TRACE, PROPFIND and an unknown one included),
  *    does the same; a HEAD's answer must also end (send.ts checks that the connection serves a request after it).
- * 4. A burst of sign-ins for one e-mail, sent at once, checks no more passwords than the brake allows.
+ * 4. A burst of sign-ins for one e-mail from one address, sent at once, checks no more passwords than the brake allows.
  *
  * Bodies shorter than their `Content-Length` are among the requests of 1 and 2 (routes.ts, `stalled`).
  *
@@ -32,8 +32,14 @@ const REFUSAL_RUNS = Number(env.FUZZ_RUNS) * 5 || 250;
 const TIME_MS = Number(env.FUZZ_TIME_MS) || 3_000;
 /** Longer than the emulator's webhook timeout (5 s), which a simulation may wait out. */
 const ANSWER_TIMEOUT_MS = 10_000;
-/** Wrong passwords an e-mail may try in a window before the sign-in brake answers 429 (server/accounts). */
+/** Wrong passwords one e-mail-and-address pair may try before the sign-in brake answers 429 (server/accounts). */
 const BRAKE_ATTEMPTS = 5;
+
+/**
+ * How many passwords the brake lets one pair check in a burst that lasted `ms`: its free ones, then one more each time
+ * its doubling wait (2 s, 4 s, 8 s… after the last) has passed, the k-th extra no sooner than 2^(k+1) - 2 seconds in.
+ */
+const brakeAllowance = (ms: number) => BRAKE_ATTEMPTS + Math.max(0, Math.floor(Math.log2(ms / 1000 + 2)) - 1);
 
 function parameters(runs: number, timeMs: number): fc.Parameters<unknown> {
   return {
@@ -173,7 +179,7 @@ export function fuzzSuite(kind: DatabaseKind): void {
       if (problems.length) throw new Error(problems.join('\n'));
     });
 
-    // Last: it leaves the world's console user braked for the limiter's window.
+    // Last: it leaves the world's console user braked from its one address (127.0.0.1) for a while.
     it("a burst of sign-ins for one e-mail checks at most the brake's number of passwords", { timeout: 60_000 }, async () => {
       const { email, password } = w.known.consoleUser;
       const signIn = (pass: string) =>
@@ -189,15 +195,19 @@ export function fuzzSuite(kind: DatabaseKind): void {
       for (const size of [60, 200]) {
         // The right password sits in the middle of the burst: by then the brake must be on.
         const passwords = Array.from({ length: size }, (_, i) => (i === size / 2 ? password : `wrong ${i} ${password}`));
+        const started = Date.now();
         const answers = await Promise.all(passwords.map(signIn));
+        const allowed = brakeAllowance(Date.now() - started);
         const statuses = answers.map((a) => a.status);
-        const checked = statuses.filter((s) => s === 401).length;
+        const checked = statuses.filter((s) => s === 401 || s === 200).length;
         const counts: Record<number, number> = {};
         for (const s of statuses) counts[s] = (counts[s] ?? 0) + 1;
-        const said = `burst of ${size}: ${JSON.stringify(counts)}`;
-        if (statuses.some((s) => s !== 401 && s !== 429)) throw new Error(`a sign-in got neither 401 nor 429 (${said})`);
-        if (checked > BRAKE_ATTEMPTS) throw new Error(`${checked} passwords were checked, more than ${BRAKE_ATTEMPTS} (${said})`);
-        if (answers[size / 2]!.status !== 429) throw new Error(`the right password inside the burst was not braked (${said})`);
+        const said = `burst of ${size}: ${JSON.stringify(counts)}, ${allowed} allowed`;
+        // 408: the body did not arrive within the world's 300 ms (a loaded machine); such a request checks nothing.
+        if (statuses.some((s) => ![200, 401, 408, 429].includes(s))) throw new Error(`a sign-in got neither 401 nor 429 (${said})`);
+        if (checked > allowed) throw new Error(`${checked} passwords were checked, more than ${allowed} (${said})`);
+        if (allowed === BRAKE_ATTEMPTS && answers[size / 2]!.status === 200)
+          throw new Error(`the right password inside the burst was not braked (${said})`);
       }
     });
   });
