@@ -62,6 +62,8 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
   user_exists: 'Já existe um usuário com este e-mail.',
   user_not_found: 'Este usuário não existe mais.',
   session_not_found: 'Esta sessão já foi encerrada.',
+  api_key_not_found: 'Esta chave de API não existe mais.',
+  api_key_exists: 'Já existe uma chave ativa com este nome.',
   password_too_short: 'A senha deve ter pelo menos 12 caracteres.',
   last_owner: 'Não é possível: deve haver sempre um proprietário ativo. Torne outro usuário proprietário antes.',
   // The provider.

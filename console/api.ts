@@ -8,6 +8,7 @@
 import type {
   AccountSessions,
   AdminUser,
+  ApiKey,
   ApprovalFilter,
   ApprovalList,
   ApprovalView,
@@ -21,11 +22,13 @@ import type {
   CheckoutFilters,
   CheckoutPage,
   CheckoutRefunds,
+  CreatedApiKey,
   CsvFormat,
   EndedSessions,
   DocumentView,
   LiveChange,
   MerchantEventPage,
+  NewApiKeyInput,
   NewUserInput,
   PageSize,
   PasswordChanged,
@@ -36,6 +39,7 @@ import type {
   PaymentRequestInput,
   PaymentRequestView,
   ProviderPage,
+  PayerReveal,
   ProviderRecord,
   ReceiverAccountView,
   ReceiverView,
@@ -99,6 +103,9 @@ export class AdminApi extends AdminApiBase {
 
   providerRecord = (id: string) => this.call<ProviderRecord>('GET', `/checkouts/${encodeURIComponent(id)}/provider`);
 
+  /** The payer in full (operators and owners): each call is in the audit trail as `payer.reveal`. */
+  revealPayer = (id: string) => this.call<PayerReveal>('POST', `/checkouts/${encodeURIComponent(id)}/payer`);
+
   /** What is paid, refunded and refundable of a payment, to whom, and its refunds. */
   checkoutRefunds = (id: string) => this.call<CheckoutRefunds>('GET', `/checkouts/${encodeURIComponent(id)}/refunds`);
 
@@ -135,6 +142,13 @@ export class AdminApi extends AdminApiBase {
   addUser = (input: NewUserInput) => this.call<AdminUser>('POST', '/users', input);
 
   changeUser = (id: string, change: UserChange) => this.call<AdminUser>('PATCH', `/users/${encodeURIComponent(id)}`, change);
+
+  apiKeys = () => this.call<{ data: ApiKey[] }>('GET', '/api-keys');
+
+  /** The answer carries the key: the only time it is shown. */
+  addApiKey = (input: NewApiKeyInput) => this.call<CreatedApiKey>('POST', '/api-keys', input);
+
+  revokeApiKey = (id: string) => this.call<ApiKey>('DELETE', `/api-keys/${encodeURIComponent(id)}`);
 
   webhookEndpoints = () => this.call<{ items: WebhookEndpointView[] }>('GET', '/webhook-endpoints');
 

@@ -139,6 +139,9 @@ export const BACK_OFFICE_ERRORS = {
   password_too_short: 422,
   /** The change would leave no enabled owner. */
   last_owner: 409,
+  api_key_not_found: 404,
+  /** A key not revoked already has this name. */
+  api_key_exists: 409,
   approval_not_found: 404,
   approval_not_pending: 409,
   /** The maker of a movement cannot approve it. */

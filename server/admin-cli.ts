@@ -14,15 +14,20 @@
  *   npm run admin -- backup <file>       (SQLite; the server may run)
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
  *   npm run admin -- audit verify        (the audit trail's hash chain; exit code 1 when broken)
+ *   npm run admin -- api-key create|list|revoke   (./admin-api-keys.ts)
+ *   npm run admin -- erase-payer <cpf>   (LGPD: one payer's data out of our store now; ./admin-erase-payer.ts)
  *   npm run admin -- help
  */
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import type { AdminUser } from '../core/backoffice';
+import { API_KEY_USAGE, parseApiKeyCommand, runApiKeyCommand, type ApiKeyCommand } from './admin-api-keys';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
 import { rotateSecretsKey } from './admin-secrets';
+import { erasePayer } from './admin-erase-payer';
 import { auditRecorder } from './accounts/audit';
+import type { ApiKeyDeps } from './accounts/api-keys';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from './pay-link';
@@ -48,6 +53,9 @@ const USAGE = `Usage: npm run admin -- <command>
                                       SECRETS_KEY_PREVIOUS), or under a new key in DATA_DIR for the embedded default
   audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
                                       does not fit (exit code 1); the server may run
+${API_KEY_USAGE}
+  erase-payer <cpf>                   erase one payer's name, CPF and accounts from the store now (LGPD art. 18),
+                                      audited; the provider keeps its own records
   help                                this text
 
 The store is the server's: DATABASE_URL when set, else DATA_DIR (default ./data). A link's token is signed with the
@@ -61,6 +69,8 @@ type Command =
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
   | { name: 'rotate-secrets-key' }
+  | ApiKeyCommand
+  | { name: 'erase-payer'; cpf: string }
   | { name: 'add'; email: string; role: UserRole }
   | { name: 'disable' | 'enable' | 'reset-password'; email: string };
 
@@ -105,10 +115,15 @@ function parse(args: readonly string[]): Command {
     if (verb !== undefined) throw new UsageError('rotate-secrets-key takes nothing: the keys come from the environment.');
     return { name: group };
   }
+  if (group === 'erase-payer') {
+    if (!verb || email !== undefined) throw new UsageError('erase-payer needs one CPF.');
+    return { name: 'erase-payer', cpf: verb };
+  }
   if (group === 'audit') {
     if (verb !== 'verify' || email !== undefined) throw new UsageError('Unknown command; the audit trail has one: audit verify.');
     return { name: 'audit-verify' };
   }
+  if (group === 'api-key') return parseApiKeyCommand(args.slice(1), (message) => new UsageError(message));
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
   if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
@@ -184,11 +199,15 @@ function table(users: readonly AdminUser[]): string {
 
 /** Runs `command` on the store; resolves with what to print. */
 async function run(
-  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' }>,
-  deps: UserDeps,
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' | 'erase-payer' }>,
+  deps: UserDeps & ApiKeyDeps,
 ): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
+    case 'api-key-create':
+    case 'api-key-list':
+    case 'api-key-revoke':
+      return runApiKeyCommand(command, deps, audit);
     case 'help':
       return USAGE;
     case 'list':
@@ -254,6 +273,10 @@ async function main(): Promise<number> {
       const { ok, text } = await rotateSecretsKey(config, store, audit);
       console.log(text);
       return ok ? 0 : 1;
+    }
+    if (command.name === 'erase-payer') {
+      console.log(await erasePayer(command.cpf, { store, clock: systemClock }));
+      return 0;
     }
     console.log(await run(command, { store, clock: systemClock }));
     return 0;

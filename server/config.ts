@@ -99,6 +99,7 @@ const env = z
     SECRETS_KEY_PREVIOUS: optional(
       z.string().refine((v) => v.split(',').every((k) => !k.trim() || parsesAsKey(k)), 'must be keys like SECRETS_KEY, comma-separated'),
     ),
+    PAYER_DATA_RETENTION_DAYS: whole(1, 1825),
     METRICS_TOKEN: optional(
       z
         .string()
@@ -178,6 +179,8 @@ export interface Config {
   log: { format: LogFormat; level: LogLevel };
   /** From SIGTERM to the exit (server/shutdown.ts). */
   shutdownTimeoutMs: number;
+  /** Past this age a payment's payer (name, CPF, account) is erased from the store (server/payments/payer-retention.ts). */
+  payerDataRetentionDays: number;
   /**
    * The bearer token of `GET /metrics` (server/metrics/http.ts). Unset: no metrics under `npm run serve` (404), and
    * open to the loopback address only in the demo on the emulator.
@@ -243,6 +246,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     log: { format: e.LOG_FORMAT, level: e.LOG_LEVEL },
     /** From SIGTERM to the exit: requests in flight finish, streams are told to retry, leases go back (server/shutdown.ts). */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    payerDataRetentionDays: e.PAYER_DATA_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
     ...secretsKeys(dataDir, e.SECRETS_KEY, e.SECRETS_KEY_PREVIOUS),
     limits: {

@@ -20,6 +20,7 @@ import { defaultAllowedOrigins } from './http/origins';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { listen, type Listener, type Logger } from './node/listen';
+import { payerRetention } from './payments/payer-retention';
 import { nodeWebhookRoute } from './node/webhook-route';
 import { httpOrders, type OrderResolver } from './payments/orders';
 import { keptSecret, type Config } from './config';
@@ -257,6 +258,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   listener.handle(app, product.nodeRoutes);
   if (!options.manualReconcile) product.checkout.reconciler.start();
   product.deliveries.start();
+  const retention = payerRetention({ store, clock, retentionDays: config.payerDataRetentionDays, log });
+  if (!options.manualReconcile) retention.start();
 
   return {
     ...listener,
@@ -271,6 +274,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     drain: (cutAfterMs: number) => listener.drain(cutAfterMs),
     async close() {
       product.checkout.reconciler.stop();
+      retention.stop();
       await product.deliveries.stop();
       await listener.close();
       await hub.close();

@@ -7,6 +7,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AdminApi, Role } from '../api';
 import { hasRole } from '../../core/backoffice';
+import '../api-keys/bo-api-keys';
 import '../approvals/bo-approvals';
 import '../audit/bo-audit';
 import '../my-account/bo-my-account';
@@ -44,6 +45,12 @@ export const SECTIONS: readonly Section[] = [
   },
   { id: 'audit-area', label: 'Auditoria', least: 'viewer', render: (api) => html`<bo-audit .api=${api}></bo-audit>` },
   { id: 'users-area', label: 'Usuários', least: 'owner', render: (api, role) => html`<bo-users .api=${api} .role=${role}></bo-users>` },
+  {
+    id: 'api-keys-area',
+    label: 'Chaves de API',
+    least: 'owner',
+    render: (api, role) => html`<bo-api-keys .api=${api} .role=${role}></bo-api-keys>`,
+  },
   {
     id: 'webhooks-area',
     label: 'Webhooks',

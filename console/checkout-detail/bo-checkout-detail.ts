@@ -9,6 +9,7 @@ import type { BoRefund } from '../refund/bo-refund';
 import shared from '../shared.styles';
 import styles from './bo-checkout-detail.styles';
 import { providerRecordView } from './provider-record';
+import './bo-payer';
 
 /** What the BFF made of a webhook, in the merchant's words. */
 const WEBHOOK_OUTCOMES = {
@@ -119,6 +120,7 @@ export class BoCheckoutDetail extends LitElement {
                       </p>`
                     : nothing
                 }
+                <bo-payer .api=${this.api} .role=${this.role} .payer=${d.payer} checkout-id=${c.id}></bo-payer>
                 <bo-refund .api=${this.api} .role=${this.role} checkout-id=${c.id}></bo-refund>
                 <h3>Linha do tempo</h3>
                 <ol class="timeline" data-testid="timeline">

@@ -11,6 +11,7 @@ export * from './merchant-events';
 export * from './provider-views';
 export * from './roles';
 export * from './wire-accounts';
+export * from './wire-api-keys';
 export * from './wire-payments';
 export * from './wire-sessions';
 export * from './wire-webhooks';

@@ -83,6 +83,8 @@ export interface CheckoutPage {
 /** A payment's detail (`GET /checkouts/:id`): its timeline, the webhooks about it, its order's other checkouts. */
 export interface CheckoutDetail {
   checkout: AdminCheckoutView;
+  /** The CPF and name the shopper gave, the CPF masked for every role (the full one is `PayerReveal`'s). */
+  payer: { cpf: string | null; name: string | null };
   events: {
     seq: number;
     state: StoredState;
@@ -106,6 +108,26 @@ export interface CheckoutDetail {
 export interface ProviderRecord {
   readAt: string;
   record: TransactionRecordView;
+}
+
+/**
+ * A payment's payer in full (`POST /checkouts/:id/payer`, operators and owners only, each call in the audit trail as
+ * `payer.reveal`): who the shopper said they were, and who paid, as the provider says once paid. Everywhere else a
+ * CPF is masked and an account left out.
+ */
+export interface PayerReveal {
+  checkoutId: string;
+  /** The CPF and name the shopper gave (formatted), or null. */
+  requested: { cpf: string | null; name: string | null };
+  /** Who paid, from the provider's record; null before it is paid or when the provider could not be read. */
+  paid: {
+    name: string | null;
+    taxNumber: string | null;
+    bankName: string | null;
+    accountAgency: string | null;
+    accountNumber: string | null;
+    accountDigit: string | null;
+  } | null;
 }
 
 /** What can still be refunded of a payment, to whom, and its refunds so far (`GET /checkouts/:id/refunds`). */

@@ -21,3 +21,5 @@ export const adminForbidden = (needed: string) => new ApiError('admin_forbidden'
 export const crossSiteWrite = () =>
   new ApiError('cross_site_write', 'A change made with the session cookie must come from the console itself (its Origin).');
 export const adminUnauthorized = () => new ApiError('admin_unauthorized', 'Sign in, or send a valid admin token.');
+export const apiKeyNotFound = () => new ApiError('api_key_not_found', 'No such API key.');
+export const apiKeyExists = () => new ApiError('api_key_exists', 'A key that is not revoked already has this name.');

@@ -5,8 +5,9 @@
  *
  * Roles (core/backoffice/roles.ts), each with the rights of the one before: `viewer` reads and exports; `operator`
  * also moves money (refunds, cash-outs, payment requests, receivers); `owner` also manages users, webhook endpoints and
- * approvals. The bearer `ADMIN_TOKEN` is an owner, recorded as `api-token`, but never the second person of a
- * movement: it approves none (server/payments/approvals.ts).
+ * approvals and API keys. The bearer `ADMIN_TOKEN` is an owner, recorded as `api-token`; a named API key has its own
+ * role, recorded as `key:<name>`. Neither is ever the second person of a movement: a token approves none
+ * (server/payments/approvals.ts).
  */
 import type { Context } from 'hono';
 import type { Role } from '../../core/backoffice';
@@ -15,11 +16,11 @@ import type { Role } from '../../core/backoffice';
 export { hasRole, ROLES, type Role } from '../../core/backoffice';
 
 export interface Actor {
-  /** A signed-in user (session cookie), or the bearer admin token. */
+  /** A signed-in user (session cookie), or a bearer token (the ADMIN_TOKEN or a named API key: a script, no person). */
   kind: 'user' | 'token';
-  /** The user's id, or `api-token`. */
+  /** The user's id, `api-token`, or the key's id (`key_…`). */
   id: string;
-  /** The user's e-mail; `api-token` for the token. What the audit trail shows as who. */
+  /** The user's e-mail; `api-token` for the ADMIN_TOKEN; `key:<name>` for a named key. What the audit trail shows as who. */
   name: string;
   role: Role;
   /** The caller's address, as the BFF's rate limits see it. */
@@ -54,9 +55,9 @@ export const actorOf = (c: Context<BackOfficeEnv>) => c.get('actor');
  * The least role each route needs: reads (GET, HEAD) need `viewer`; writes need `operator`, except under the paths
  * listed here, which need `owner`. Checked on the server for every route by the middleware of `index.ts`.
  */
-const OWNER_WRITES = [/^\/users(\/|$)/, /^\/webhook-endpoints(\/|$)/, /^\/approvals(\/|$)/];
-/** Reads that only an owner may make: the users. (The audit trail is read by every role.) */
-const OWNER_READS = [/^\/users(\/|$)/];
+const OWNER_WRITES = [/^\/users(\/|$)/, /^\/webhook-endpoints(\/|$)/, /^\/approvals(\/|$)/, /^\/api-keys(\/|$)/];
+/** Reads that only an owner may make: the users and the API keys. (The audit trail is read by every role.) */
+const OWNER_READS = [/^\/users(\/|$)/, /^\/api-keys(\/|$)/];
 /**
  * Writes any signed-in role may make: signing out, and a user's own account (`/me/…`: their sessions, their password).
  * (Signing in, `POST /session`, is answered before any role exists.)

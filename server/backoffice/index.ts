@@ -5,7 +5,7 @@
  * a console user's session cookie (auth.ts: SameSite=Strict, and a cookie-borne write must come from the console's
  * own Origin), never by CORS, so a storefront page can never reach it. The sign-in (session.ts) is the one route open
  * without them. Each route's least role is checked here (actor.ts). This module assembles the resources, one module
- * each: the console's session, users and audit trail (session.ts, users.ts, audit.ts), the account (account.ts), the
+ * each: the console's session, users, API keys and audit trail (session.ts, users.ts, api-keys.ts, audit.ts), the account (account.ts), the
  * payments received (checkouts.ts, checkouts-export.ts, refunds.ts), the approvals of cash-outs, refunds and payment
  * requests (approvals.ts), the transactions of our orders not provably ours (foreign.ts), the merchant's events
  * (webhook-events.ts) and webhook endpoints (webhook-endpoints.ts), payment links (payment-links.ts), cash-outs (cashouts.ts), receivers (receivers.ts),
@@ -19,6 +19,7 @@ import type { ProviderClient } from '../provider';
 import type { AccountStore } from '../store/accounts';
 import type { SessionListStore } from '../store/session-list';
 import type { SignInBrakeStore } from '../store/sign-in-brakes';
+import type { ApiKeyStore } from '../store/api-keys';
 import type { BackOfficeStore } from '../store/back-office';
 import type { CheckoutReadStore, MerchantEventStore } from '../store/checkout-store';
 import type { CompanyPaymentStore } from '../store/company-payments';
@@ -35,6 +36,8 @@ import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
+import { apiKeyRoutes } from './routes/api-keys';
+import { payerRoutes } from './routes/payer';
 import { approvalRoutes } from './routes/approvals';
 import { hasRole, roleFor, type BackOfficeEnv } from './actor';
 import { auditRoutes } from './routes/audit';
@@ -67,6 +70,7 @@ export type BackOfficeApiStore = CheckoutReadStore &
   AccountStore &
   SignInBrakeStore &
   SessionListStore &
+  ApiKeyStore &
   MerchantEventStore &
   EndpointStore &
   DeliveryLogStore;
@@ -183,6 +187,7 @@ export function backOfficeApi({
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
       .route('/', myAccountRoutes({ sessionList, ownPassword, streams, trustProxy, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))
+      .route('/', apiKeyRoutes({ store, clock }))
       .route('/', auditRoutes({ store, clock }))
       .route('/', accountRoutes({ provider, clock }))
       .route('/', cashOutRoutes({ desk }))
@@ -190,6 +195,7 @@ export function backOfficeApi({
       // The export before the detail: `/checkouts/export.csv` would otherwise read as the checkout `export.csv`.
       .route('/', checkoutExportRoutes({ store, clock, withRefunds: viewsWithRefunds(store) }))
       .route('/', checkoutRoutes({ provider, store, clock }))
+      .route('/', payerRoutes({ provider, store }))
       .route('/', refundRoutes({ store, desk, refunds }))
       .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))

@@ -4,6 +4,7 @@
  */
 import { accountsPart } from './accounts-part';
 import type { AccountStore } from './accounts';
+import { apiKeysPart, type ApiKeyStore } from './api-keys';
 import type { BackOfficeStore } from './back-office';
 import { backOfficePart } from './back-office-part';
 import type { CompanyPaymentStore } from './company-payments';
@@ -13,6 +14,7 @@ import { checkoutsPart, type CheckoutsPart } from './checkouts';
 import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
+import { payerDataPart, type PayerDataStore } from './payer-data';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import { sealedValuesPart, type SealedValueStore } from './sealed-columns';
@@ -28,8 +30,10 @@ export type SharedParts = CheckoutsPart &
   AccountStore &
   SignInBrakeStore &
   SessionListStore &
+  ApiKeyStore &
   BackOfficeStore &
   CompanyPaymentStore &
+  PayerDataStore &
   ReadinessStore &
   SealedValueStore;
 
@@ -44,8 +48,10 @@ export function sharedParts(db: Db): SharedParts {
     ...accountsPart(db),
     ...signInBrakesPart(db),
     ...sessionListPart(db),
+    ...apiKeysPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
+    ...payerDataPart(db),
     ...sealedValuesPart(db),
   };
 }

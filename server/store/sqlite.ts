@@ -39,7 +39,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // A value overwritten (a secret sealed over its clear form) is zeroed in the file, not left in a page's free space.
+  // A value overwritten or erased (a secret sealed over its clear form, an erased payer's CPF in ./payer-data.ts) is
+  // zeroed in the file, not left in a free cell or page.
   db.pragma('secure_delete = ON');
   const online = startOnlineMigrations(db, migrateSqlite(db), onlineMigrationsAfter);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
@@ -52,6 +53,10 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     ...sharedParts(parts),
     ...gaugesPart(parts),
+    // The pages that held erased values live on in the WAL until it is written back and emptied.
+    async flushErased() {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    },
     async close() {
       await online.stop();
       await reader.close();

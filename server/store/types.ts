@@ -19,6 +19,8 @@ import { CHECKOUT_STATES, STORED_STATES } from '../../core/states';
 import type { AccountStore } from './accounts';
 import type { SessionListStore } from './session-list';
 import type { SignInBrakeStore } from './sign-in-brakes';
+import type { ApiKeyStore } from './api-keys';
+import type { PayerDataStore } from './payer-data';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
 import type { CompanyPaymentStore } from './company-payments';
@@ -180,6 +182,8 @@ export interface Store
     AccountStore,
     SignInBrakeStore,
     SessionListStore,
+    ApiKeyStore,
+    PayerDataStore,
     ReadinessStore,
     SealedValueStore,
     StoreGauges,

@@ -13,16 +13,21 @@ import type { CheckoutReadStore } from '../../store/checkout-store';
 import { cashOutView } from '../../payments/cashouts';
 import { noTransaction, providerReadFailed } from '../../payments/errors';
 import { parseQuery } from '../../http/json-body';
+import { maskCpf } from '../../../core/cpf';
+import { maskPayerData } from '../payer-mask';
 import { adminCheckoutView, findCheckout, viewsWithRefunds } from '../checkout-view';
 import { decodeCursor, encodeCursor, filterOf, listQuery } from '../checkout-filter';
 
 /** Webhooks listed in a checkout's detail: the most recent ones (a provider retrying for days stays readable). */
 const WEBHOOKS_SHOWN = 50;
 
-/** The provider's record as the back-office may see it: the webhook's secret header value is never shown. */
+/**
+ * The provider's record as the back-office may see it: the webhook's secret header value is never shown, the payer's
+ * documents are masked and bank accounts left out (../payer-mask.ts; the full CPF is the audited reveal's, payer.ts).
+ */
 function recordView(record: TransactionRecord) {
   const { customHeaderValue, ...webhook } = record.webhook;
-  return { ...record, webhook: { ...webhook, ...(customHeaderValue ? { customHeaderValue: '********' } : {}) } };
+  return maskPayerData({ ...record, webhook: { ...webhook, ...(customHeaderValue ? { customHeaderValue: '********' } : {}) } });
 }
 
 export interface CheckoutRoutesOptions {
@@ -54,6 +59,7 @@ export function checkoutRoutes({ provider, store, clock }: CheckoutRoutesOptions
       ]);
       return c.json({
         checkout: adminCheckoutView(checkout, refunds),
+        payer: { cpf: checkout.payerCpf ? maskCpf(checkout.payerCpf) : null, name: checkout.payerName },
         events: events.map((e) => ({ seq: e.seq, state: e.state, source: e.source, at: e.at, data: e.data })),
         webhooks: {
           lastWebhookAt: checkout.lastWebhookAt,

@@ -825,6 +825,16 @@ export const BFF_ROUTES: Target[] = [
     template: () => ({ currentPassword: 'not the password', newPassword: 'a fuzzed password, long enough' }),
   }),
   route({ method: 'GET', path: '/api/admin/users', auth: 'admin' }),
+  // Named API keys: a fuzzed name or role is refused with 400; a fuzzed id is 404, so no real key is revoked.
+  route({ method: 'GET', path: '/api/admin/api-keys', auth: 'admin' }),
+  route({
+    method: 'POST',
+    path: '/api/admin/api-keys',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({ name: 'fuzz key', role: 'viewer' }),
+  }),
+  route({ method: 'DELETE', path: '/api/admin/api-keys/:id', auth: 'admin', ids: () => ({ id: ['key_0123456789abcdef'] }) }),
   route({
     method: 'POST',
     path: '/api/admin/payment-links',
@@ -1013,6 +1023,8 @@ export const BFF_ROUTES: Target[] = [
   }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id/provider', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
+  // The payer's data in clear, audited: no body, so only ids and credentials vary.
+  route({ method: 'POST', path: '/api/admin/checkouts/:id/payer', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({ method: 'GET', path: '/api/admin/checkouts/:id/refund', auth: 'admin', ids: (w) => ({ id: w.known.checkoutIds }) }),
   route({
     method: 'POST',
