@@ -53,7 +53,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     ...sharedParts(parts),
     ...gaugesPart(parts),
-    // The pages that held erased values live on in the WAL until it is written back and emptied.
+    // The pages that held erased or overwritten values (an erased payer, a secret sealed over its clear form) live on in
+    // the WAL until it is written back and emptied.
     async flushErased() {
       db.pragma('wal_checkpoint(TRUNCATE)');
     },

@@ -13,6 +13,7 @@ import type { PricedOrder } from '../../../server/payments/orders';
 import { keptSecret, loadConfig } from '../../../server/config';
 import { systemClock, type Clock } from '../../../server/lib/clock';
 import { startServer, type StartOptions } from '../../../server/server';
+import { keyed } from './secrets-key';
 
 export const quietLog = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -42,10 +43,7 @@ export function jsonClient(baseUrl: string) {
 /** An hour after now on the server's clock: order tokens of the test helpers last that long. */
 const inAnHour = (clock: Clock = systemClock) => new Date(clock.now().getTime() + 3_600_000);
 
-/** The key the test servers on PostgreSQL seal with (SECRETS_KEY is required with DATABASE_URL): one for all, as instances share one. */
-export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64url');
-const keyed = (env: Record<string, string> = {}) =>
-  env.DATABASE_URL && !env.SECRETS_KEY ? { ...env, SECRETS_KEY: TEST_SECRETS_KEY } : env;
+export { TEST_SECRETS_KEY } from './secrets-key';
 
 export async function startTestServer(options: { dataDir?: string; env?: Record<string, string>; start?: StartOptions } = {}) {
   const dataDir = options.dataDir ?? tempDir();

@@ -69,7 +69,6 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
         PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
         DATA_DIR: tempDir('pg-outage-'),
         DATABASE_URL: cluster.url,
-        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64url'),
         PROVIDER_BASE_URL: `${sandbox.url}/sandbox/v1`,
         PROVIDER_ACCESS_KEY: SANDBOX_ACCESS_KEY,
         PROVIDER_SECRET: SANDBOX_SECRET,

@@ -15,6 +15,7 @@ import { openSigningSecrets, sealEndpointSecret } from '../../../server/merchant
 import { signedHeaders } from '../../../server/merchant-webhooks/signing';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
+import { sealAtStart } from '../../../server/sealed-start';
 import type { Store } from '../../../server/store/types';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
 
@@ -155,5 +156,31 @@ describe.each(backends)('secrets sealed at rest (%s)', (_name, open) => {
     expect(openSigningSecrets(alone, (await backend.store.getWebhookEndpoint(id))!, new Date(at))).toEqual([clearSecret(5)]);
     // The old key alone opens nothing now; the doctor's check says so.
     expect((await backend.store.checkSealedValues(createSealer(old))).canary).toBe('refused');
+  });
+});
+
+describe('the start on SQLite', () => {
+  it('leaves no clear form of a value it sealed in the WAL', async () => {
+    const file = join(dir, `store-${++files}.sqlite`);
+    const store = openSqliteStore({ file });
+    try {
+      const raw = new (await import('better-sqlite3')).default(file);
+      raw.exec(
+        `INSERT INTO webhook_endpoints (id, url, types, secret, created_at)
+         VALUES ('we_wal', 'https://shop.example/h', '[]', '${clearSecret(6)}', '${at}')`,
+      );
+      raw.close();
+      const quiet = { log: () => {}, error: () => {} };
+      await sealAtStart(store, createSealer(newKey()), quiet);
+      // Read as a copy of the folder would take them now, with no checkpoint of the test's own.
+      const bytes = [file, `${file}-wal`]
+        .filter(existsSync)
+        .map((f) => readFileSync(f).toString('latin1'))
+        .join('');
+      expect(bytes).toContain('we_wal');
+      expect(bytes).not.toContain(clearSecret(6));
+    } finally {
+      await store.close();
+    }
   });
 });
