@@ -14,6 +14,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { jsonBodyGuards } from '../http/body-guards';
 import type { Clock } from '../lib/clock';
+import type { Sealer } from '../lib/sealer';
 import type { ProviderClient } from '../provider';
 import type { AccountStore } from '../store/accounts';
 import type { SessionListStore } from '../store/session-list';
@@ -84,6 +85,8 @@ export interface BackOfficeOptions {
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;
+  /** Seals the secrets the back office stores (endpoint secrets), opens them where they sign (server/lib/sealer.ts). */
+  sealer: Sealer;
   /** Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
   approvalAboveCents?: number;
   /** A JSON body must arrive within this (`BODY_TIMEOUT_MS`, as for the shoppers' routes). Default 10 s. */
@@ -126,6 +129,7 @@ export function backOfficeApi({
   store,
   hub,
   webhooks,
+  sealer,
   approvalAboveCents = DEFAULT_APPROVAL_ABOVE_CENTS,
   bodyTimeoutMs = 10_000,
   trustProxy = 0,
@@ -196,7 +200,7 @@ export function backOfficeApi({
       .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))
       .route('/', webhookEventRoutes({ store, clock, webhooks }))
-      .route('/', webhookEndpointRoutes({ store, clock, webhooks }))
+      .route('/', webhookEndpointRoutes({ store, clock, webhooks, sealer }))
       .route('/', receiverRoutes({ provider }))
       .route('/', paymentRequestRoutes({ provider, store, desk: companyPayments, clock }))
       .route('/', invoiceRoutes({ provider }))

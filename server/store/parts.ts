@@ -17,6 +17,7 @@ import { endpointsPart, type EndpointStore } from './endpoints';
 import { payerDataPart, type PayerDataStore } from './payer-data';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
+import { sealedValuesPart, type SealedValueStore } from './sealed-columns';
 import { sessionListPart, type SessionListStore } from './session-list';
 import { signInBrakesPart, type SignInBrakeStore } from './sign-in-brakes';
 import type { Db } from './sql/db';
@@ -33,7 +34,8 @@ export type SharedParts = CheckoutsPart &
   BackOfficeStore &
   CompanyPaymentStore &
   PayerDataStore &
-  ReadinessStore;
+  ReadinessStore &
+  SealedValueStore;
 
 export function sharedParts(db: Db): SharedParts {
   return {
@@ -50,5 +52,6 @@ export function sharedParts(db: Db): SharedParts {
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
     ...payerDataPart(db),
+    ...sealedValuesPart(db),
   };
 }

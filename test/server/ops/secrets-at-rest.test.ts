@@ -1,0 +1,100 @@
+/**
+ * Secrets at rest, on the product as it runs (SQLite, the embedded key): an endpoint's secret and an API key, each
+ * answered once, are in neither the database file, its WAL, nor `npm run admin -- backup`; `rotate-secrets-key` with
+ * the server stopped re-seals under a new key, and the restarted server signs with the same secret, verified by the
+ * Standard Webhooks library, and opens nothing under the old key any longer.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runAdminCli } from '../helpers/admin-cli';
+import { startRecordingServer } from '../helpers/http';
+import { startTestServer, tempDir, type TestServer } from '../helpers/server';
+
+const TOKEN = 'admin-token-for-secrets-at-rest-0123';
+const SLOW = 90_000;
+
+/** The CLI on `dataDir`'s SQLite store, whatever the suite's database. */
+function admin(dataDir: string, args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ADMIN_TOKEN: TOKEN };
+  delete env.DATABASE_URL;
+  delete env.SECRETS_KEY;
+  return runAdminCli(args, env);
+}
+
+/** Every byte of the files, as text that holds any ASCII secret as it is. */
+const bytesOf = (...files: string[]) =>
+  files
+    .filter(existsSync)
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('');
+
+describe('secrets at rest (SQLite, the embedded key)', () => {
+  const dataDir = tempDir('secrets-at-rest-');
+  const database = join(dataDir, 'checkout.sqlite');
+  let server: TestServer | undefined;
+  const start = async () => {
+    server = await startTestServer({ dataDir, env: { ADMIN_TOKEN: TOKEN } });
+    return server;
+  };
+  const call = (method: string, path: string, body?: unknown) =>
+    server!.json(method, `/api/admin${path}`, body, { authorization: `Bearer ${TOKEN}` });
+  afterAll(async () => server?.close());
+
+  it(
+    'keeps no endpoint secret or API key in the file, its WAL or a backup, and signs the same after a key rotation',
+    async () => {
+      const receiver = await startRecordingServer((_req, res) => void res.writeHead(204).end());
+      try {
+        await start();
+        const endpoint = await call('POST', '/webhook-endpoints', { url: `${receiver.url}/hooks` });
+        expect(endpoint.status, endpoint.text).toBe(201);
+        const { id, secret } = endpoint.body as { id: string; secret: string };
+        const key = await call('POST', '/api-keys', { name: 'at-rest', role: 'viewer' });
+        expect(key.status, key.text).toBe(201);
+        const apiKey = (key.body as { key: string }).key;
+        const needles = { secret, secretBody: secret.slice('whsec_'.length), apiKey };
+
+        // While the server runs: the file and the WAL beside it, as a copy of the folder would take them.
+        const live = bytesOf(database, `${database}-wal`);
+        expect(live).toContain(id);
+        for (const [name, needle] of Object.entries(needles)) expect(live.includes(needle), name).toBe(false);
+
+        const backupFile = join(tempDir('secrets-backup-'), 'store.sqlite');
+        const backup = await admin(dataDir, ['backup', backupFile]);
+        expect(backup.code, backup.stderr).toBe(0);
+        const copied = bytesOf(backupFile);
+        expect(copied).toContain(id);
+        for (const [name, needle] of Object.entries(needles)) expect(copied.includes(needle), name).toBe(false);
+
+        // The rotation, with the server stopped, as the docs say for the embedded key.
+        const oldKey = readFileSync(join(dataDir, 'secrets-key'), 'utf8').trim();
+        await server!.close();
+        server = undefined;
+        const rotated = await admin(dataDir, ['rotate-secrets-key']);
+        expect(rotated.code, rotated.stderr).toBe(0);
+        expect(rotated.stdout).toMatch(/A new key was generated .* [1-9]\d* re-sealed/s);
+        expect(readFileSync(join(dataDir, 'secrets-key'), 'utf8').trim()).not.toBe(oldKey);
+        expect(readFileSync(join(dataDir, 'secrets-key.previous'), 'utf8').trim()).toBe(oldKey);
+
+        await start();
+        const test = await call('POST', `/webhook-endpoints/${id}/test`);
+        expect(test.body).toMatchObject({ delivered: true });
+        await vi.waitFor(() => expect(receiver.requests.length).toBeGreaterThan(0));
+        const delivered = receiver.requests.at(-1)!;
+        expect(new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>)).toMatchObject({
+          type: expect.any(String),
+        });
+        // The rotation is in the trail, and still no secret is in the file.
+        const audit = await call('GET', '/audit?limit=50');
+        expect(JSON.stringify(audit.body)).toContain('secrets_key.rotate');
+        const after = bytesOf(database, `${database}-wal`);
+        for (const [name, needle] of Object.entries(needles)) expect(after.includes(needle), name).toBe(false);
+      } finally {
+        await receiver.close();
+      }
+    },
+    SLOW,
+  );
+});
