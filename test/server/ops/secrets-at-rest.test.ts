@@ -2,7 +2,7 @@
  * Secrets at rest, on the product as it runs (SQLite, the embedded key): an endpoint's secret and an API key, each
  * answered once, are in neither the database file, its WAL, nor `npm run admin -- backup`; `rotate-secrets-key` with
  * the server stopped re-seals under a new key, and the restarted server signs with the same secret, verified by the
- * Standard Webhooks library, and opens nothing under the old key any longer.
+ * Standard Webhooks library. On PostgreSQL (TEST_DATABASE_URL), a pg_dump holds neither.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runAdminCli } from '../helpers/admin-cli';
 import { startRecordingServer } from '../helpers/http';
 import { startTestServer, tempDir, type TestServer } from '../helpers/server';
+import { createTestDatabase, TEST_DATABASE_URL, pgDump, type TestDatabase } from '../store/pg-test-database';
 
 const TOKEN = 'admin-token-for-secrets-at-rest-0123';
 const SLOW = 90_000;
@@ -93,6 +94,36 @@ describe('secrets at rest (SQLite, the embedded key)', () => {
         for (const [name, needle] of Object.entries(needles)) expect(after.includes(needle), name).toBe(false);
       } finally {
         await receiver.close();
+      }
+    },
+    SLOW,
+  );
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('secrets at rest (PostgreSQL, SECRETS_KEY)', () => {
+  let database: TestDatabase | undefined;
+  let server: TestServer | undefined;
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+  });
+
+  it(
+    'keeps no endpoint secret or API key in a pg_dump',
+    async () => {
+      database = await createTestDatabase(TEST_DATABASE_URL!);
+      server = await startTestServer({ env: { ADMIN_TOKEN: TOKEN, DATABASE_URL: database.url } });
+      const call = (method: string, path: string, body?: unknown) =>
+        server!.json(method, `/api/admin${path}`, body, { authorization: `Bearer ${TOKEN}` });
+      const endpoint = await call('POST', '/webhook-endpoints', { url: 'https://shop.example/hooks' });
+      expect(endpoint.status, endpoint.text).toBe(201);
+      const { id, secret } = endpoint.body as { id: string; secret: string };
+      const key = await call('POST', '/api-keys', { name: 'at-rest', role: 'viewer' });
+      expect(key.status, key.text).toBe(201);
+      const dump = pgDump(database.url);
+      expect(dump).toContain(id);
+      for (const needle of [secret, secret.slice('whsec_'.length), (key.body as { key: string }).key]) {
+        expect(dump.includes(needle)).toBe(false);
       }
     },
     SLOW,

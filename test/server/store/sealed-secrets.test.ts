@@ -4,7 +4,6 @@
  * left from before schema step 25 is sealed by the start's pass, once however often it runs; a rotation re-seals every
  * value, after which the old key is no longer needed; no secret is in the SQLite file (WAL too) or a pg_dump.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import { sealAtStart } from '../../../server/sealed-start';
 import type { Store } from '../../../server/store/types';
-import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './pg-test-database';
+import { createTestDatabase, TEST_DATABASE_URL, pgDump, type TestDatabase } from './pg-test-database';
 
 const dir = mkdtempSync(join(tmpdir(), 'sealed-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,7 +63,7 @@ const backends: [string, () => Promise<Backend>][] = [
             await pg.query('DELETE FROM webhook_endpoints');
             await pg.query('DELETE FROM sealed_canary');
             const sql = async (text: string) => void (await pg!.query(text));
-            const bytes = async () => execFileSync('pg_dump', ['--data-only', pg!.url]).toString('latin1');
+            const bytes = async () => pgDump(pg!.url);
             return { store, sql, bytes };
           },
         ],
