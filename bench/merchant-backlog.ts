@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { createDeliveryWorker } from '../server/merchant-webhooks/delivery';
 import { systemClock } from '../server/lib/clock';
+import { createSealer } from '../server/lib/sealer';
 import type { TestServer } from '../test/server/helpers/server';
 import { now, type Clients } from './lib/client-process';
 import type { Receipt } from './lib/clients';
@@ -177,6 +178,7 @@ export async function drainBacklog(options: BacklogOptions) {
     hub: server.hub,
     endpoints: server.deliveries.environment,
     addresses: server.deliveries.addresses,
+    sealer: createSealer(server.config.secretsKey, server.config.secretsKeysPrevious),
     clock: systemClock,
     logger: { warn: () => undefined },
   });

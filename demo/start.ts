@@ -31,6 +31,7 @@ import { demoPagePolicy } from './page-policy';
 import { sandboxAdminProxy } from './routes/sandbox-admin';
 import { staticFiles } from './static-files';
 import { openDemoStore } from './store';
+import { sealAtStart } from '../server/sealed-start';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -101,6 +102,7 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
     endpointAddresses: options.endpointAddresses ?? { loopback: true },
     metrics,
   });
+  await sealAtStart(store, product.sealer, log);
   // The console's users of the demo: added at the first start, their passwords in DATA_DIR/demo-users.txt.
   const demoUsers = await ensureDemoUsers({ store, clock, dataDir: config.dataDir, consoleUrl: `${listener.publicBaseUrl}/admin` });
 

@@ -25,6 +25,7 @@ import type { AdminUser } from '../core/backoffice';
 import { API_KEY_USAGE, parseApiKeyCommand, runApiKeyCommand, type ApiKeyCommand } from './admin-api-keys';
 import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
+import { rotateSecretsKey } from './admin-secrets';
 import { erasePayer } from './admin-erase-payer';
 import { auditRecorder } from './accounts/audit';
 import type { ApiKeyDeps } from './accounts/api-keys';
@@ -51,6 +52,8 @@ const USAGE = `Usage: npm run admin -- <command>
                                       (default 7), to send by WhatsApp or e-mail
   backup <file>                       a consistent copy of the SQLite store into a new file, the server running
   restore <file>                      put a backup in place of the SQLite store, the server stopped
+  rotate-secrets-key                  seal every secret kept sealed again under SECRETS_KEY (opening with
+                                      SECRETS_KEY_PREVIOUS), or under a new key in DATA_DIR for the embedded default
   audit verify                        walk the audit trail's hash chain: OK and the count, or the first entry that
                                       does not fit (exit code 1); the server may run
 ${API_KEY_USAGE}
@@ -68,6 +71,7 @@ type Command =
   | { name: 'backup'; file: string }
   | { name: 'restore'; file: string }
   | { name: 'audit-verify' }
+  | { name: 'rotate-secrets-key' }
   | ApiKeyCommand
   | { name: 'erase-payer'; cpf: string }
   | { name: 'add'; email: string; role: UserRole }
@@ -109,6 +113,10 @@ function parse(args: readonly string[]): Command {
   if (group === 'backup' || group === 'restore') {
     if (!verb || verb.startsWith('--') || email !== undefined) throw new UsageError(`${group} needs one file.`);
     return { name: group, file: verb };
+  }
+  if (group === 'rotate-secrets-key') {
+    if (verb !== undefined) throw new UsageError('rotate-secrets-key takes nothing: the keys come from the environment.');
+    return { name: group };
   }
   if (group === 'erase-payer') {
     if (!verb || email !== undefined) throw new UsageError('erase-payer needs one CPF.');
@@ -194,7 +202,7 @@ function table(users: readonly AdminUser[]): string {
 
 /** Runs `command` on the store; resolves with what to print. */
 async function run(
-  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'erase-payer' }>,
+  command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' | 'erase-payer' }>,
   deps: UserDeps & ApiKeyDeps & { store: MfaStore },
 ): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
@@ -268,6 +276,12 @@ async function main(): Promise<number> {
   try {
     if (command.name === 'audit-verify') {
       const { ok, text } = verifyAuditTrail(await store.verifyAudit());
+      console.log(text);
+      return ok ? 0 : 1;
+    }
+    if (command.name === 'rotate-secrets-key') {
+      const audit = auditRecorder({ store, clock: systemClock, who: { actor: 'cli', role: null, ip: null } });
+      const { ok, text } = await rotateSecretsKey(config, store, audit);
       console.log(text);
       return ok ? 0 : 1;
     }

@@ -20,6 +20,25 @@ describe('loadConfig', () => {
     expect(second.adminToken).not.toBe(second.webhookSecret);
   });
 
+  it('generates SECRETS_KEY into the data directory unset, and refuses DATABASE_URL without it', () => {
+    const dir = tempDir();
+    const embedded = loadConfig({ DATA_DIR: dir });
+    expect(embedded.secretsKey.length).toBe(32);
+    expect(embedded.secretsKeyFromEnv).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir }).secretsKey.equals(embedded.secretsKey)).toBe(true);
+    const database = { DATA_DIR: dir, DATABASE_URL: 'postgres://u@127.0.0.1/db' };
+    expect(() => loadConfig(database)).toThrow(/SECRETS_KEY: DATABASE_URL needs SECRETS_KEY/);
+    const key = Buffer.alloc(32, 9);
+    const shared = loadConfig({
+      ...database,
+      SECRETS_KEY: key.toString('hex'),
+      SECRETS_KEY_PREVIOUS: Buffer.alloc(32, 8).toString('base64url'),
+    });
+    expect(shared.secretsKey.equals(key)).toBe(true);
+    expect(shared.secretsKeysPrevious).toEqual([Buffer.alloc(32, 8)]);
+    expect(() => loadConfig({ ...database, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY: must be 32 bytes/);
+  });
+
   it('uses the real provider when its address and keys are given', () => {
     const config = loadConfig({
       DATA_DIR: tempDir(),

@@ -12,12 +12,22 @@ import { DEFAULT_APPROVAL_ABOVE_CENTS } from './payments/cashout-request';
 import { MFA_POLICIES, type MfaPolicy } from './accounts/mfa';
 import { openFileLimit } from './lib/limits';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './lib/log';
+import { parseSecretsKey } from './lib/sealer';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const url = z.url({ protocol: /^https?$/ });
 /** A whole number of at least `min`, or `fallback` when unset or empty. */
 const whole = (min: number, fallback: number) =>
   z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(min).default(fallback));
+
+const parsesAsKey = (value: string) => {
+  try {
+    parseSecretsKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Open SSE streams at once, all clients together: 4096, or half the open-file limit when that is lower. */
 export function defaultSseMaxTotal(fileLimit = openFileLimit()): number {
@@ -87,6 +97,10 @@ const env = z
     LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).default('json')),
     LOG_LEVEL: z.preprocess((v) => (v === '' ? undefined : v), z.enum(LOG_LEVELS).default('info')),
     SHUTDOWN_TIMEOUT_MS: whole(1_000, 10_000),
+    SECRETS_KEY: optional(z.string().refine(parsesAsKey, 'must be 32 bytes, as 64 hex digits or base64url')),
+    SECRETS_KEY_PREVIOUS: optional(
+      z.string().refine((v) => v.split(',').every((k) => !k.trim() || parsesAsKey(k)), 'must be keys like SECRETS_KEY, comma-separated'),
+    ),
     PAYER_DATA_RETENTION_DAYS: whole(1, 1825),
     METRICS_TOKEN: optional(
       z
@@ -109,6 +123,12 @@ const env = z
   .refine((e) => !e.MERCHANT_WEBHOOK_URL || e.MERCHANT_WEBHOOK_SECRET, {
     message: 'MERCHANT_WEBHOOK_URL needs MERCHANT_WEBHOOK_SECRET (whsec_…, the secret the receiver verifies with)',
     path: ['MERCHANT_WEBHOOK_SECRET'],
+    when: () => true,
+  })
+  // Instances sharing a database must seal under one key: a key generated in each DATA_DIR would differ.
+  .refine((e) => !e.DATABASE_URL || e.SECRETS_KEY, {
+    message: 'DATABASE_URL needs SECRETS_KEY (the key every instance seals secrets with; 32 random bytes: `openssl rand -base64 32`)',
+    path: ['SECRETS_KEY'],
     when: () => true,
   })
   .refine((e) => !(e.BODY_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS), {
@@ -173,6 +193,15 @@ export interface Config {
    * open to the loopback address only in the demo on the emulator.
    */
   metricsToken: string | undefined;
+  /**
+   * The key secrets are sealed with at rest (server/lib/sealer.ts): SECRETS_KEY, else DATA_DIR/secrets-key (generated
+   * once); required with DATABASE_URL. `secretsKeysPrevious` only open values (a rotation: SECRETS_KEY_PREVIOUS, else
+   * DATA_DIR/secrets-key.previous, left by `npm run admin -- rotate-secrets-key`).
+   */
+  secretsKey: Buffer;
+  secretsKeysPrevious: Buffer[];
+  /** Whether SECRETS_KEY was set (else the key is the one kept in DATA_DIR). */
+  secretsKeyFromEnv: boolean;
   limits: {
     /** Proxies in front of this server whose `X-Forwarded-For` entries are believed (0: the socket's peer). */
     trustProxy: number;
@@ -227,6 +256,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     payerDataRetentionDays: e.PAYER_DATA_RETENTION_DAYS,
     metricsToken: e.METRICS_TOKEN,
+    ...secretsKeys(dataDir, e.SECRETS_KEY, e.SECRETS_KEY_PREVIOUS),
     limits: {
       trustProxy: e.TRUST_PROXY,
       sseMaxPerClient: e.SSE_MAX_PER_CLIENT,
@@ -235,6 +265,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
       bodyTimeoutMs: e.BODY_TIMEOUT_MS,
     },
+  };
+}
+
+/** The file beside `secrets-key` holding the key a rotation of the embedded default replaced (./admin-secrets.ts). */
+export const PREVIOUS_SECRETS_KEY_FILE = 'secrets-key.previous';
+
+function secretsKeys(dataDir: string, fromEnv: string | undefined, previous: string | undefined) {
+  const previousFile = join(dataDir, PREVIOUS_SECRETS_KEY_FILE);
+  const older = previous ?? (!fromEnv && existsSync(previousFile) ? readFileSync(previousFile, 'utf8') : '');
+  return {
+    secretsKey: parseSecretsKey(fromEnv ?? keptSecret(dataDir, 'secrets-key')),
+    secretsKeysPrevious: older
+      .split(',')
+      .filter((key) => key.trim())
+      .map(parseSecretsKey),
+    secretsKeyFromEnv: fromEnv !== undefined,
   };
 }
 

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Config } from './config';
 import { fail, pass, why, type CheckResult } from './doctor-checks';
+import { createSealer, isSealed } from './lib/sealer';
 import { signedHeaders } from './merchant-webhooks/signing';
 
 /** Sends a signed `webhook.test` to `url`: the HTTP status, or why none came. */
@@ -63,10 +64,14 @@ interface StoredEndpoint {
 /** The enabled endpoints kept in the store, with their current secrets; none when there is no store (yet). */
 async function storedEndpoints(config: Config): Promise<StoredEndpoint[]> {
   const now = new Date().toISOString();
+  const sealer = createSealer(config.secretsKey, config.secretsKeysPrevious);
   const of = (row: Record<string, unknown>): StoredEndpoint => {
     const until = row.previous_until instanceof Date ? row.previous_until.toISOString() : (row.previous_until as string | null);
     const previous = row.previous_secret && until && until > now ? [row.previous_secret as string] : [];
-    return { id: row.id as string, url: row.url as string, secrets: [row.secret as string, ...previous] };
+    const id = row.id as string;
+    // Opened to sign the test event only (a clear one, not yet sealed by a start, as it is).
+    const open = (value: string) => (isSealed(value) ? sealer.open(value, id) : value);
+    return { id, url: row.url as string, secrets: [row.secret as string, ...previous].map(open) };
   };
   const query =
     'SELECT id, url, secret, previous_secret, previous_until FROM webhook_endpoints WHERE disabled_reason IS NULL ORDER BY created_at';

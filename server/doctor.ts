@@ -22,6 +22,7 @@ import {
   why,
   type CheckResult,
 } from './doctor-checks';
+import { checkSecretsKey } from './doctor-secrets';
 import { checkMerchantWebhook, checkStoredWebhookEndpoints } from './doctor-webhooks';
 
 export { MAX_CLOCK_SKEW_SECONDS, MIN_SECRET_BITS, type CheckResult } from './doctor-checks';
@@ -86,6 +87,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<{ ok: bool
   report(checkSigningKey(config));
   report(await checkOrders(config, fetchImpl, timeoutMs));
   report(await checkDatabase(config));
+  report(await checkSecretsKey(config));
   report(checkOrigins(env));
   report(await checkMerchantWebhook(config, fetchImpl, timeoutMs));
   for (const result of await checkStoredWebhookEndpoints(config, fetchImpl, timeoutMs)) report(result);
@@ -108,6 +110,7 @@ function secretsOf(config: Config, env: NodeJS.ProcessEnv): string[] {
     config.webhookSigningKey,
     config.orders?.token,
     config.adminToken,
+    config.secretsKey.toString('base64url'),
     dbPassword,
     ...(config.merchantWebhook?.secrets ?? []),
   ]

@@ -25,8 +25,9 @@ import { nodeWebhookRoute } from './node/webhook-route';
 import { httpOrders, type OrderResolver } from './payments/orders';
 import { keptSecret, type Config } from './config';
 import { DEFAULT_MFA_POLICY } from './accounts/mfa';
-import { createSealer, parseSecretsKey } from './lib/sealer';
 import { systemClock, type Clock } from './lib/clock';
+import { createSealer } from './lib/sealer';
+import { sealAtStart } from './sealed-start';
 import { createProviderClient, type ProviderClient } from './provider';
 import { openStore, type StatusHub, type StoreGauges } from './store';
 import { widgetFiles } from './widget';
@@ -103,9 +104,6 @@ export interface ProductOptions {
  * set), so both APIs meet the same middleware and error envelope; `mount` adds `/healthz`, `/api` and `/widget` to a
  * root app.
  */
-/** The sealer of secrets at rest, under the key kept in DATA_DIR/secrets-key (SECRETS_KEY's place once it exists). */
-const secretsSealer = (config: Config) => createSealer(parseSecretsKey(keptSecret(config.dataDir, 'secrets-key')));
-
 /** Where `mount` puts the BFF's API. */
 const API_PREFIX = '/api';
 
@@ -167,8 +165,11 @@ export function createProduct(options: ProductOptions) {
   // In a thread of its own with its own store connection when the store is on disk or in PostgreSQL (the file is
   // the one `openStore` opens): a backlog then drains without holding up the shoppers' status.
   const where = config.databaseUrl ? { databaseUrl: config.databaseUrl } : { file: join(config.dataDir, 'checkout.sqlite') };
+  // Endpoint secrets (and the other values of server/store/sealed-columns.ts) are sealed at rest under SECRETS_KEY.
+  const sealer = createSealer(config.secretsKey, config.secretsKeysPrevious);
+  const secretsKeys = [config.secretsKey, ...config.secretsKeysPrevious].map((key) => key.toString('base64url'));
   const deliveries = deliveryWorkerFor({
-    ...{ store, hub, endpoints, clock, logger: log, addresses: endpointAddresses, ...where },
+    ...{ store, hub, endpoints, clock, logger: log, addresses: endpointAddresses, secretsKeys, ...where },
     ...(retryDelaysMs && { retryDelaysMs }),
     onAttempts: (outcome, count) => metrics.merchantDelivery(outcome, count),
   });
@@ -176,14 +177,13 @@ export function createProduct(options: ProductOptions) {
   if (config.adminToken) {
     const { adminToken } = config;
     const backOffice = backOfficeApi({
-      ...{ provider, adminToken, clock, webhook: checkout.webhook, store, hub, webhooks: deliveries, log },
+      ...{ provider, adminToken, clock, webhook: checkout.webhook, store, hub, webhooks: deliveries, sealer, log },
       // The console's session cookie: Secure on https, and its writes only from the console's own origin.
       trustProxy: config.limits.trustProxy,
       secureCookies: listener.publicBaseUrl.startsWith('https:'),
       consoleOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
-      sealer: secretsSealer(config),
       mfaRequired: config.mfaRequired ?? DEFAULT_MFA_POLICY,
       // A repeated key settles its cash-out after the same window as the reconciler does.
       ...(tuning?.settleAfterMs ? { tuning: { cashOutStaleMs: tuning.settleAfterMs } } : {}),
@@ -218,7 +218,7 @@ export function createProduct(options: ProductOptions) {
     app.route('/', consoleApp({ dir: here('../dist/console'), warn: (line) => log.warn(line) }));
   }
 
-  return { checkout, mount, deliveries, nodeRoutes };
+  return { checkout, mount, deliveries, nodeRoutes, sealer };
 }
 
 /** The standalone BFF (`npm run serve`): a real provider and the merchant's order source, nothing else. */
@@ -248,6 +248,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     ...{ config, listener, provider: client, orders, store, hub, clock, log, tuning: options.tuning, metrics },
     endpointAddresses: options.endpointAddresses ?? PUBLIC_ENDPOINTS,
   });
+  await sealAtStart(store, product.sealer, log);
   // A first start with no console user says how to add one.
   const hint = await noUserHint(store).catch(() => undefined);
   if (hint) log.log(hint);
@@ -270,6 +271,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     provider: client,
     checkout: product.checkout,
     deliveries: product.deliveries,
+    sealer: product.sealer,
     /** Stops accepting, finishes the requests in flight, tells the streams to retry elsewhere (server/shutdown.ts). */
     drain: (cutAfterMs: number) => listener.drain(cutAfterMs),
     async close() {

@@ -14,6 +14,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { jsonBodyGuards } from '../http/body-guards';
 import type { Clock } from '../lib/clock';
+import type { Sealer } from '../lib/sealer';
 import type { ProviderClient } from '../provider';
 import type { AccountStore } from '../store/accounts';
 import type { SessionListStore } from '../store/session-list';
@@ -35,7 +36,6 @@ import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
 import { createMfa, DEFAULT_MFA_POLICY, type MfaPolicy } from '../accounts/mfa';
 import { createPasskeys } from '../accounts/passkeys';
-import type { Sealer } from '../lib/sealer';
 import type { MfaStore } from '../store/mfa';
 import { mfaGate, stepUpGuard } from './mfa-guards';
 import { mfaRoutes } from './routes/mfa';
@@ -92,6 +92,8 @@ export interface BackOfficeOptions {
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;
+  /** Seals the secrets the back office stores (endpoint secrets, TOTP seeds), opens them where they are used (server/lib/sealer.ts). */
+  sealer: Sealer;
   /** Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
   approvalAboveCents?: number;
   /** A JSON body must arrive within this (`BODY_TIMEOUT_MS`, as for the shoppers' routes). Default 10 s. */
@@ -104,8 +106,6 @@ export interface BackOfficeOptions {
   consoleOrigins?: readonly string[];
   /** What the console's payment links need (the order source, the order tokens' key, the public base URL). */
   paymentLinks?: PaymentLinkWiring;
-  /** Seals the TOTP seeds at rest. */
-  sealer: Sealer;
   /** Whose role must have a second factor (MFA_REQUIRED); default `operator` (operators and owners). */
   mfaRequired?: MfaPolicy;
   /** Where a failure to record in the audit trail is told. */
@@ -138,6 +138,7 @@ export function backOfficeApi({
   store,
   hub,
   webhooks,
+  sealer,
   approvalAboveCents = DEFAULT_APPROVAL_ABOVE_CENTS,
   bodyTimeoutMs = 10_000,
   trustProxy = 0,
@@ -146,7 +147,6 @@ export function backOfficeApi({
   log = console,
   tuning = {},
   paymentLinks,
-  sealer,
   mfaRequired = DEFAULT_MFA_POLICY,
 }: BackOfficeOptions) {
   const desk = createCashOutDesk({
@@ -214,7 +214,7 @@ export function backOfficeApi({
       .route('/', approvalRoutes({ store, approvals }))
       .route('/', foreignTransactionRoutes({ store }))
       .route('/', webhookEventRoutes({ store, clock, webhooks }))
-      .route('/', webhookEndpointRoutes({ store, clock, webhooks }))
+      .route('/', webhookEndpointRoutes({ store, clock, webhooks, sealer }))
       .route('/', receiverRoutes({ provider }))
       .route('/', paymentRequestRoutes({ provider, store, desk: companyPayments, clock }))
       .route('/', invoiceRoutes({ provider }))

@@ -63,3 +63,6 @@ export function createSealer(current: Buffer, older: readonly Buffer[] = []): Se
     },
   };
 }
+
+/** Whether `value` is a sealed value (of any key), as opposed to a clear one kept from before sealing. */
+export const isSealed = (value: string): boolean => value.startsWith(PREFIX);

@@ -3,6 +3,7 @@
  * where stored endpoints may point, and its timings (retries, leases, lanes, batches), each with its default here.
  */
 import type { Clock } from '../lib/clock';
+import type { Sealer } from '../lib/sealer';
 import type { DeliveryStore } from '../store/deliveries';
 import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
 import type { StatusHub } from '../store/types';
@@ -28,6 +29,8 @@ export interface DeliveryWorkerOptions {
   endpoints: readonly WebhookEndpoint[];
   /** Where the stored endpoints' connections may go (./endpoint-address.ts). */
   addresses: EndpointAddressPolicy;
+  /** Opens the stored endpoints' sealed secrets to sign (./endpoint-secrets.ts). */
+  sealer: Sealer;
   clock: Clock;
   logger?: DeliveryLog;
   /** How often it looks for due deliveries besides the wake-ups of the hub. Default 1 s. */

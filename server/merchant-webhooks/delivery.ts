@@ -24,7 +24,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DeliveryOutcome, RecordedAttempt, WebhookDelivery } from '../store/deliveries';
-import { signingSecrets } from '../store/endpoints';
 import {
   DISABLE_AFTER_MS,
   RETRY_DELAYS_MS,
@@ -35,6 +34,7 @@ import {
 } from './delivery-options';
 import { deliveryLog, tellAttempt } from './attempt-line';
 import { attemptRecorder } from './delivery-record';
+import { signable } from './endpoint-secrets';
 import { endpointLanes } from './lanes';
 import { sendEvent, SEND_TIMEOUT_MS, type WebhookEndpoint } from './send';
 import { webhookTransport } from './webhook-post';
@@ -112,7 +112,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (stored && performance.now() < stored.until) return [...fromEnvironment, ...stored.endpoints];
     const reading = generation;
     const enabled = (await store.listWebhookEndpoints()).filter((endpoint) => !endpoint.disabled);
-    const read = enabled.map((endpoint) => ({ ...endpoint, secrets: signingSecrets(endpoint, now), checked: true }));
+    const read = signable(options.sealer, enabled, now, logger).map((endpoint) => ({ ...endpoint, checked: true }));
     if (reading === generation) stored = { endpoints: read, until: performance.now() + (options.endpointsTtlMs ?? 5_000) };
     return [...fromEnvironment, ...read];
   }

@@ -2,13 +2,15 @@
  * What runs inside the delivery thread (./thread.ts): its own store connection (SQLite: a second connection on the
  * same WAL file; PostgreSQL: a small pool of its own) and the same delivery worker (./delivery) as in-thread, with its
  * own kept-alive connections. The request thread wakes it with a message when a commit publishes; its warnings go back
- * there to be logged. Nothing here writes the secrets anywhere: they come in `workerData` and go out only as signatures.
+ * there to be logged. Nothing here writes the secrets anywhere: they (and the keys that open the stored ones) come in `workerData` and
+ * go out only as signatures.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { systemClock } from '../lib/clock';
 import { createLocalHub, openStore, type StoreConnection } from '../store';
 import { createDeliveryWorker, type DeliveryWorkerStore } from './delivery';
 import type { AttemptOutcome } from './delivery-options';
+import { sealerOfKeys } from './endpoint-secrets';
 import type { ThreadData, ToThread } from './thread';
 import { DELIVERY_THREAD_NAME, lowerThreadPriority, nameThread } from './thread-priority';
 
@@ -79,6 +81,7 @@ const ready = open().then((store) => {
     hub,
     endpoints: data.endpoints,
     addresses: data.addresses,
+    sealer: sealerOfKeys(data.secretsKeys),
     clock: systemClock,
     logger,
     onAttempt,

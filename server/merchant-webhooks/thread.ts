@@ -15,6 +15,7 @@ import { startTypeScriptWorker } from '../lib/ts-worker';
 import type { DeliveryLogStore, EndpointStore } from '../store/endpoints';
 import type { StatusHub } from '../store/types';
 import { releaseBackgroundTurn, writeTurnsOf } from '../store/write-turns';
+import { sealerOfKeys } from './endpoint-secrets';
 import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerStore } from './delivery';
 import type { AttemptOutcome } from './delivery-options';
 import { deliveryLog, type DeliveryLog } from './attempt-line';
@@ -28,6 +29,8 @@ export interface ThreadData {
   writeTurns?: SharedArrayBuffer;
   databaseUrl?: string;
   endpoints: WebhookEndpoint[];
+  /** SECRETS_KEY and the previous keys (base64url), the first the current: the stored endpoints' secrets open with them. */
+  secretsKeys: string[];
   /** Where stored endpoints' connections may go (names resolve with the system's resolver, in either place). */
   addresses: Pick<EndpointAddressPolicy, 'loopback'>;
   retryDelaysMs?: readonly number[];
@@ -66,6 +69,7 @@ export function createThreadedDeliveryWorker(options: ThreadedDeliveryOptions): 
     const data: ThreadData = {
       endpoints: environment.map((endpoint) => ({ ...endpoint, secrets: [...endpoint.secrets] })),
       addresses: { loopback: options.addresses.loopback },
+      secretsKeys: [...options.secretsKeys],
       ...(options.file && { file: options.file, writeTurns: writeTurnsOf(options.file) }),
       ...(options.databaseUrl && { databaseUrl: options.databaseUrl }),
       ...(options.retryDelaysMs && { retryDelaysMs: [...options.retryDelaysMs] }),
@@ -173,6 +177,7 @@ export function deliveryWorkerFor(
     hub,
     endpoints,
     addresses,
+    sealer: sealerOfKeys(options.secretsKeys),
     ...(logger && { logger }),
     ...(retryDelaysMs && { retryDelaysMs }),
     ...(onAttempts && { onAttempt: (outcome: AttemptOutcome) => onAttempts(outcome, 1) }),

@@ -11,10 +11,14 @@
  *   before it was disabled wait, and go once it is enabled;
  * - a rotation keeps the previous secret beside the new one until `previousUntil` or until the rotation is finished,
  *   whichever comes first; a second rotation drops the oldest, so an endpoint has two secrets at most;
+ * - the secrets are kept sealed (server/lib/sealer.ts, the endpoint's id as context; ./sealed-columns.ts), and a
+ *   clear one is refused: the store never sees a secret in clear, only its last four characters (`secretHint`),
+ *   what the console's list shows. Rows from before schema step 25 are sealed at the next start;
  * - `failingSince` is the first failed attempt since its last 2xx; an endpoint failing since before the cutoff it is
  *   given is disabled by itself, with the reason `failing`.
  */
 import type { WebhookAttempt } from './deliveries';
+import { isSealed } from '../lib/sealer';
 import { endpointFromRow } from './endpoint-rows';
 import type { Row } from './rows';
 import type { Db } from './sql/db';
@@ -32,8 +36,10 @@ export interface NewWebhookEndpoint {
   url: string;
   /** The event types it wants; empty: every type. */
   types: readonly string[];
-  /** `whsec_…`. */
+  /** `whsec_…`, sealed with the endpoint's id as context. */
   secret: string;
+  /** Its last four characters. */
+  secretHint: string;
   createdAt: string;
 }
 
@@ -41,9 +47,12 @@ export interface StoredWebhookEndpoint {
   id: string;
   url: string;
   types: string[];
+  /** Sealed (clear only between schema step 25 and the next start, which seals it). */
   secret: string;
-  /** The secret before the last rotation, signing too until `previousUntil`. */
+  secretHint: string | null;
+  /** The secret before the last rotation, signing too until `previousUntil`; sealed as `secret`. */
   previousSecret: string | null;
+  previousSecretHint: string | null;
   previousUntil: string | null;
   disabled: EndpointDisabled | null;
   /** The first failed attempt since the last 2xx; null when the last attempt was a 2xx (or none was made). */
@@ -51,11 +60,24 @@ export interface StoredWebhookEndpoint {
   createdAt: string;
 }
 
-/** The secrets an endpoint signs with at `now`: its own, and the previous one while a rotation runs. */
+/** Whether the previous secret still signs at `now` (a rotation runs). */
+const rotating = (endpoint: StoredWebhookEndpoint, now: Date) =>
+  endpoint.previousSecret !== null && endpoint.previousUntil !== null && Date.parse(endpoint.previousUntil) > now.getTime();
+
+/** The secrets an endpoint signs with at `now`, as stored (sealed): its own, and the previous one while a rotation runs. */
 export function signingSecrets(endpoint: StoredWebhookEndpoint, now: Date): string[] {
-  const rotating =
-    endpoint.previousSecret !== null && endpoint.previousUntil !== null && Date.parse(endpoint.previousUntil) > now.getTime();
-  return rotating ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+  return rotating(endpoint, now) ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+}
+
+/** The last four characters of each secret `signingSecrets` gives. */
+export function signingHints(endpoint: StoredWebhookEndpoint, now: Date): string[] {
+  const hints = [endpoint.secretHint ?? ''];
+  return rotating(endpoint, now) ? [...hints, endpoint.previousSecretHint ?? ''] : hints;
+}
+
+/** A secret given to the store must be sealed: a clear one is a programming error, refused before it is written. */
+function sealedOnly(secret: string) {
+  if (!isSealed(secret)) throw new Error('an endpoint secret must be sealed before it is stored');
 }
 
 /** Where one event stands with one endpoint. */
@@ -89,8 +111,8 @@ export interface EndpointStore {
   enableWebhookEndpoint(id: string): Promise<StoredWebhookEndpoint | undefined>;
   /** Deletes it with its cursor and its deliveries (its attempts stay in the log); false when there was none. */
   deleteWebhookEndpoint(id: string): Promise<boolean>;
-  /** Makes `secret` its secret, the current one its previous until `previousUntil`. */
-  rotateWebhookEndpointSecret(id: string, secret: string, previousUntil: string): Promise<StoredWebhookEndpoint | undefined>;
+  /** Makes `secret` (sealed; its last four characters `hint`) its secret, the current one its previous until `previousUntil`. */
+  rotateWebhookEndpointSecret(id: string, secret: string, hint: string, previousUntil: string): Promise<StoredWebhookEndpoint | undefined>;
   /** Drops the previous secret. */
   finishWebhookEndpointRotation(id: string): Promise<StoredWebhookEndpoint | undefined>;
   /**
@@ -106,7 +128,8 @@ export function endpointsPart(db: Db): EndpointStore {
   const d = db.dialect;
   const sql = {
     insert: `
-      INSERT INTO webhook_endpoints (id, url, types, secret, created_at) VALUES (@id, @url, ${d.json('types')}, @secret, @createdAt)
+      INSERT INTO webhook_endpoints (id, url, types, secret, secret_hint, created_at)
+      VALUES (@id, @url, ${d.json('types')}, @secret, @secretHint, @createdAt)
       RETURNING *`,
     // The endpoint's cursor at the end of the feed: it gets the events written from now on.
     cursorToEnd: `
@@ -123,9 +146,13 @@ export function endpointsPart(db: Db): EndpointStore {
     removeCursor: `DELETE FROM webhook_cursors WHERE endpoint_id = @id`,
     removeDeliveries: `DELETE FROM webhook_deliveries WHERE endpoint_id = @id`,
     rotate: `
-      UPDATE webhook_endpoints SET previous_secret = secret, previous_until = @previousUntil, secret = @secret WHERE id = @id
+      UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_hint = secret_hint, previous_until = @previousUntil,
+        secret = @secret, secret_hint = @hint
+      WHERE id = @id
       RETURNING *`,
-    finish: `UPDATE webhook_endpoints SET previous_secret = NULL, previous_until = NULL WHERE id = @id RETURNING *`,
+    finish: `
+      UPDATE webhook_endpoints SET previous_secret = NULL, previous_secret_hint = NULL, previous_until = NULL WHERE id = @id
+      RETURNING *`,
     health: `
       UPDATE webhook_endpoints SET failing_since = CASE WHEN @delivered THEN NULL ELSE coalesce(failing_since, @at) END
       WHERE id = @id`,
@@ -136,8 +163,9 @@ export function endpointsPart(db: Db): EndpointStore {
   const endpoint = (row: Row | undefined) => (row ? endpointFromRow(row, d.rows) : undefined);
 
   return {
-    async addWebhookEndpoint({ id, url, types, secret, createdAt }) {
-      const params = { id, url, types: JSON.stringify(types), secret, createdAt };
+    async addWebhookEndpoint({ id, url, types, secret, secretHint, createdAt }) {
+      sealedOnly(secret);
+      const params = { id, url, types: JSON.stringify(types), secret, secretHint, createdAt };
       return db.write(function* () {
         const added = yield* get(sql.insert, params);
         yield* run(sql.cursorToEnd, { id });
@@ -171,8 +199,9 @@ export function endpointsPart(db: Db): EndpointStore {
         return (yield* run(sql.remove, { id })) === 1;
       });
     },
-    async rotateWebhookEndpointSecret(id, secret, previousUntil) {
-      return endpoint(await db.read(() => get(sql.rotate, { id, secret, previousUntil })));
+    async rotateWebhookEndpointSecret(id, secret, hint, previousUntil) {
+      sealedOnly(secret);
+      return endpoint(await db.read(() => get(sql.rotate, { id, secret, hint, previousUntil })));
     },
     async finishWebhookEndpointRotation(id) {
       return endpoint(await db.read(() => get(sql.finish, { id })));

@@ -18,6 +18,7 @@ import { payerDataPart, type PayerDataStore } from './payer-data';
 import { mfaPart, type MfaStore } from './mfa';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
+import { sealedValuesPart, type SealedValueStore } from './sealed-columns';
 import { sessionListPart, type SessionListStore } from './session-list';
 import { signInBrakesPart, type SignInBrakeStore } from './sign-in-brakes';
 import type { Db } from './sql/db';
@@ -35,7 +36,8 @@ export type SharedParts = CheckoutsPart &
   BackOfficeStore &
   CompanyPaymentStore &
   PayerDataStore &
-  ReadinessStore;
+  ReadinessStore &
+  SealedValueStore;
 
 export function sharedParts(db: Db): SharedParts {
   return {
@@ -53,5 +55,6 @@ export function sharedParts(db: Db): SharedParts {
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
     ...payerDataPart(db),
+    ...sealedValuesPart(db),
   };
 }

@@ -39,9 +39,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   // adopted) and a lost state change is re-read by the reconciler. See docs/architecture.md, "Durability".
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  // An erased payer's CPF (./payer-data.ts) is zeroed where its row was, not left in a free cell of the page; FAST
-  // costs no extra write.
-  db.pragma('secure_delete = FAST');
+  // A value overwritten or erased (a secret sealed over its clear form, an erased payer's CPF in ./payer-data.ts) is
+  // zeroed in the file, not left in a free cell or page.
+  db.pragma('secure_delete = ON');
   const online = startOnlineMigrations(db, migrateSqlite(db), onlineMigrationsAfter);
   // Checkpoints (copying the WAL back and its fsync) run in a worker thread, not inside a request's commit.
   const releaseCheckpoints = checkpointInBackground(db);
@@ -53,7 +53,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     ...sharedParts(parts),
     ...gaugesPart(parts),
-    // The pages that held erased values live on in the WAL until it is written back and emptied.
+    // The pages that held erased or overwritten values (an erased payer, a secret sealed over its clear form) live on in
+    // the WAL until it is written back and emptied.
     async flushErased() {
       db.pragma('wal_checkpoint(TRUNCATE)');
     },

@@ -27,6 +27,7 @@ import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceSto
 import type { CompanyPaymentStore } from './company-payments';
 import type { DeliveryStore } from './deliveries';
 import type { DeliveryLogStore, EndpointStore } from './endpoints';
+import type { SealedValueStore } from './sealed-columns';
 
 /** A date-time with `Z` or an offset, stored and returned as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const InstantSchema = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
@@ -186,6 +187,7 @@ export interface Store
     PayerDataStore,
     MfaStore,
     ReadinessStore,
+    SealedValueStore,
     StoreGauges,
     StoreConnection {}
 

@@ -82,6 +82,7 @@ describe('npm run doctor', () => {
       'signing key',
       'order source',
       'database',
+      'secrets key',
       'allowed origins',
       'merchant webhook',
     ]);
@@ -90,7 +91,7 @@ describe('npm run doctor', () => {
     expect(run.byName['webhook route']!.detail).toContain('accepts this WEBHOOK_SECRET and WEBHOOK_SIGNING_KEY');
     expect(run.byName.database!.detail).toMatch(/schema version \d+, the latest/);
     expect(run.byName['merchant webhook']!.detail).toContain('MERCHANT_WEBHOOK_URL is not set');
-    expect(run.lines.at(-1)).toBe('All 12 checks passed.');
+    expect(run.lines.at(-1)).toBe('All 13 checks passed.');
     for (const name of SECRET_NAMES) expect(run.output).not.toContain(env[name]);
   });
 
@@ -129,7 +130,7 @@ describe('npm run doctor', () => {
     expect(failed['order source']).toContain('ORDERS_URL did not answer');
     expect(failed.database).toContain('start the server once');
     expect(failed['allowed origins']).toContain('ALLOWED_ORIGINS is not set');
-    expect(run.lines.at(-1)).toBe('9 of 12 checks failed.');
+    expect(run.lines.at(-1)).toBe('9 of 13 checks failed.');
     for (const value of ['not-the-secret', weak, env.ORDERS_TOKEN!, env.ADMIN_TOKEN!]) expect(run.output).not.toContain(value);
   });
 

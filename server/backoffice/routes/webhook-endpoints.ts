@@ -26,7 +26,9 @@ import { endpointUrlAllowed, type EndpointAddressPolicy } from '../../merchant-w
 import { sendEvent, testEvent } from '../../merchant-webhooks/send';
 import { webhookTransport } from '../../merchant-webhooks/webhook-post';
 import { WEBHOOK_SECRET_FORMAT } from '../../merchant-webhooks/signing';
-import { signingSecrets, type EndpointStore, type StoredWebhookEndpoint } from '../../store/endpoints';
+import { openSigningSecrets, sealEndpointSecret } from '../../merchant-webhooks/endpoint-secrets';
+import type { Sealer } from '../../lib/sealer';
+import { signingHints, type EndpointStore, type StoredWebhookEndpoint } from '../../store/endpoints';
 import {
   MERCHANT_EVENT_TYPES,
   type WebhookEndpointInput,
@@ -58,6 +60,8 @@ export interface WebhookEndpointOptions {
   store: EndpointStore;
   clock: Clock;
   webhooks: WebhookWiring;
+  /** Seals the secrets the store keeps, opens them to sign a test event. */
+  sealer: Sealer;
 }
 
 /** The most endpoints a merchant keeps: each one is a queue the worker serves. */
@@ -90,7 +94,7 @@ const rotateBody = z.object({ secret: secret.optional() });
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 /** A secret as the list shows it: its last four characters. */
-const hint = (value: string) => `whsec_…${value.slice(-4)}`;
+const hint = (lastFour: string) => `whsec_…${lastFour.slice(-4)}`;
 
 /** The scheme and host of an endpoint's URL, what a viewer sees of it: `https://hooks.example.com/…`. */
 export const hostOnly = (url: string) => {
@@ -100,7 +104,7 @@ export const hostOnly = (url: string) => {
 
 /** An endpoint as the back office shows it: never a secret. */
 export function storedEndpointView(endpoint: StoredWebhookEndpoint, now: Date): WebhookEndpointView {
-  const secrets = signingSecrets(endpoint, now);
+  const hints = signingHints(endpoint, now);
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -108,8 +112,8 @@ export function storedEndpointView(endpoint: StoredWebhookEndpoint, now: Date): 
     source: 'store',
     enabled: !endpoint.disabled,
     disabled: endpoint.disabled,
-    secretHints: secrets.map(hint),
-    rotatingUntil: secrets.length > 1 ? endpoint.previousUntil : null,
+    secretHints: hints.map(hint),
+    rotatingUntil: hints.length > 1 ? endpoint.previousUntil : null,
     createdAt: endpoint.createdAt,
   };
 }
@@ -138,7 +142,7 @@ export async function storedEndpoint(
   return endpoint;
 }
 
-export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpointOptions) {
+export function webhookEndpointRoutes({ store, clock, webhooks, sealer }: WebhookEndpointOptions) {
   // The test events' own connections: a stored endpoint's checked as the worker's are.
   const transport = webhookTransport(webhooks.addresses);
   const changed = <T>(result: T) => {
@@ -162,11 +166,10 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       if (!(await endpointUrlAllowed(body.url, webhooks.addresses))) throw webhookEndpointUrlNotAllowed();
       if ((await store.listWebhookEndpoints()).length >= MAX_ENDPOINTS) throw webhookEndpointsLimit(MAX_ENDPOINTS);
       const given = body.secret ?? newSecret();
+      const id = `we_${randomBytes(12).toString('base64url')}`;
+      const { secret: sealed, hint: secretHint } = sealEndpointSecret(sealer, id, given);
       const endpoint = await store.addWebhookEndpoint({
-        id: `we_${randomBytes(12).toString('base64url')}`,
-        url: body.url,
-        types: body.types ?? [],
-        secret: given,
+        ...{ id, url: body.url, types: body.types ?? [], secret: sealed, secretHint },
         createdAt: clock.now().toISOString(),
       });
       // Its host only: every role reads the audit trail.
@@ -206,7 +209,8 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const body = hasBody ? await parseJson(c, rotateBody) : {};
       const fresh = body.secret ?? newSecret();
       const until = new Date(clock.now().getTime() + ROTATION_MS).toISOString();
-      const view = await shown(store.rotateWebhookEndpointSecret(id, fresh, until));
+      const sealed = sealEndpointSecret(sealer, id, fresh);
+      const view = await shown(store.rotateWebhookEndpointSecret(id, sealed.secret, sealed.hint, until));
       await audit(c, 'rotate', id, { previousUntil: until });
       return c.json({ ...view, secret: fresh } satisfies WebhookEndpointWithSecret);
     })
@@ -221,7 +225,9 @@ export function webhookEndpointRoutes({ store, clock, webhooks }: WebhookEndpoin
       const id = c.req.param('id');
       const fromEnvironment = webhooks.environment.find((endpoint) => endpoint.id === id);
       const endpoint = fromEnvironment ?? (await storedEndpoint(store, webhooks, id));
-      const secrets = fromEnvironment ? fromEnvironment.secrets : signingSecrets(endpoint as StoredWebhookEndpoint, clock.now());
+      const secrets = fromEnvironment
+        ? fromEnvironment.secrets
+        : openSigningSecrets(sealer, endpoint as StoredWebhookEndpoint, clock.now());
       const event = testEvent(id, clock);
       const target = { id, url: endpoint.url, secrets, checked: !fromEnvironment };
       const { attempt } = await sendEvent(transport, target, event, clock, TEST_TIMEOUT_MS);

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Tuning } from '../../../server/server';
+import { keyed } from './secrets-key';
 
 const ENTRY = fileURLToPath(new URL('./bff-process.ts', import.meta.url));
 
@@ -21,7 +22,7 @@ export interface BffChild {
 
 export function startBffChild(env: Record<string, string>, tuning: Tuning = {}, { readyMs = 30_000 } = {}): Promise<BffChild> {
   const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ENTRY], {
-    env: { ...process.env, ...env, BFF_TUNING: JSON.stringify(tuning) },
+    env: { ...process.env, ...keyed(env), BFF_TUNING: JSON.stringify(tuning) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -13,6 +13,7 @@ import type { PricedOrder } from '../../../server/payments/orders';
 import { keptSecret, loadConfig } from '../../../server/config';
 import { systemClock, type Clock } from '../../../server/lib/clock';
 import { startServer, type StartOptions } from '../../../server/server';
+import { keyed } from './secrets-key';
 
 export const quietLog = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -42,9 +43,11 @@ export function jsonClient(baseUrl: string) {
 /** An hour after now on the server's clock: order tokens of the test helpers last that long. */
 const inAnHour = (clock: Clock = systemClock) => new Date(clock.now().getTime() + 3_600_000);
 
+export { TEST_SECRETS_KEY } from './secrets-key';
+
 export async function startTestServer(options: { dataDir?: string; env?: Record<string, string>; start?: StartOptions } = {}) {
   const dataDir = options.dataDir ?? tempDir();
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...options.env });
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...keyed(options.env) });
   const running = await startDemo(config, { log: quietLog, manualReconcile: true, ...options.start });
   const json = jsonClient(running.url);
   // The demo shop signs order tokens with its order-source secret; with PROVIDER_BASE_URL set that is ORDERS_TOKEN.
@@ -68,7 +71,7 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 export async function startTestBff(options: { env: Record<string, string>; start?: StartOptions }) {
   const dataDir = tempDir();
   // The console's second factor is off unless a test asks for it (the server's default, `operator`, would force enrolment).
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, MFA_REQUIRED: 'off', ...options.env });
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, MFA_REQUIRED: 'off', ...keyed(options.env) });
   const orders = new Map<string, PricedOrder>();
   const running = await startServer(config, {
     log: quietLog,

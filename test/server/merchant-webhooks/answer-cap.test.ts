@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDeliveryWorker } from '../../../server/merchant-webhooks/delivery';
 import { ANSWER_READ_BYTES } from '../../../server/merchant-webhooks/webhook-post';
 import { systemClock } from '../../../server/lib/clock';
+import { createSealer, newSecretsKey, parseSecretsKey } from '../../../server/lib/sealer';
 import { openStore, type Store } from '../../../server/store';
 import { listenOnLoopback } from '../helpers/http';
 import { tempDir } from '../helpers/server';
@@ -70,6 +71,8 @@ describe("the delivery worker and a receiver's answer", () => {
       hub,
       endpoints: [{ id: 'env', url: receiver.url, secrets: ['whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ='] }],
       addresses: { loopback: true },
+      // The environment's endpoint only: nothing sealed to open.
+      sealer: createSealer(parseSecretsKey(newSecretsKey())),
       clock: systemClock,
       logger: { warn: () => undefined },
     });

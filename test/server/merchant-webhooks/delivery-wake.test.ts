@@ -8,6 +8,7 @@ import { createDeliveryWorker } from '../../../server/merchant-webhooks/delivery
 import { checkoutEventStream } from '../../../server/bff/stream';
 import { createStreamFeeds } from '../../../server/bff/stream-feed';
 import { systemClock } from '../../../server/lib/clock';
+import { createSealer, newSecretsKey, parseSecretsKey } from '../../../server/lib/sealer';
 import { openStore, type Store } from '../../../server/store';
 import { tempDir } from '../helpers/server';
 
@@ -48,6 +49,8 @@ describe('the delivery worker', () => {
       hub,
       endpoints,
       addresses: { loopback: true },
+      // The environment's endpoint only: nothing sealed to open.
+      sealer: createSealer(parseSecretsKey(newSecretsKey())),
       clock: systemClock,
       intervalMs: 60_000,
       logger: { warn: () => {} },

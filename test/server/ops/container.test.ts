@@ -173,7 +173,7 @@ describe('compose.yaml', () => {
   it("sets no variable server/config.ts does not read, and asks for what the BFF can't start without", () => {
     expect(Object.keys(bff).length).toBeGreaterThan(5);
     for (const name of Object.keys(bff)) expect(SETTING_NAMES, name).toContain(name);
-    for (const required of ['PROVIDER_BASE_URL', 'PROVIDER_ACCESS_KEY', 'PROVIDER_SECRET', 'ORDERS_URL', 'ORDERS_TOKEN']) {
+    for (const required of ['PROVIDER_BASE_URL', 'PROVIDER_ACCESS_KEY', 'PROVIDER_SECRET', 'ORDERS_URL', 'ORDERS_TOKEN', 'SECRETS_KEY']) {
       expect(bff[required], required).toMatch(/^\$\{\w+:\?/);
     }
   });

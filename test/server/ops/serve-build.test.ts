@@ -53,6 +53,7 @@ describe.each(databases)('the built server (npm run serve) on $name', ({ base })
         PORT: String(port),
         DATA_DIR: tempDir(),
         DATABASE_URL: database?.url ?? '',
+        SECRETS_KEY: Buffer.alloc(32, 7).toString('base64url'),
         // Shared by the process's own secrets and every instance on PostgreSQL.
         WEBHOOK_SECRET: 'webhook-secret-of-the-build-test-0123456789',
         PROVIDER_BASE_URL: `${provider.url}/sandbox/v1`,

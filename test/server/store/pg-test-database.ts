@@ -2,6 +2,7 @@
  * A fresh PostgreSQL database per test file, made on the server of TEST_DATABASE_URL (whose role needs CREATEDB)
  * and dropped afterwards, so concurrent runs never share tables or LISTEN/NOTIFY channels.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
@@ -22,6 +23,11 @@ async function withClient<T>(connectionString: string, work: (client: pg.Client)
   } finally {
     await client.end();
   }
+}
+
+/** A data-only `pg_dump` of the database at `url`, as text (PostgreSQL's client tools come with its server). */
+export function pgDump(url: string): string {
+  return execFileSync('pg_dump', ['--data-only', url]).toString('latin1');
 }
 
 export async function createTestDatabase(baseUrl: string): Promise<TestDatabase> {

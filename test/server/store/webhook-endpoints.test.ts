@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSealer, newSecretsKey, parseSecretsKey } from '../../../server/lib/sealer';
 import { openPostgresStore } from '../../../server/store/postgres';
 import { openSqliteStore } from '../../../server/store/sqlite';
 import type { Store } from '../../../server/store/types';
@@ -38,7 +39,10 @@ const backends: [string, () => Promise<Store>][] = [
 ];
 
 const DAY = 24 * 60;
-const secret = (n: number) => `whsec_${Buffer.alloc(32, n).toString('base64')}`;
+const sealer = createSealer(parseSecretsKey(newSecretsKey()));
+/** The store keeps secrets sealed only (made once each: a sealing is random). */
+const sealedSecrets = [0, 1, 2, 3].map((n) => sealer.seal(`whsec_${Buffer.alloc(32, n).toString('base64')}`, 'we_test'));
+const secret = (n: number) => sealedSecrets[n]!;
 let ids = 0;
 /** Ids in the order they are made (lists of deliveries are by endpoint id). */
 const newId = () => `we_test${String(++ids).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
@@ -58,6 +62,7 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
       url: 'https://shop.example/hooks',
       types: [],
       secret: secret(1),
+      secretHint: 'AQE=',
       createdAt: at(0),
       ...overrides,
     });
@@ -83,7 +88,9 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
       url: 'https://shop.example/hooks',
       types: ['checkout.completed'],
       secret: secret(1),
+      secretHint: 'AQE=',
       previousSecret: null,
+      previousSecretHint: null,
       previousUntil: null,
       disabled: null,
       failingSince: null,
@@ -127,10 +134,10 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
 
   it('keeps the previous secret of a rotation until its time, drops it when the rotation is finished', async () => {
     const endpoint = await add();
-    const rotated = await store.rotateWebhookEndpointSecret(endpoint.id, secret(2), at(DAY));
+    const rotated = await store.rotateWebhookEndpointSecret(endpoint.id, secret(2), 'hint', at(DAY));
     expect(rotated).toMatchObject({ secret: secret(2), previousSecret: secret(1), previousUntil: at(DAY) });
     // A second rotation drops the oldest: two secrets at most.
-    expect(await store.rotateWebhookEndpointSecret(endpoint.id, secret(3), at(DAY + 5))).toMatchObject({
+    expect(await store.rotateWebhookEndpointSecret(endpoint.id, secret(3), 'hint', at(DAY + 5))).toMatchObject({
       secret: secret(3),
       previousSecret: secret(2),
       previousUntil: at(DAY + 5),
@@ -140,7 +147,7 @@ describe.each(backends)('webhook endpoints in the store (%s)', (_name, open) => 
       previousSecret: null,
       previousUntil: null,
     });
-    expect(await store.rotateWebhookEndpointSecret('we_unknown', secret(2), at(DAY))).toBeUndefined();
+    expect(await store.rotateWebhookEndpointSecret('we_unknown', secret(2), 'hint', at(DAY))).toBeUndefined();
   });
 
   it('disables an endpoint whose every attempt failed for the whole period, and a 2xx starts it over', async () => {
