@@ -74,7 +74,7 @@ describe('secrets at rest (SQLite, the embedded key)', () => {
   afterAll(async () => server?.close());
 
   it(
-    'keeps no endpoint secret or API key in the file, its WAL or a backup, and signs the same after a key rotation',
+    'keeps no endpoint secret, API key or TOTP seed in the file, its WAL or a backup, and signs and takes codes the same after a key rotation',
     async () => {
       const receiver = await startRecordingServer((_req, res) => void res.writeHead(204).end());
       try {
