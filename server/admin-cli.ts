@@ -27,6 +27,7 @@ import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
 import { rotateSecretsKey } from './admin-secrets';
 import { erasePayer } from './admin-erase-payer';
+import { resetMfa } from './admin-reset-mfa';
 import { auditRecorder } from './accounts/audit';
 import type { ApiKeyDeps } from './accounts/api-keys';
 import type { MfaStore } from './store/mfa';
@@ -230,14 +231,8 @@ async function run(
       const user = await resetPassword(deps, id, await readPassword(), audit);
       return `New password set for ${user.email}; its sessions are ended.`;
     }
-    case 'reset-mfa': {
-      const user = await userByEmail(deps.store, command.email);
-      const had = await deps.store.resetMfa(user.id);
-      await audit({ action: 'user.reset_mfa', target: user.email, outcome: 'ok', details: { hadFactor: had } });
-      return had
-        ? `Second factor removed for ${user.email}; it sets one up again at its next sign-in.`
-        : `${user.email} had no second factor.`;
-    }
+    case 'reset-mfa':
+      return resetMfa(command.email, deps.store, audit);
   }
 }
 

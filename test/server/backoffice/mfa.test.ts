@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../server/lib/clock';
 import { runAdminCli } from '../helpers/admin-cli';
 import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
+import { keyed } from '../helpers/secrets-key';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { ADMIN_TOKEN, consoleClient, sessionCookie } from './auth-helpers';
 
@@ -135,7 +136,7 @@ describe.each(DATABASES)('the second factor (%s)', (name, database) => {
 
   it('removes a lost factor with `npm run admin -- user reset-mfa`, audited', async () => {
     const { email } = await enrolled();
-    const env = { PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, ...db.env };
+    const env = keyed({ PATH: process.env.PATH ?? '', DATA_DIR: server.dataDir, ...db.env });
     const result = await runAdminCli(['user', 'reset-mfa', email], env);
     expect(result).toMatchObject({ code: 0 });
     expect(result.stdout).toContain(`Second factor removed for ${email}`);
