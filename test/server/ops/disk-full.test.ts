@@ -6,18 +6,14 @@
  * process writes again without a restart, and each order has one provider transaction.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signOrderToken } from '../../../server/bff/order-token';
-import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import type { ProviderClient } from '../../../server/provider';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
-import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { startSandbox, transactionsAtProvider } from '../helpers/sandbox';
+import { startChildWorld, type ChildWorld } from '../helpers/child-world';
 import { jsonClient } from '../helpers/server';
 
 /** Room for the schema and a few payments; filled by the test. */
@@ -61,55 +57,28 @@ function fill(file: string) {
 }
 
 describe.skipIf(!MOUNTED)(`the SQLite disk full (${HOW}), then space again`, () => {
-  const ordersToken = randomBytes(24).toString('base64url');
   const dataDir = join(mountPoint ?? '', 'data');
   const filler = join(mountPoint ?? '', 'filler');
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let orders: Awaited<ReturnType<typeof startRecordingServer>>;
+  let world: ChildWorld;
   let provider: ProviderClient;
   let bff: BffChild;
   let api: ReturnType<typeof jsonClient>;
 
   beforeAll(async () => {
-    sandbox = await startSandbox();
-    provider = sandbox.client();
-    orders = await startRecordingServer((req, res) =>
-      req.headers.authorization === `Bearer ${ordersToken}`
-        ? sendJson(res, 200, { amountCents: 1_990, description: 'Pedido do teste de disco cheio' })
-        : sendJson(res, 401, {}),
-    );
-    const port = await freePort();
-    bff = await startBffChild(
-      {
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        DATA_DIR: dataDir,
-        PROVIDER_BASE_URL: `${sandbox.url}/sandbox/v1`,
-        PROVIDER_ACCESS_KEY: SANDBOX_ACCESS_KEY,
-        PROVIDER_SECRET: SANDBOX_SECRET,
-        WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
-        ORDERS_URL: `${orders.url}/orders`,
-        ORDERS_TOKEN: ordersToken,
-        CHECKOUT_RATE_PER_MINUTE: '0',
-      },
-      { reconcileIntervalMs: 300, staleAfterMs: 1_000 },
-    );
+    world = await startChildWorld({ order: { amountCents: 1_990, description: 'Pedido do teste de disco cheio' } });
+    provider = world.provider;
+    bff = await startBffChild({ ...world.env, DATA_DIR: dataDir }, { reconcileIntervalMs: 300, staleAfterMs: 1_000 });
     api = jsonClient(bff.url);
   }, 90_000);
   afterAll(async () => {
     await bff?.stop();
-    await orders?.close();
-    await sandbox?.close();
+    await world?.close();
     unmount();
   });
 
-  const newOrder = () => {
-    const orderId = `DF-${randomUUID()}`;
-    return { orderId, orderToken: signOrderToken(ordersToken, orderId, new Date(Date.now() + 3_600_000)) };
-  };
+  const newOrder = () => world.newOrder('DF');
   const post = (order: { orderId: string; orderToken: string }) => api('POST', '/api/checkouts', { ...order, method: 'pix' });
-  const atProvider = (orderId: string) => transactionsAtProvider(provider, orderId);
+  const atProvider = (orderId: string) => world.atProvider(orderId);
   const integrity = () => {
     const db = new Database(join(dataDir, 'checkout.sqlite'), { readonly: true });
     try {

@@ -8,15 +8,12 @@
  * checkouts, a stream resumed with `Last-Event-ID` delivers a later payment, the reconciler brings the payments made
  * during the outage to Completed, the merchant's webhooks are delivered, and each order has one provider transaction.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signOrderToken } from '../../../server/bff/order-token';
-import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import type { ProviderClient } from '../../../server/provider';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
-import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { startSandbox, transactionsAtProvider } from '../helpers/sandbox';
+import { startChildWorld, type ChildWorld } from '../helpers/child-world';
+import { sendJson, startRecordingServer } from '../helpers/http';
 import { jsonClient, tempDir } from '../helpers/server';
 import { openSse, type SseConnection } from '../helpers/sse';
 
@@ -42,10 +39,8 @@ const PAYER = { name: 'Maria Pagadora', taxNumber: '52998224725' };
 const MERCHANT_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
 describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under traffic, then started', () => {
-  const ordersToken = randomBytes(24).toString('base64url');
   let cluster: Cluster;
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let orders: Awaited<ReturnType<typeof startRecordingServer>>;
+  let world: ChildWorld;
   let merchant: Awaited<ReturnType<typeof startRecordingServer>>;
   let provider: ProviderClient;
   let bff: BffChild;
@@ -53,31 +48,16 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
 
   beforeAll(async () => {
     cluster = await throwaway.startThrowawayPostgres({ log: () => undefined });
-    sandbox = await startSandbox();
-    provider = sandbox.client();
-    orders = await startRecordingServer((req, res) =>
-      req.headers.authorization === `Bearer ${ordersToken}`
-        ? sendJson(res, 200, { amountCents: 2_500, description: 'Pedido do teste de queda do banco' })
-        : sendJson(res, 401, {}),
-    );
+    world = await startChildWorld({ order: { amountCents: 2_500, description: 'Pedido do teste de queda do banco' } });
+    provider = world.provider;
     merchant = await startRecordingServer((_req, res) => sendJson(res, 200, {}));
-    const port = await freePort();
     bff = await startBffChild(
       {
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+        ...world.env,
         DATA_DIR: tempDir('pg-outage-'),
         DATABASE_URL: cluster.url,
-        PROVIDER_BASE_URL: `${sandbox.url}/sandbox/v1`,
-        PROVIDER_ACCESS_KEY: SANDBOX_ACCESS_KEY,
-        PROVIDER_SECRET: SANDBOX_SECRET,
-        WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
-        ORDERS_URL: `${orders.url}/orders`,
-        ORDERS_TOKEN: ordersToken,
         MERCHANT_WEBHOOK_URL: `${merchant.url}/hooks`,
         MERCHANT_WEBHOOK_SECRET: MERCHANT_SECRET,
-        CHECKOUT_RATE_PER_MINUTE: '0',
       },
       { reconcileIntervalMs: 300, staleAfterMs: 1_000, merchantWebhookRetryDelaysMs: [200, 500, 1_000] },
     );
@@ -86,15 +66,11 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
   afterAll(async () => {
     await bff?.stop();
     await merchant?.close();
-    await orders?.close();
-    await sandbox?.close();
+    await world?.close();
     cluster?.stop();
   });
 
-  const newOrder = () => {
-    const orderId = `PG-${randomUUID()}`;
-    return { orderId, orderToken: signOrderToken(ordersToken, orderId, new Date(Date.now() + 3_600_000)) };
-  };
+  const newOrder = () => world.newOrder('PG');
   /** A checkout of the order: 201 when new, 200 when the order has one already (the create is idempotent). */
   const create = async (order = newOrder(), status = 201) => {
     const made = await api('POST', '/api/checkouts', { ...order, method: 'pix' });
@@ -103,7 +79,7 @@ describe.skipIf(!throwaway.findPostgresBin())('PostgreSQL stopped for 20 s under
   };
   const stateOf = async (id: string) => ((await api('GET', `/api/checkouts/${id}`)).body as { state?: string }).state;
   /** The provider's transactions of an order id: one, or a payment was asked twice. */
-  const atProvider = (orderId: string) => transactionsAtProvider(provider, orderId);
+  const atProvider = (orderId: string) => world.atProvider(orderId);
   /** The next status event of a stream, past its `retry:` hint. */
   const nextStatus = async (stream: SseConnection) => {
     for (;;) {

@@ -11,16 +11,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { signOrderToken } from '../../../server/bff/order-token';
 import { sha256 } from '../../../server/payments/cashouts';
 import { ADMIN_KEY_HEADER } from '../../../server/sandbox/company/routes/admin';
-import { SANDBOX_ACCESS_KEY, SANDBOX_SECRET } from '../../../server/sandbox/defaults';
 import type { ProviderClient } from '../../../server/provider';
 import type { Tuning } from '../../../server/server';
 import type { Store } from '../../../server/store/types';
 import { startBffChild, type BffChild } from '../helpers/bff-child';
-import { freePort, sendJson, startRecordingServer } from '../helpers/http';
-import { startSandbox, type AroundSandbox, transactionsAtProvider } from '../helpers/sandbox';
+import { startChildWorld, type ChildWorld } from '../helpers/child-world';
+import type { AroundSandbox } from '../helpers/sandbox';
 import { jsonClient, tempDir } from '../helpers/server';
 import { createTestDatabase, TEST_DATABASE_URL } from '../store/pg-test-database';
 import { openTestStore } from '../helpers/store';
@@ -92,10 +90,9 @@ const stores: [string, () => Promise<{ databaseUrl?: string; drop(): Promise<voi
 describe.each(stores)('refunds and cash-outs cut by a crash (%s)', (_name, database) => {
   const gate = cashOutGate();
   const adminToken = randomBytes(24).toString('base64url');
-  const ordersToken = randomBytes(24).toString('base64url');
   const dataDir = tempDir('money-out-crash-');
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let orders: Awaited<ReturnType<typeof startRecordingServer>>;
+  let world: ChildWorld;
+  let sandbox: ChildWorld['sandbox'];
   let db: Awaited<ReturnType<(typeof stores)[number][1]>>;
   let env: Record<string, string>;
   let bff: BffChild | undefined;
@@ -104,36 +101,23 @@ describe.each(stores)('refunds and cash-outs cut by a crash (%s)', (_name, datab
 
   beforeAll(async () => {
     db = await database();
-    sandbox = await startSandbox({ around: gate.around });
-    provider = sandbox.client();
-    orders = await startRecordingServer((req, res) =>
-      req.headers.authorization === `Bearer ${ordersToken}`
-        ? sendJson(res, 200, { amountCents: 4_000, description: 'Pedido do teste de queda' })
-        : sendJson(res, 401, {}),
-    );
-    const port = await freePort();
+    world = await startChildWorld({
+      order: { amountCents: 4_000, description: 'Pedido do teste de queda' },
+      sandbox: { around: gate.around },
+    });
+    ({ sandbox, provider } = world);
     env = {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...world.env,
       DATA_DIR: dataDir,
       ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
-      PROVIDER_BASE_URL: `${sandbox.url}/sandbox/v1`,
-      PROVIDER_ACCESS_KEY: SANDBOX_ACCESS_KEY,
-      PROVIDER_SECRET: SANDBOX_SECRET,
-      WEBHOOK_SECRET: randomBytes(32).toString('base64url'),
-      ORDERS_URL: `${orders.url}/orders`,
-      ORDERS_TOKEN: ordersToken,
       ADMIN_TOKEN: adminToken,
       APPROVAL_ABOVE: '100000.00',
-      CHECKOUT_RATE_PER_MINUTE: '0',
     };
   }, 60_000);
   afterAll(async () => {
     await store?.close();
     await bff?.kill();
-    await orders?.close();
-    await sandbox?.close();
+    await world?.close();
     await db?.drop();
   });
 
@@ -146,16 +130,14 @@ describe.each(stores)('refunds and cash-outs cut by a crash (%s)', (_name, datab
     jsonClient(bff!.url)(method, `/api/admin${path}`, body, { authorization: `Bearer ${adminToken}`, ...headers });
   const orderIdOf = (kind: 'refund' | 'payout', key: string) => `${kind}-${sha256(key).slice(0, 20)}`;
   /** What the provider holds for an order id: its cash-outs (never more than one, or money left twice). */
-  const atProvider = async (orderId: string) =>
-    (await transactionsAtProvider(provider, orderId)).filter((item) => item.transaction.type === 'Debit');
+  const atProvider = async (orderId: string) => (await world.atProvider(orderId)).filter((item) => item.transaction.type === 'Debit');
 
   it('settles every one to the provider after a restart, with one event of each kind, and none can be paid twice', async () => {
     await start({ settleAfterMs: 60_000 });
     // 40 payments of R$ 40,00, paid by a named payer.
     const checkouts = await Promise.all(
       Array.from({ length: MOVEMENTS }, async () => {
-        const orderId = `M3-${randomUUID()}`;
-        const orderToken = signOrderToken(ordersToken, orderId, new Date(Date.now() + 3_600_000));
+        const { orderId, orderToken } = world.newOrder('M3');
         const made = await jsonClient(bff!.url)('POST', '/api/checkouts', { orderId, orderToken, method: 'pix' });
         expect(made.status, made.text).toBe(201);
         await provider.sandbox.pix.complete(made.body.transactionId, PAYER);

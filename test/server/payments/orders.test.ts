@@ -9,10 +9,11 @@ afterEach(async () => {
   while (open.length) await open.pop()!.close();
 });
 
-async function orderService(handler: Handler) {
+/** An order service answering with `handler`; its resolver waits `timeoutMs` (the product's 5 s unless a test needs it short). */
+async function orderService(handler: Handler, timeoutMs = 5_000) {
   const server = await startRecordingServer(handler);
   open.push(server);
-  return { server, orders: httpOrders({ url: `${server.url}/orders/`, token: 'secret-token-123456', timeoutMs: 300 }) };
+  return { server, orders: httpOrders({ url: `${server.url}/orders/`, token: 'secret-token-123456', timeoutMs }) };
 }
 
 const refusal = (promise: Promise<unknown>) =>
@@ -58,7 +59,7 @@ describe('httpOrders', () => {
   });
 
   it('turns no answer in time into 504 orders_timeout', async () => {
-    const { orders } = await orderService(() => undefined);
+    const { orders } = await orderService(() => undefined, 300);
     const error = await refusal(orders.resolve('A-1'));
     expect([error.status, error.code]).toEqual([504, 'orders_timeout']);
   });
