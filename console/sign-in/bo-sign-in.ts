@@ -17,6 +17,7 @@ function waitText(seconds: number): string {
  * The sign-in form: e-mail and password, sent once to `POST /api/admin/session`, which answers with the session as an
  * HttpOnly cookie (the page keeps neither the password nor any token). Refusals are said in pt-BR in the form's alert
  * and focus goes to the field to fix; `message` (a session that expired, say) is shown in the same alert on arrival.
+ * With a second factor on, a second step follows: a TOTP or recovery code, or the user's passkey (console/mfa/).
  *
  * @event bo-signed-in - The user is signed in. `detail: { session }`.
  */
@@ -61,13 +62,20 @@ export class BoSignIn extends LitElement {
     return this.renderRoot.querySelector<HTMLInputElement>(`#${name}`)!;
   }
 
+  /** The second step asks for a code: the user has the authenticator app (a passkey-only user has no code to type). */
+  private get takesCode() {
+    return this.methods.some((method) => method !== 'passkey');
+  }
+
   private async refuse(error: string, field: 'email' | 'password' | 'code') {
     this.error = error;
     this.invalid = field;
     await this.updateComplete;
-    const input = this.input(field);
-    input.focus();
-    if (field === 'password') input.select();
+    // A passkey-only second step has no field: focus goes back to its button.
+    const target: HTMLInputElement | HTMLButtonElement | null =
+      field === 'code' && !this.takesCode ? this.renderRoot.querySelector('#use-passkey') : this.input(field);
+    target?.focus();
+    if (field === 'password') this.input(field).select();
   }
 
   private async handleSubmit(event: SubmitEvent) {
@@ -86,7 +94,7 @@ export class BoSignIn extends LitElement {
         this.secondStep = true;
         this.methods = answer.methods;
         await this.updateComplete;
-        this.input('code').focus();
+        this.renderRoot.querySelector<HTMLElement>(this.takesCode ? '#code' : '#use-passkey')?.focus();
         return;
       }
       emit(this, 'bo-signed-in', { session: answer });
@@ -135,8 +143,26 @@ export class BoSignIn extends LitElement {
     return html`
       <form class="card" @submit=${this.handleCode} novalidate aria-labelledby="second-step-title">
         <h2 id="second-step-title">Confirme que é você</h2>
-        <p class="muted">Digite o código de 6 dígitos do seu aplicativo autenticador, ou um dos seus códigos de recuperação.</p>
-        <div class="field">
+        ${
+          this.takesCode
+            ? html`<p class="muted">Digite o código de 6 dígitos do seu aplicativo autenticador, ou um dos seus códigos de recuperação.</p>
+                ${this.renderCodeField()}`
+            : html`<p class="muted">Use a sua chave de acesso para entrar.</p>`
+        }
+        <p id="sign-in-error" class="error" role="alert">${this.error || nothing}</p>
+        ${this.takesCode ? html`<button type="submit" ?disabled=${this.busy}>${this.busy ? 'Confirmando…' : 'Confirmar'}</button>` : nothing}
+        ${
+          this.methods.includes('passkey')
+            ? html`<button id="use-passkey" class=${this.takesCode ? 'secondary' : ''} type="button" ?disabled=${this.busy}
+                @click=${() => void this.handlePasskey()}>Entrar com chave de acesso</button>`
+            : nothing
+        }
+      </form>
+    `;
+  }
+
+  private renderCodeField() {
+    return html`<div class="field">
           <label for="code">Código</label>
           <input
             id="code"
@@ -148,18 +174,7 @@ export class BoSignIn extends LitElement {
             aria-invalid=${this.invalid === 'code' ? 'true' : 'false'}
             aria-describedby="sign-in-error"
           />
-        </div>
-        <p id="sign-in-error" class="error" role="alert">${this.error || nothing}</p>
-        <button type="submit" ?disabled=${this.busy}>${this.busy ? 'Confirmando…' : 'Confirmar'}</button>
-        ${
-          this.methods.includes('passkey')
-            ? html`<button class="secondary" type="button" ?disabled=${this.busy} @click=${() => void this.handlePasskey()}>
-                Entrar com chave de acesso
-              </button>`
-            : nothing
-        }
-      </form>
-    `;
+        </div>`;
   }
 
   override render() {
