@@ -13,6 +13,7 @@ import { hasRole } from '../../core/backoffice';
 import { notify } from '../events';
 import { formatDate, roleLabel } from '../format';
 import { Loading } from '../loading';
+import { loadError, ownersOnly, sectionHead } from '../section';
 import shared from '../shared.styles';
 import { apiKeyForm, readApiKeyForm } from './api-key-form';
 
@@ -192,20 +193,14 @@ export class BoApiKeys extends LitElement {
 
   override render() {
     if (!hasRole(this.role, 'owner')) {
-      return html`<section class="card" aria-labelledby="ak-title">
-        <h2 id="ak-title" tabindex="-1">Chaves de API</h2>
-        <p class="muted">Apenas proprietários gerenciam as chaves de API.</p>
-      </section>`;
+      return ownersOnly('ak-title', 'Chaves de API', 'as chaves de API');
     }
     const keys = this.keys;
     return html`<section class="card" aria-labelledby="ak-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
-      <div class="head">
-        <h2 id="ak-title" tabindex="-1">Chaves de API</h2>
-        <button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>
-      </div>
+      ${sectionHead('ak-title', 'Chaves de API', this.loading, () => void this.refresh())}
       <p class="muted">Uma chave por script, com o menor papel que ele precisa. Use-as no lugar do ADMIN_TOKEN: Authorization: Bearer &lt;chave&gt;.</p>
       ${this.created ? this.renderCreated(this.created) : nothing}
-      ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
+      ${loadError(this.loading)}
       ${
         keys && keys.length > 0
           ? html`<div class="table-wrap"><table data-testid="api-keys-table">

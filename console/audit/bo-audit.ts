@@ -9,6 +9,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { AdminApi, AuditEntry, AuditFilters } from '../api';
 import { dayOf, dayStart, formatDate, roleLabel } from '../format';
 import { Loading } from '../loading';
+import { loadError, sectionHead } from '../section';
 import shared from '../shared.styles';
 import { actionLabel, AUDIT_ACTIONS, AUDIT_GROUPS, AUDIT_OUTCOME_CHOICES, outcomeOf } from './audit-labels';
 
@@ -167,12 +168,9 @@ export class BoAudit extends LitElement {
   override render() {
     const entries = this.entries;
     return html`<section class="card" aria-labelledby="au-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
-      <div class="head">
-        <h2 id="au-title" tabindex="-1">Trilha de auditoria</h2>
-        <button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>
-      </div>
+      ${sectionHead('au-title', 'Trilha de auditoria', this.loading, () => void this.refresh())}
       ${this.renderFilters()}
-      ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
+      ${loadError(this.loading)}
       ${
         entries && entries.length > 0
           ? html`<div class="table-wrap"><table data-testid="audit-table">

@@ -13,6 +13,7 @@ import { hasRole } from '../../core/backoffice';
 import { notify } from '../events';
 import { formatDate, roleLabel } from '../format';
 import { Loading } from '../loading';
+import { loadError, ownersOnly, sectionHead } from '../section';
 import shared from '../shared.styles';
 import { readUserForm, roleOptions, userForm } from './user-form';
 
@@ -163,19 +164,13 @@ export class BoUsers extends LitElement {
 
   override render() {
     if (!hasRole(this.role, 'owner')) {
-      return html`<section class="card" aria-labelledby="us-title">
-        <h2 id="us-title" tabindex="-1">Usuários</h2>
-        <p class="muted">Apenas proprietários gerenciam os usuários.</p>
-      </section>`;
+      return ownersOnly('us-title', 'Usuários', 'os usuários');
     }
     const users = this.users;
     return html`<section class="card" aria-labelledby="us-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
-      <div class="head">
-        <h2 id="us-title" tabindex="-1">Usuários</h2>
-        <button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>
-      </div>
+      ${sectionHead('us-title', 'Usuários', this.loading, () => void this.refresh())}
       <p class="muted">Deve haver sempre ao menos um proprietário ativo: o último não pode ser desativado nem mudar de papel.</p>
-      ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
+      ${loadError(this.loading)}
       ${
         users && users.length > 0
           ? html`<div class="table-wrap"><table data-testid="users-table">

@@ -14,6 +14,7 @@ import { Confirmation } from '../confirm/confirmation';
 import { notify } from '../events';
 import { formatDate } from '../format';
 import { Loading } from '../loading';
+import { loadError, ownersOnly, sectionHead } from '../section';
 import shared from '../shared.styles';
 import styles from './bo-webhook-endpoints.styles';
 import './bo-webhook-deliveries';
@@ -238,19 +239,13 @@ export class BoWebhookEndpoints extends LitElement {
 
   override render() {
     if (!hasRole(this.role, 'owner')) {
-      return html`<section class="card" aria-labelledby="we-title">
-        <h2 id="we-title" tabindex="-1">Endpoints de webhook</h2>
-        <p class="muted">Apenas proprietários gerenciam os endpoints de webhook.</p>
-      </section>`;
+      return ownersOnly('we-title', 'Endpoints de webhook', 'os endpoints de webhook');
     }
     const list = this.endpoints;
     const opened = list?.find((e) => e.id === this.open);
     return html`<section class="card" aria-labelledby="we-title" aria-busy=${this.loading.busy ? 'true' : 'false'}>
-      <div class="head">
-        <h2 id="we-title" tabindex="-1">Endpoints de webhook</h2>
-        <button class="secondary small" type="button" ?disabled=${this.loading.busy} @click=${() => this.refresh()}>Atualizar</button>
-      </div>
-      ${this.loading.error ? html`<p class="error" role="alert">${this.loading.error}</p>` : nothing}
+      ${sectionHead('we-title', 'Endpoints de webhook', this.loading, () => void this.refresh())}
+      ${loadError(this.loading)}
       ${
         list && list.length > 0
           ? html`<div class="table-wrap"><table data-testid="endpoints-table">
