@@ -14,6 +14,8 @@ export class AdminApiError extends Error {
     message: string,
     /** Seconds to wait before trying again, when the answer said (`Retry-After` of a 429). */
     readonly retryAfter?: number,
+    /** The answer's `error.details` (the methods of a `step_up_required`, say). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AdminApiError';
@@ -57,6 +59,12 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
   admin_forbidden: 'Seu papel não permite esta operação. Peça a um proprietário.',
   invalid_credentials: 'E-mail ou senha incorretos.',
   sign_in_rate_limited: 'Muitas tentativas de entrada. Aguarde um pouco e tente de novo.',
+  mfa_enrolment_required: 'Seu perfil exige um segundo fator: configure um aplicativo autenticador ou uma chave de acesso.',
+  step_up_required: 'Confirme de novo com o seu segundo fator para continuar.',
+  mfa_code_invalid: 'Código errado, já usado ou expirado.',
+  mfa_sign_in_expired: 'A entrada expirou. Entre de novo com e-mail e senha.',
+  mfa_totp_state: 'O aplicativo autenticador já está configurado, ou a configuração não foi iniciada.',
+  passkey_not_found: 'Nenhuma chave de acesso sua tem este identificador.',
   cross_site_write: `Operação recusada: ela não partiu desta página. ${RELOAD}`,
   // The users.
   user_exists: 'Já existe um usuário com este e-mail.',
@@ -126,9 +134,10 @@ export const MESSAGES: Readonly<Record<BackOfficeAnswerCode | ConsoleOnlyCode, s
 const isWorded = (code: string): code is keyof typeof MESSAGES => Object.hasOwn(MESSAGES, code);
 
 export function errorFrom(status: number, body: unknown, retryAfter?: string | null): AdminApiError {
-  const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
   const code = error?.code ?? `http_${status}`;
   const message = isWorded(code) ? MESSAGES[code] : (error?.message ?? `Falha inesperada (HTTP ${status}).`);
   const seconds = retryAfter ? Number(retryAfter) : NaN;
-  return new AdminApiError(status, code, message, Number.isSafeInteger(seconds) && seconds > 0 ? seconds : undefined);
+  const wait = Number.isSafeInteger(seconds) && seconds > 0 ? seconds : undefined;
+  return new AdminApiError(status, code, message, wait, error?.details);
 }

@@ -28,6 +28,7 @@ import type {
   DocumentView,
   LiveChange,
   MerchantEventPage,
+  MfaStatus,
   NewApiKeyInput,
   NewUserInput,
   PageSize,
@@ -43,6 +44,8 @@ import type {
   ProviderRecord,
   ReceiverAccountView,
   ReceiverView,
+  RecoveryCodes,
+  TotpEnrolment,
   UserChange,
   WebhookEndpointInput,
   WebhookEndpointView,
@@ -51,7 +54,7 @@ import type {
 } from '../core/backoffice';
 
 import { AdminApiError, errorFrom, MESSAGES } from './api-errors';
-import { AdminApiBase, query } from './api-base';
+import { AdminApiBase, query, type PasskeyOptions } from './api-base';
 
 export { AdminApiError } from './api-errors';
 
@@ -138,6 +141,18 @@ export class AdminApi extends AdminApiBase {
   endOtherSessions = () => this.call<EndedSessions>('DELETE', '/me/sessions');
 
   changeMyPassword = (input: PasswordChangeInput) => this.call<PasswordChanged>('POST', '/me/password', input);
+
+  mfaStatus = () => this.call<MfaStatus>('GET', '/me/mfa');
+
+  startTotp = () => this.call<TotpEnrolment>('POST', '/me/mfa/totp', {});
+
+  confirmTotp = (code: string) => this.call<RecoveryCodes>('POST', '/me/mfa/totp/confirm', { code });
+
+  passkeyOptions = () => this.call<PasskeyOptions>('POST', '/me/mfa/passkeys/options', {});
+
+  addPasskey = (response: unknown) => this.call<unknown>('POST', '/me/mfa/passkeys', { response });
+
+  removePasskey = (id: string) => this.call<unknown>('DELETE', `/me/mfa/passkeys/${encodeURIComponent(id)}`);
 
   addUser = (input: NewUserInput) => this.call<AdminUser>('POST', '/users', input);
 

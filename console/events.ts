@@ -19,6 +19,8 @@ export interface BoEventMap {
   'bo-balance-changed': CustomEvent<null>;
   'bo-checkout-open': CustomEvent<{ id: string }>;
   'bo-cashout-created': CustomEvent<{ cashOut: CashOutView }>;
+  /** A second factor was turned on (console/mfa/). */
+  'bo-mfa-enrolled': CustomEvent<null>;
 }
 
 /** Fires a bubbling, composed event from `target`. */

@@ -132,6 +132,18 @@ export const BACK_OFFICE_ERRORS = {
   /** Sign-in refused: unknown e-mail, wrong password or disabled user alike. */
   invalid_credentials: 401,
   sign_in_rate_limited: 429,
+  /** MFA_REQUIRED names the user's role and it has no second factor yet: only the enrolment is open to it. */
+  mfa_enrolment_required: 403,
+  /** A guarded action (money above APPROVAL_ABOVE, users, keys, endpoints) and the last proof is over 5 minutes old. */
+  step_up_required: 403,
+  /** A wrong, spent or expired TOTP or recovery code, or a passkey assertion that does not verify. */
+  mfa_code_invalid: 401,
+  /** No sign-in waits for its second step (none began, it expired after 5 minutes, or too many wrong codes). */
+  mfa_sign_in_expired: 401,
+  /** The TOTP is already on (a reset by `npm run admin -- user reset-mfa` comes first), or no enrolment was begun. */
+  mfa_totp_state: 409,
+  /** The signed-in user has no passkey of that id (`DELETE /me/mfa/passkeys/:id`). */
+  passkey_not_found: 404,
   user_not_found: 404,
   /** No session of the signed-in user has that id (`DELETE /me/sessions/:id`). */
   session_not_found: 404,

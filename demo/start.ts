@@ -87,7 +87,8 @@ export async function startDemo(config: Config, options: StartOptions = {}) {
   // own receiver (demo/routes/merchant-webhooks.ts), on the loopback address, with a secret kept in DATA_DIR.
   const { own, ...merchantWebhook } = merchantEndpoint(config, listener.url);
   const product = createProduct({
-    config: { ...config, merchantWebhook },
+    // The demo's users sign in with a password alone unless MFA_REQUIRED says otherwise: a demo is tried, not guarded.
+    config: { ...config, merchantWebhook, mfaRequired: config.mfaRequired ?? 'off' },
     listener,
     provider,
     orders,

@@ -10,6 +10,7 @@
  *   npm run admin -- user disable <email>
  *   npm run admin -- user enable <email>
  *   npm run admin -- user reset-password <email> --password-stdin
+ *   npm run admin -- user reset-mfa <email>
  *   npm run admin -- link <orderId> [--days N]
  *   npm run admin -- backup <file>       (SQLite; the server may run)
  *   npm run admin -- restore <file>      (SQLite; the server stopped)
@@ -26,8 +27,10 @@ import { backupStore, restoreStore } from './admin-backup';
 import { verifyAuditTrail } from './admin-audit';
 import { rotateSecretsKey } from './admin-secrets';
 import { erasePayer } from './admin-erase-payer';
+import { resetMfa } from './admin-reset-mfa';
 import { auditRecorder } from './accounts/audit';
 import type { ApiKeyDeps } from './accounts/api-keys';
+import type { MfaStore } from './store/mfa';
 import { addUser, changeUser, listUsers, resetPassword, userByEmail, type UserDeps } from './accounts/users';
 import { keptSecret, loadConfig, type Config } from './config';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS, paymentLink } from './pay-link';
@@ -45,6 +48,7 @@ const USAGE = `Usage: npm run admin -- <command>
   user enable <email>                 let a disabled user sign in again
   user reset-password <email> --password-stdin
                                       set a new password (the user's sessions end)
+  user reset-mfa <email>              remove the user's second factor (a lost device); it enrols again
   link <orderId> [--days N]           a payment link for the order (/pay/<orderId>#t=<order token>), valid N days
                                       (default 7), to send by WhatsApp or e-mail
   backup <file>                       a consistent copy of the SQLite store into a new file, the server running
@@ -72,7 +76,7 @@ type Command =
   | ApiKeyCommand
   | { name: 'erase-payer'; cpf: string }
   | { name: 'add'; email: string; role: UserRole }
-  | { name: 'disable' | 'enable' | 'reset-password'; email: string };
+  | { name: 'disable' | 'enable' | 'reset-password' | 'reset-mfa'; email: string };
 
 /** A refusal of the command line itself. */
 class UsageError extends Error {}
@@ -126,7 +130,7 @@ function parse(args: readonly string[]): Command {
   if (group === 'api-key') return parseApiKeyCommand(args.slice(1), (message) => new UsageError(message));
   if (group !== 'user') throw new UsageError(`Unknown command "${group}"; try \`npm run admin -- help\`.`);
   if (verb === 'list' && email === undefined) return { name: 'list' };
-  if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password') {
+  if (verb !== 'add' && verb !== 'disable' && verb !== 'enable' && verb !== 'reset-password' && verb !== 'reset-mfa') {
     throw new UsageError(`Unknown command "user ${verb ?? ''}"; try \`npm run admin -- help\`.`);
   }
   if (!email || email.startsWith('--')) throw new UsageError(`user ${verb} needs an e-mail address.`);
@@ -200,7 +204,7 @@ function table(users: readonly AdminUser[]): string {
 /** Runs `command` on the store; resolves with what to print. */
 async function run(
   command: Exclude<Command, { name: 'link' | 'backup' | 'restore' | 'audit-verify' | 'rotate-secrets-key' | 'erase-payer' }>,
-  deps: UserDeps & ApiKeyDeps,
+  deps: UserDeps & ApiKeyDeps & { store: MfaStore },
 ): Promise<string> {
   const audit = auditRecorder({ store: deps.store, clock: deps.clock, who: { actor: 'cli', role: null, ip: null } });
   switch (command.name) {
@@ -227,6 +231,8 @@ async function run(
       const user = await resetPassword(deps, id, await readPassword(), audit);
       return `New password set for ${user.email}; its sessions are ended.`;
     }
+    case 'reset-mfa':
+      return resetMfa(command.email, deps.store, audit);
   }
 }
 

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { parseCents } from '../core/money';
 import { WEBHOOK_SECRET_FORMAT } from './merchant-webhooks/signing';
 import { DEFAULT_APPROVAL_ABOVE_CENTS } from './payments/cashout-request';
+import { MFA_POLICIES, type MfaPolicy } from './accounts/mfa';
 import { openFileLimit } from './lib/limits';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from './lib/log';
 import { parseSecretsKey } from './lib/sealer';
@@ -74,6 +75,7 @@ const env = z
         )
         .transform((v) => parseCents(v)!),
     ),
+    MFA_REQUIRED: optional(z.enum(MFA_POLICIES, `must be one of ${MFA_POLICIES.join(', ')}`)),
     TRUST_PROXY: z.preprocess(
       (v) => (v === '' ? undefined : v),
       z.coerce.number('must be the number of proxies in front of this server (0 to 10)').int().min(0).max(10).default(0),
@@ -169,6 +171,11 @@ export interface Config {
    */
   approvalAboveCents: number;
   /**
+   * Whose role must have a second factor in the console (MFA_REQUIRED: `owner`, `operator` (operators and owners),
+   * `all`, `off`). Unset: `operator` for the server, `off` for the demo (demo/start.ts).
+   */
+  mfaRequired: MfaPolicy | undefined;
+  /**
    * The merchant's backend, told of every payment by a signed webhook (Standard Webhooks): MERCHANT_WEBHOOK_URL with
    * MERCHANT_WEBHOOK_SECRET (two secrets, space-separated, while one is rotated: both sign).
    */
@@ -240,6 +247,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     webhookSigningKey: e.WEBHOOK_SIGNING_KEY,
     adminToken: e.ADMIN_TOKEN ?? keptSecret(dataDir, 'admin-token'),
     approvalAboveCents: e.APPROVAL_ABOVE ?? DEFAULT_APPROVAL_ABOVE_CENTS,
+    mfaRequired: e.MFA_REQUIRED,
     merchantWebhook: e.MERCHANT_WEBHOOK_URL ? { url: e.MERCHANT_WEBHOOK_URL, secrets: e.MERCHANT_WEBHOOK_SECRET! } : undefined,
     checkoutTtlSeconds: e.CHECKOUT_TTL_SECONDS,
     /** One JSON object a line (`json`), or lines for people (`pretty`); from `LOG_LEVEL` up (server/lib/log.ts). */

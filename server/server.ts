@@ -24,6 +24,7 @@ import { payerRetention } from './payments/payer-retention';
 import { nodeWebhookRoute } from './node/webhook-route';
 import { httpOrders, type OrderResolver } from './payments/orders';
 import { keptSecret, type Config } from './config';
+import { DEFAULT_MFA_POLICY } from './accounts/mfa';
 import { systemClock, type Clock } from './lib/clock';
 import { createSealer } from './lib/sealer';
 import { sealAtStart } from './sealed-start';
@@ -183,6 +184,7 @@ export function createProduct(options: ProductOptions) {
       consoleOrigins: defaultAllowedOrigins(listener.publicBaseUrl),
       // Cash-outs, refunds and payment requests above APPROVAL_ABOVE wait for an owner's approval.
       approvalAboveCents: config.approvalAboveCents,
+      mfaRequired: config.mfaRequired ?? DEFAULT_MFA_POLICY,
       // A repeated key settles its cash-out after the same window as the reconciler does.
       ...(tuning?.settleAfterMs ? { tuning: { cashOutStaleMs: tuning.settleAfterMs } } : {}),
       bodyTimeoutMs: config.limits.bodyTimeoutMs,

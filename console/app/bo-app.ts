@@ -20,6 +20,8 @@ import '../payments/bo-payments';
 import type { BoPayments } from '../payments/bo-payments';
 import '../receivers/bo-receivers';
 import shared from '../shared.styles';
+import '../mfa/bo-step-up';
+import { mustEnrol } from '../mfa/enrolment';
 import '../sign-in/bo-sign-in';
 import styles from './bo-app.styles';
 import { LiveRefresh } from './live-refresh';
@@ -40,8 +42,8 @@ const EXPIRED = 'Sua sessão expirou. Entre de novo.';
 export class BoApp extends LitElement {
   static override styles = [shared, styles];
 
-  /** `checking` until the session is known: the page shows neither the sign-in nor the desk meanwhile. */
-  @state() private phase: 'checking' | 'signed-out' | 'signed-in' = 'checking';
+  /** `checking` until the session is known (neither sign-in nor desk shown); `enrolling`: only the enrolment (mfa/). */
+  @state() private phase: 'checking' | 'signed-out' | 'enrolling' | 'signed-in' = 'checking';
   @state() private session?: Session;
   /** Why the sign-in is shown again, for its alert. */
   @state() private signInMessage = '';
@@ -77,6 +79,8 @@ export class BoApp extends LitElement {
     void this.api.environment().then((provider) => (this.sandbox = provider === 'sandbox'));
     this.addEventListener('bo-notice', (e) => (this.notice = e.detail));
     this.addEventListener('bo-signed-in', (e) => void this.handleSignedIn(e));
+    this.addEventListener('bo-mfa-enrolled', () => void this.handleEnrolled());
+    this.api.stepUp = (methods) => this.renderRoot.querySelector('bo-step-up')?.ask(methods) ?? Promise.resolve(false);
     this.addEventListener('bo-account-selected', (e) => void this.handleAccount(e));
     this.addEventListener('bo-payment-request-created', (e) => void this.openRequest(e.detail.request.id));
     this.addEventListener('bo-payment-request-open', (e) => void this.openRequest(e.detail.id));
@@ -98,7 +102,7 @@ export class BoApp extends LitElement {
   private async checkSession() {
     try {
       const session = await this.api.session();
-      if (session) this.start(session);
+      if (session) await this.start(session);
       else this.phase = 'signed-out';
     } catch (error) {
       this.signInMessage = (error as Error).message;
@@ -106,12 +110,22 @@ export class BoApp extends LitElement {
     }
   }
 
-  /** Signed in: the desk and the live stream. */
-  private start(session: Session) {
+  /** Signed in: the desk and the live stream, or first the enrolment when the user must have a factor and has none. */
+  private async start(session: Session) {
     this.session = session;
     this.signInMessage = '';
+    this.phase = (await mustEnrol(this.api, session)) ? 'enrolling' : 'signed-in';
+    if (this.phase === 'signed-in') this.live.start(this.api);
+  }
+
+  /** The enrolment that was all the page showed is done: now the desk, focus on its first area. */
+  private async handleEnrolled() {
+    if (this.phase !== 'enrolling') return;
     this.phase = 'signed-in';
     this.live.start(this.api);
+    this.notice = { message: 'Segundo fator configurado.', tone: 'success' };
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#payments-area')?.focus({ preventScroll: true });
   }
 
   /** The section links: ids live in this shadow root, which the address fragment cannot reach, so move focus here. */
@@ -132,9 +146,11 @@ export class BoApp extends LitElement {
   }
 
   private async handleSignedIn(event: BoEventMap['bo-signed-in']) {
-    this.start(event.detail.session);
+    await this.start(event.detail.session).catch((error: Error) => this.leave(error.message));
+    if (this.phase === 'signed-out') return;
     this.notice = { message: `Você entrou como ${roleLabel(this.userRole)}.`, tone: 'success' };
     await this.updateComplete;
+    // While enrolling there is no desk: the enrolment takes focus itself (mfa/bo-mfa-setup.ts).
     this.renderRoot.querySelector<HTMLElement>('#payments-area')?.focus({ preventScroll: true });
   }
 
@@ -153,7 +169,7 @@ export class BoApp extends LitElement {
 
   /** A call was refused for want of a session: it expired (12 h, or 30 min idle) or was ended elsewhere. */
   private expire() {
-    if (this.phase === 'signed-in') this.leave(EXPIRED);
+    if (this.phase === 'signed-in' || this.phase === 'enrolling') this.leave(EXPIRED);
   }
 
   private async signOut() {
@@ -256,6 +272,7 @@ export class BoApp extends LitElement {
   private renderMain() {
     if (this.phase === 'checking') return html`<p class="muted" role="status">Verificando a sessão…</p>`;
     if (this.phase === 'signed-out') return html`<bo-sign-in .api=${this.api} message=${this.signInMessage}></bo-sign-in>`;
+    if (this.phase === 'enrolling') return html`<bo-mfa-setup forced .api=${this.api}></bo-mfa-setup>`;
     return this.renderDesk(this.api);
   }
 
@@ -267,10 +284,11 @@ export class BoApp extends LitElement {
           <p class="muted">Armazém Cerrado · pagamentos recebidos, pagamentos a empresas e transferências PIX</p>
         </div>
         ${this.sandbox ? html`<p class="env">Ambiente sandbox</p>` : nothing}
-        ${this.phase === 'signed-in' && this.session ? this.renderWho(this.session) : nothing}
+        ${(this.phase === 'signed-in' || this.phase === 'enrolling') && this.session ? this.renderWho(this.session) : nothing}
       </header>
       ${this.renderNotice()}
       <main>${this.renderMain()}</main>
+      <bo-step-up .api=${this.api}></bo-step-up>
     `;
   }
 }

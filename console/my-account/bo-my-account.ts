@@ -1,7 +1,8 @@
 /**
  * "Minha conta", for every role: the signed-in user's sessions (device, address, opened, last use, this one marked),
  * each other one ended with "Encerrar", or all others at once with "Encerrar as outras"; and the password changed
- * with the current one, which ends every other session (this one goes on: the BFF sets its new cookie). The bearer
+ * with the current one, which ends every other session (this one goes on: the BFF sets its new cookie); and the second
+ * factor (console/mfa/bo-mfa-setup.ts: the authenticator app, recovery codes, passkeys). The bearer
  * token has no account: the BFF answers 400, shown as it comes.
  */
 import { LitElement, css, html, nothing } from 'lit';
@@ -10,6 +11,7 @@ import type { AccountSession, AdminApi } from '../api';
 import { notify } from '../events';
 import { formatDate } from '../format';
 import { Loading } from '../loading';
+import '../mfa/bo-mfa-setup';
 import shared from '../shared.styles';
 
 const MIN_PASSWORD = 12;
@@ -141,6 +143,7 @@ export class BoMyAccount extends LitElement {
       <button class="secondary" type="button" ?disabled=${others === 0 || this.ending !== ''} @click=${() => void this.end('others')}>
         ${this.ending === 'others' ? 'Encerrando…' : 'Encerrar as outras'}
       </button>
+      <bo-mfa-setup .api=${this.api}></bo-mfa-setup>
       <form @submit=${(e: SubmitEvent) => void this.changePassword(e)} novalidate aria-labelledby="ma-password-title">
         <h3 id="ma-password-title">Alterar a senha</h3>
         <div class="field">

@@ -15,3 +15,4 @@ export * from './wire-api-keys';
 export * from './wire-payments';
 export * from './wire-sessions';
 export * from './wire-webhooks';
+export * from './wire-mfa';

@@ -23,3 +23,12 @@ export const crossSiteWrite = () =>
 export const adminUnauthorized = () => new ApiError('admin_unauthorized', 'Sign in, or send a valid admin token.');
 export const apiKeyNotFound = () => new ApiError('api_key_not_found', 'No such API key.');
 export const apiKeyExists = () => new ApiError('api_key_exists', 'A key that is not revoked already has this name.');
+export const mfaEnrolmentRequired = () =>
+  new ApiError('mfa_enrolment_required', 'Your role needs a second factor: set up an authenticator app or a passkey first.');
+/** `methods`: what renews the proof (`totp`, `recovery_code`, `passkey`). */
+export const stepUpRequired = (methods: readonly string[]) =>
+  new ApiError('step_up_required', 'Confirm with your second factor again to do this.', { methods });
+export const mfaCodeInvalid = () => new ApiError('mfa_code_invalid', 'The code is wrong, spent or expired.');
+export const mfaSignInExpired = () => new ApiError('mfa_sign_in_expired', 'Sign in again: the second step waited too long.');
+export const passkeyNotFound = () => new ApiError('passkey_not_found', 'No passkey of yours has this id.');
+export const mfaTotpState = (message: string) => new ApiError('mfa_totp_state', message);

@@ -23,6 +23,8 @@ export interface SignInOptions {
   /** Checks a password against a stored hash: `verifyPassword` of ./passwords (tests count the checks through it). */
   verify?: (password: string, stored: string) => Promise<boolean>;
   log?: { error(...args: unknown[]): void };
+  /** The second factor's methods of a user (./mfa.ts); any: the password opens no session, a second step does. */
+  secondFactor?: (user: StoredUser) => Promise<readonly string[]>;
 }
 
 /** One sign-in: what was typed, and from where. */
@@ -34,12 +36,14 @@ export interface SignInInput {
 }
 
 export type SignInResult =
-  { ok: true; user: StoredUser; session: StartedSession } | { ok: false; error: Error; retryAfterSeconds?: number };
+  | { ok: true; user: StoredUser; session: StartedSession }
+  | { ok: true; user: StoredUser; methods: readonly string[] }
+  | { ok: false; error: Error; retryAfterSeconds?: number };
 
 /** What the audit trail shows as who tried: the e-mail tried, lower-cased and cut to a sane length, or `anonymous`. */
 const triedAs = (email: string) => email.trim().toLowerCase().slice(0, 254) || 'anonymous';
 
-export function createSignIn({ store, clock, sessions, limits, log, verify = verifyPassword }: SignInOptions) {
+export function createSignIn({ store, clock, sessions, limits, log, secondFactor, verify = verifyPassword }: SignInOptions) {
   const limiter: SignInLimiter = createSignInLimiter({ store, clock, ...(log ? { log } : {}) }, limits);
   prepareDummyHash();
 
@@ -72,12 +76,15 @@ export function createSignIn({ store, clock, sessions, limits, log, verify = ver
         return { ok: false, error: invalidCredentials() };
       }
       await attempt.succeeded();
+      // The password passed; with a second factor on, the session waits for it (server/backoffice/routes/mfa-sign-in.ts).
+      const asUser = auditRecorder({ store, clock, who: { actor: user.email, role: user.role, ip: address }, ...(log ? { log } : {}) });
+      const methods = (await secondFactor?.(user)) ?? [];
+      if (methods.length > 0) {
+        await asUser({ action: 'session.password_ok', target: user.email, outcome: 'ok', details: { awaiting: 'second_factor' } });
+        return { ok: true, user, methods };
+      }
       const session = await sessions.start(user, { address, userAgent });
-      await auditRecorder({ store, clock, who: { actor: user.email, role: user.role, ip: address }, ...(log ? { log } : {}) })({
-        action: 'session.sign_in',
-        target: user.email,
-        outcome: 'ok',
-      });
+      await asUser({ action: 'session.sign_in', target: user.email, outcome: 'ok' });
       return { ok: true, user, session };
     },
   };

@@ -59,10 +59,11 @@ const OWNER_WRITES = [/^\/users(\/|$)/, /^\/webhook-endpoints(\/|$)/, /^\/approv
 /** Reads that only an owner may make: the users and the API keys. (The audit trail is read by every role.) */
 const OWNER_READS = [/^\/users(\/|$)/, /^\/api-keys(\/|$)/];
 /**
- * Writes any signed-in role may make: signing out, and a user's own account (`/me/…`: their sessions, their password).
- * (Signing in, `POST /session`, is answered before any role exists.)
+ * Writes any signed-in role may make: signing out, proving the second factor again, and a user's own account
+ * (`/me/…`: their sessions, their password, their second factor). (Signing in, `POST /session`, is answered before
+ * any role exists.)
  */
-const ANY_WRITES = [/^\/session$/, /^\/me(\/|$)/];
+const ANY_WRITES = [/^\/session$/, /^\/session\/step-up(\/|$)/, /^\/me(\/|$)/];
 
 export function roleFor(method: string, path: string): Role {
   const read = method === 'GET' || method === 'HEAD';

@@ -34,6 +34,12 @@ import { createOwnPassword } from '../accounts/own-password';
 import { createSessionList } from '../accounts/session-list';
 import { createSessions } from '../accounts/sessions';
 import { createSignIn } from '../accounts/sign-in';
+import { createMfa, DEFAULT_MFA_POLICY, type MfaPolicy } from '../accounts/mfa';
+import { createPasskeys } from '../accounts/passkeys';
+import type { MfaStore } from '../store/mfa';
+import { mfaGate, stepUpGuard } from './mfa-guards';
+import { mfaRoutes } from './routes/mfa';
+import { secondStepRoutes } from './routes/mfa-sign-in';
 import type { WebhookTarget } from '../payments/service';
 import { accountRoutes } from './routes/account';
 import { apiKeyRoutes } from './routes/api-keys';
@@ -73,7 +79,8 @@ export type BackOfficeApiStore = CheckoutReadStore &
   ApiKeyStore &
   MerchantEventStore &
   EndpointStore &
-  DeliveryLogStore;
+  DeliveryLogStore &
+  MfaStore;
 
 export interface BackOfficeOptions {
   provider: ProviderClient;
@@ -85,7 +92,7 @@ export interface BackOfficeOptions {
   hub: StatusHub;
   /** The delivery worker's endpoints of the environment, and its wake-up after a change of the stored ones. */
   webhooks: WebhookWiring;
-  /** Seals the secrets the back office stores (endpoint secrets), opens them where they sign (server/lib/sealer.ts). */
+  /** Seals the secrets the back office stores (endpoint secrets, TOTP seeds), opens them where they are used (server/lib/sealer.ts). */
   sealer: Sealer;
   /** Cash-outs, refunds and payment requests of more cents than this wait for an owner's approval; 0: all do (APPROVAL_ABOVE; default R$ 1000). */
   approvalAboveCents?: number;
@@ -99,6 +106,8 @@ export interface BackOfficeOptions {
   consoleOrigins?: readonly string[];
   /** What the console's payment links need (the order source, the order tokens' key, the public base URL). */
   paymentLinks?: PaymentLinkWiring;
+  /** Whose role must have a second factor (MFA_REQUIRED); default `operator` (operators and owners). */
+  mfaRequired?: MfaPolicy;
   /** Where a failure to record in the audit trail is told. */
   log?: { error(...args: unknown[]): void };
   /** Tuning of the live stream and of a repeated cash-out key (tests). */
@@ -138,6 +147,7 @@ export function backOfficeApi({
   log = console,
   tuning = {},
   paymentLinks,
+  mfaRequired = DEFAULT_MFA_POLICY,
 }: BackOfficeOptions) {
   const desk = createCashOutDesk({
     provider,
@@ -166,7 +176,9 @@ export function backOfficeApi({
   });
 
   const sessions = createSessions({ store, clock });
-  const signIn = createSignIn({ store, clock, sessions, log });
+  const mfa = createMfa({ store, sealer, clock });
+  const passkeys = createPasskeys({ store, clock });
+  const signIn = createSignIn({ store, clock, sessions, log, secondFactor: (user) => mfa.methods(user.id) });
   const sessionList = createSessionList({ store, clock });
   const ownPassword = createOwnPassword({ store, clock, sessions, log });
   const allowedOrigins = consoleOrigins;
@@ -182,8 +194,10 @@ export function backOfficeApi({
       .route('/', invoiceUploadRoutes({ provider, signedIn, allowed: leastRole, idleMs: bodyTimeoutMs }))
       .use(...jsonBodyGuards({ timeoutMs: bodyTimeoutMs }))
       // The sign-in, before the authentication: the one route open without a token or a session.
-      .route('/', signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }))
-      .use(signedIn, leastRole)
+      .route('/', signInRoutes({ signIn, mfa, trustProxy, secureCookies, allowedOrigins }))
+      .route('/', secondStepRoutes({ mfa, passkeys, sessions, store, clock, trustProxy, secureCookies, allowedOrigins, log }))
+      .use(signedIn, leastRole, mfaGate({ mfa, policy: mfaRequired }), stepUpGuard({ mfa, approvalAboveCents }))
+      .route('/', mfaRoutes({ mfa, passkeys, store, policy: mfaRequired }))
       .route('/', sessionRoutes({ sessions, streams, secureCookies }))
       .route('/', myAccountRoutes({ sessionList, ownPassword, streams, trustProxy, secureCookies }))
       .route('/', userRoutes({ store, clock, streams }))

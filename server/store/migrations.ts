@@ -20,6 +20,7 @@ import { foreignSteps } from './migrations-foreign';
 import { accountSteps, auditChainSteps } from './migrations-accounts';
 import { apiKeySteps } from './migrations-api-keys';
 import { indexSteps } from './migrations-indexes';
+import { mfaSteps } from './migrations-mfa';
 import { sealedSteps } from './migrations-sealed';
 import { moneyOutReconcileSteps, reconcileSteps } from './migrations-reconcile';
 import { signInSteps } from './migrations-sign-in';
@@ -30,7 +31,7 @@ export { sqlList, type Migration } from './migration-step';
 /**
  * Every step, oldest first: 1 to 4 in ./migrations-checkouts, 5 to 7 in ./migrations-back-office, 8 in
  * ./migrations-foreign, 9 in ./migrations-events, 10 in
- * ./migrations-deliveries, 11 in ./migrations-endpoints, 12 in ./migrations-accounts, 13 in ./migrations-back-office, 14 in ./migrations-indexes, 15 in ./migrations-reconcile, 16 in ./migrations-company-payments, 17 in ./migrations-deliveries, 18 and 19 in ./migrations-reconcile, 20 in ./migrations-company-payments, 21 in ./migrations-accounts, 23 in ./migrations-sign-in, 24 in ./migrations-api-keys, 25 in ./migrations-sealed, 26 in ./migrations-payer-data. A new step goes at
+ * ./migrations-deliveries, 11 in ./migrations-endpoints, 12 in ./migrations-accounts, 13 in ./migrations-back-office, 14 in ./migrations-indexes, 15 in ./migrations-reconcile, 16 in ./migrations-company-payments, 17 in ./migrations-deliveries, 18 and 19 in ./migrations-reconcile, 20 in ./migrations-company-payments, 21 in ./migrations-accounts, 23 in ./migrations-sign-in, 24 in ./migrations-api-keys, 25 in ./migrations-sealed, 26 in ./migrations-payer-data, 27 in ./migrations-mfa. A new step goes at
  * the end of the list (in the file its tables belong to, or a new one), with the next version number.
  */
 export const migrations: readonly Migration[] = [
@@ -53,4 +54,5 @@ export const migrations: readonly Migration[] = [
   ...apiKeySteps,
   ...sealedSteps,
   ...payerDataSteps,
+  ...mfaSteps,
 ];

@@ -15,6 +15,7 @@ import { deliveriesPart, type DeliveryStore } from './deliveries';
 import { deliveryLogPart, type DeliveryLogStore } from './delivery-log';
 import { endpointsPart, type EndpointStore } from './endpoints';
 import { payerDataPart, type PayerDataStore } from './payer-data';
+import { mfaPart, type MfaStore } from './mfa';
 import { readinessPart, type ReadinessStore } from './readiness';
 import { reconcilePart } from './reconcile';
 import { sealedValuesPart, type SealedValueStore } from './sealed-columns';
@@ -31,6 +32,7 @@ export type SharedParts = CheckoutsPart &
   SignInBrakeStore &
   SessionListStore &
   ApiKeyStore &
+  MfaStore &
   BackOfficeStore &
   CompanyPaymentStore &
   PayerDataStore &
@@ -49,6 +51,7 @@ export function sharedParts(db: Db): SharedParts {
     ...signInBrakesPart(db),
     ...sessionListPart(db),
     ...apiKeysPart(db),
+    ...mfaPart(db),
     ...backOfficePart(db),
     ...companyPaymentsPart(db),
     ...payerDataPart(db),

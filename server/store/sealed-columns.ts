@@ -25,6 +25,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'webhook_endpoints', id: 'id', column: 'secret', context: (id) => id },
   // Sealed under the endpoint's id too: a rotation moves `secret` here unopened.
   { table: 'webhook_endpoints', id: 'id', column: 'previous_secret', context: (id) => id },
+  // A console user's TOTP seed (server/accounts/mfa.ts), sealed under its user's id.
+  { table: 'admin_totp', id: 'user_id', column: 'seed', context: (id) => `totp:${id}` },
 ];
 
 /** One sealed (or still clear) value: where it is and the id of the key it is sealed under (null: clear). */

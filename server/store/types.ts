@@ -21,6 +21,7 @@ import type { SessionListStore } from './session-list';
 import type { SignInBrakeStore } from './sign-in-brakes';
 import type { ApiKeyStore } from './api-keys';
 import type { PayerDataStore } from './payer-data';
+import type { MfaStore } from './mfa';
 import type { BackOfficeStore } from './back-office';
 import type { CheckoutStore, MerchantEventStore, ReconcileStore, WebhookNonceStore } from './checkout-store';
 import type { CompanyPaymentStore } from './company-payments';
@@ -184,6 +185,7 @@ export interface Store
     SessionListStore,
     ApiKeyStore,
     PayerDataStore,
+    MfaStore,
     ReadinessStore,
     SealedValueStore,
     StoreGauges,

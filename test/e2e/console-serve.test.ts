@@ -102,6 +102,8 @@ beforeAll(async () => {
     ORDERS_URL: `${orders.url}/orders`,
     ORDERS_TOKEN,
     APPROVAL_ABOVE: '50.00',
+    // Not a test of the second factor (test/server/backoffice/mfa.test.ts is): its users sign in with a password.
+    MFA_REQUIRED: 'off',
   };
   // The users, with the real CLI on the server's store, before it starts (one at a time: one SQLite file).
   for (const [email, role] of [

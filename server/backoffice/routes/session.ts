@@ -13,24 +13,28 @@ import { parseJson } from '../../http/json-body';
 import { crossSiteWrite } from '../../accounts/errors';
 import { MAX_PASSWORD_LENGTH } from '../../accounts/passwords';
 import type { Sessions } from '../../accounts/sessions';
+import type { Mfa } from '../../accounts/mfa';
 import type { SignIn } from '../../accounts/sign-in';
 import type { BackOfficeEnv } from '../actor';
 import { clearSessionCookie, originAllowed, SESSION_COOKIE, setSessionCookie } from '../auth';
 import type { BackOfficeStreams } from '../stream';
-import type { Session, SignedIn, SignInInput } from '../../../core/backoffice';
+import type { MfaMethod, SecondStepRequired, Session, SignedIn, SignInInput } from '../../../core/backoffice';
+import { setPendingCookie } from './mfa-sign-in';
 import { taking } from '../wire-check';
 
 const signInBody = taking<SignInInput>()(z.object({ email: z.string().max(320), password: z.string().max(MAX_PASSWORD_LENGTH) }));
 
 export interface SignInRouteOptions {
   signIn: SignIn;
+  /** Keeps the pending sign-in when a second factor is on (./mfa-sign-in.ts takes it on). */
+  mfa: Mfa;
   trustProxy: number;
   secureCookies: boolean;
   allowedOrigins: readonly string[];
 }
 
 /** `POST /session`: the sign-in. A browser's sign-in from another site's page (its Origin) is refused. */
-export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins }: SignInRouteOptions) {
+export function signInRoutes({ signIn, mfa, trustProxy, secureCookies, allowedOrigins }: SignInRouteOptions) {
   return new Hono().post('/session', async (c) => {
     const origin = c.req.header('origin');
     if (origin !== undefined && !originAllowed(origin, allowedOrigins)) throw crossSiteWrite();
@@ -39,6 +43,10 @@ export function signInRoutes({ signIn, trustProxy, secureCookies, allowedOrigins
     if (!result.ok) {
       if (result.retryAfterSeconds !== undefined) c.header('retry-after', String(result.retryAfterSeconds));
       throw result.error;
+    }
+    if ('methods' in result) {
+      setPendingCookie(c, await mfa.startPending(result.user.id, 'sign_in'), secureCookies);
+      return c.json({ mfaRequired: true, methods: result.methods as MfaMethod[] } satisfies SecondStepRequired);
     }
     setSessionCookie(c, result.session.token, secureCookies);
     return c.json({ user: { email: result.user.email, role: result.user.role }, expiresAt: result.session.expiresAt } satisfies SignedIn);

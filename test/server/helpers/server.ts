@@ -70,7 +70,8 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 /** The standalone BFF (no demo, no emulator) against the provider of `env`, with orders the test places in memory. */
 export async function startTestBff(options: { env: Record<string, string>; start?: StartOptions }) {
   const dataDir = tempDir();
-  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ...keyed(options.env) });
+  // The console's second factor is off unless a test asks for it (the server's default, `operator`, would force enrolment).
+  const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, MFA_REQUIRED: 'off', ...keyed(options.env) });
   const orders = new Map<string, PricedOrder>();
   const running = await startServer(config, {
     log: quietLog,
