@@ -824,6 +824,35 @@ export const BFF_ROUTES: Target[] = [
     body: 'json',
     template: () => ({ currentPassword: 'not the password', newPassword: 'a fuzzed password, long enough' }),
   }),
+  // The second factor. The sign-in's second step and the passkey sign-in need the pending sign-in cookie, which the
+  // suite has not: 401 whatever the body. A bearer token has no user to enrol or step up: 400, so nothing is enrolled.
+  route({ method: 'POST', path: '/api/admin/session/mfa', auth: 'none', body: 'json', template: () => ({ code: '123456' }) }),
+  route({ method: 'POST', path: '/api/admin/session/passkey/options', auth: 'none', body: 'json', template: () => ({}) }),
+  route({
+    method: 'POST',
+    path: '/api/admin/session/passkey',
+    auth: 'none',
+    body: 'json',
+    template: () => ({
+      response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA' }, clientExtensionResults: {} },
+    }),
+  }),
+  route({ method: 'GET', path: '/api/admin/me/mfa', auth: 'admin' }),
+  route({ method: 'POST', path: '/api/admin/me/mfa/totp', auth: 'admin' }),
+  route({ method: 'POST', path: '/api/admin/me/mfa/totp/confirm', auth: 'admin', body: 'json', template: () => ({ code: '123456' }) }),
+  route({ method: 'POST', path: '/api/admin/me/mfa/passkeys/options', auth: 'admin' }),
+  route({
+    method: 'POST',
+    path: '/api/admin/me/mfa/passkeys',
+    auth: 'admin',
+    body: 'json',
+    template: () => ({
+      response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA' }, clientExtensionResults: {} },
+    }),
+  }),
+  route({ method: 'DELETE', path: '/api/admin/me/mfa/passkeys/:id', auth: 'admin', ids: () => ({ id: ['AAAAAAAAAAAAAAAA'] }) }),
+  route({ method: 'POST', path: '/api/admin/session/step-up/options', auth: 'admin' }),
+  route({ method: 'POST', path: '/api/admin/session/step-up', auth: 'admin', body: 'json', template: () => ({ code: '123456' }) }),
   route({ method: 'GET', path: '/api/admin/users', auth: 'admin' }),
   // Named API keys: a fuzzed name or role is refused with 400; a fuzzed id is 404, so no real key is revoked.
   route({ method: 'GET', path: '/api/admin/api-keys', auth: 'admin' }),
