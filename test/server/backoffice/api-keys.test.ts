@@ -7,49 +7,34 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/lib/clock';
-import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { ADMIN_TOKEN, consoleClient } from './auth-helpers';
+import { describe, expect, it } from 'vitest';
+import { DATABASES } from '../merchant-webhooks/databases';
+import { consoleWorld } from './auth-helpers';
 
 const MINUTE = 60_000;
 let names = 0;
 const freshName = () => `script-${Date.now().toString(36)}-${++names}`;
 
 describe.each(DATABASES)('named API keys (%s)', (_name, database) => {
-  let db: TestDatabaseEnv;
-  let server: TestServer;
-  let clock: ManualClock;
-  let client: ReturnType<typeof consoleClient>;
-  beforeAll(async () => {
-    db = await database();
-    clock = new ManualClock(new Date());
-    server = await startTestServer({ env: { ADMIN_TOKEN, TRUST_PROXY: '1', ...db.env }, start: { clock } });
-    client = consoleClient(server, clock);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  const world = consoleWorld(database);
 
   /** Creates a key with the ADMIN_TOKEN; resolves with its id, key and name. */
   async function create(role: string, extra: Record<string, unknown> = {}) {
     const name = freshName();
-    const response = await client.withToken('POST', '/api-keys', { name, role, ...extra });
+    const response = await world.client.withToken('POST', '/api-keys', { name, role, ...extra });
     if (response.status !== 201) throw new Error(`create failed: ${response.status} ${response.text}`);
     const { id, key } = response.body as { id: string; key: string };
     return { id, key, name };
   }
   const withKey = (key: string, method: string, path: string, body?: unknown) =>
-    server.json(method, `/api/admin${path}`, body, { authorization: `Bearer ${key}` });
+    world.server.json(method, `/api/admin${path}`, body, { authorization: `Bearer ${key}` });
   const trailOf = async (actor: string) =>
-    (await client.withToken('GET', `/audit?actor=${encodeURIComponent(actor)}`)).body.data as { action: string; outcome: string }[];
+    (await world.client.withToken('GET', `/audit?actor=${encodeURIComponent(actor)}`)).body.data as { action: string; outcome: string }[];
 
   it('shows the key once, keeps only its hash, and lists it with its prefix, role, creator and no secret', async () => {
     const { id, key, name } = await create('viewer');
     expect(key).toMatch(/^pck_live_[A-Za-z0-9_-]{43}$/);
-    const list = await client.withToken('GET', '/api-keys');
+    const list = await world.client.withToken('GET', '/api-keys');
     expect(list.status).toBe(200);
     const listed = (list.body.data as { id: string }[]).find((k) => k.id === id);
     expect(listed).toEqual({
@@ -57,7 +42,7 @@ describe.each(DATABASES)('named API keys (%s)', (_name, database) => {
       name,
       role: 'viewer',
       prefix: key.slice(0, 17),
-      createdAt: clock.now().toISOString(),
+      createdAt: world.clock.now().toISOString(),
       createdBy: 'api-token',
       lastUsedAt: null,
       expiresAt: null,
@@ -66,9 +51,9 @@ describe.each(DATABASES)('named API keys (%s)', (_name, database) => {
     expect(list.text).not.toContain(key);
     expect(list.text).not.toContain(createHash('sha256').update(key).digest('hex'));
     expect((await trailOf('api-token')).map((e) => e.action)).toContain('api_key.create');
-    if (!db.env.DATABASE_URL) {
+    if (!world.db.env.DATABASE_URL) {
       // The SQLite store's files (the database, its WAL) hold the key's hash, never the key.
-      const files = readdirSync(server.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+      const files = readdirSync(world.server.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
       const contents = files.map((f) => readFileSync(join(f.parentPath, f.name)));
       expect(contents.some((bytes) => bytes.includes(createHash('sha256').update(key).digest('hex')))).toBe(true);
       for (const bytes of contents) expect(bytes.includes(key)).toBe(false);
@@ -89,30 +74,31 @@ describe.each(DATABASES)('named API keys (%s)', (_name, database) => {
   it('notes the last use at most once a minute', async () => {
     const { id, key, name } = await create('operator');
     const lastUse = async () =>
-      ((await client.withToken('GET', '/api-keys')).body.data as { id: string; lastUsedAt: string | null }[]).find((k) => k.id === id)!
-        .lastUsedAt;
-    const first = clock.now().toISOString();
+      ((await world.client.withToken('GET', '/api-keys')).body.data as { id: string; lastUsedAt: string | null }[]).find(
+        (k) => k.id === id,
+      )!.lastUsedAt;
+    const first = world.clock.now().toISOString();
     await withKey(key, 'GET', '/checkouts');
     expect(await lastUse()).toBe(first);
-    clock.advance(30_000);
+    world.clock.advance(30_000);
     await withKey(key, 'GET', '/checkouts');
     expect(await lastUse()).toBe(first);
-    clock.advance(MINUTE);
+    world.clock.advance(MINUTE);
     await withKey(key, 'GET', '/checkouts');
-    expect(await lastUse()).toBe(clock.now().toISOString());
+    expect(await lastUse()).toBe(world.clock.now().toISOString());
     expect((await trailOf(`key:${name}`)).filter((e) => e.action === 'api_key.use')).toHaveLength(2);
   });
 
   it('refuses a revoked key and an expired one with 401 admin_unauthorized, and a wrong one', async () => {
     const revoked = await create('owner');
     expect((await withKey(revoked.key, 'GET', '/checkouts')).status).toBe(200);
-    const revoke = await client.withToken('DELETE', `/api-keys/${revoked.id}`);
-    expect(revoke).toMatchObject({ status: 200, body: { id: revoked.id, revokedAt: clock.now().toISOString() } });
+    const revoke = await world.client.withToken('DELETE', `/api-keys/${revoked.id}`);
+    expect(revoke).toMatchObject({ status: 200, body: { id: revoked.id, revokedAt: world.clock.now().toISOString() } });
     expect(await withKey(revoked.key, 'GET', '/checkouts')).toMatchObject({ status: 401, body: { error: { code: 'admin_unauthorized' } } });
 
-    const expiring = await create('viewer', { expiresAt: new Date(clock.now().getTime() + MINUTE).toISOString() });
+    const expiring = await create('viewer', { expiresAt: new Date(world.clock.now().getTime() + MINUTE).toISOString() });
     expect((await withKey(expiring.key, 'GET', '/checkouts')).status).toBe(200);
-    clock.advance(MINUTE);
+    world.clock.advance(MINUTE);
     expect((await withKey(expiring.key, 'GET', '/checkouts')).status).toBe(401);
     expect((await withKey(`${expiring.key.slice(0, -1)}A`, 'GET', '/checkouts')).status).toBe(401);
     expect((await withKey('pck_live_', 'GET', '/checkouts')).status).toBe(401);
@@ -125,26 +111,26 @@ describe.each(DATABASES)('named API keys (%s)', (_name, database) => {
     const owner = await create('owner');
     const made = await withKey(owner.key, 'POST', '/api-keys', { name: freshName(), role: 'owner' });
     expect(made.status).toBe(201);
-    const listed = (await client.withToken('GET', '/api-keys')).body.data as { id: string; createdBy: string }[];
+    const listed = (await world.client.withToken('GET', '/api-keys')).body.data as { id: string; createdBy: string }[];
     expect(listed.find((k) => k.id === made.body.id)?.createdBy).toBe(`key:${owner.name}`);
-    const { email } = await client.user('operator');
-    const cookie = await client.session(email);
-    expect((await client.withCookie(cookie, 'GET', '/api-keys')).status).toBe(403);
+    const { email } = await world.client.user('operator');
+    const cookie = await world.client.session(email);
+    expect((await world.client.withCookie(cookie, 'GET', '/api-keys')).status).toBe(403);
   });
 
   it('refuses a bad name, a past expiry, a taken name and an unknown key, with the error envelope', async () => {
-    const bad = await client.withToken('POST', '/api-keys', { name: 'no spaces here', role: 'viewer' });
+    const bad = await world.client.withToken('POST', '/api-keys', { name: 'no spaces here', role: 'viewer' });
     expect(bad).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
-    const past = await client.withToken('POST', '/api-keys', { name: freshName(), role: 'viewer', expiresAt: '2001-01-01' });
+    const past = await world.client.withToken('POST', '/api-keys', { name: freshName(), role: 'viewer', expiresAt: '2001-01-01' });
     expect(past).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
     const { id, name } = await create('viewer');
-    const taken = await client.withToken('POST', '/api-keys', { name, role: 'viewer' });
+    const taken = await world.client.withToken('POST', '/api-keys', { name, role: 'viewer' });
     expect(taken).toMatchObject({ status: 409, body: { error: { code: 'api_key_exists' } } });
-    await client.withToken('DELETE', `/api-keys/${id}`);
+    await world.client.withToken('DELETE', `/api-keys/${id}`);
     // Once revoked, its name is free again; the revoked key stays listed.
-    expect((await client.withToken('POST', '/api-keys', { name, role: 'viewer' })).status).toBe(201);
-    const unknown = await client.withToken('DELETE', '/api-keys/key_nothere');
+    expect((await world.client.withToken('POST', '/api-keys', { name, role: 'viewer' })).status).toBe(201);
+    const unknown = await world.client.withToken('DELETE', '/api-keys/key_nothere');
     expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'api_key_not_found' } } });
-    expect((await client.withToken('DELETE', '/api-keys/../users')).status).toBe(404);
+    expect((await world.client.withToken('DELETE', '/api-keys/../users')).status).toBe(404);
   });
 });

@@ -6,9 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { addUser } from '../../../server/accounts/users';
-import type { Clock } from '../../../server/lib/clock';
+import { afterAll, beforeAll } from 'vitest';
+import { ManualClock, type Clock } from '../../../server/lib/clock';
 import type { UserRole } from '../../../server/store/accounts';
-import type { TestServer } from '../helpers/server';
+import type { StartOptions } from '../../../server/server';
+import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestDatabaseEnv } from '../merchant-webhooks/databases';
 
 export const PASSWORD = 'a long enough password';
 export const ADMIN_TOKEN = 'admin-token-for-the-auth-tests-0123456789';
@@ -57,4 +60,36 @@ export function consoleClient(server: TestServer, clock: Clock) {
     server.json(method, `/api/admin${path}`, body, { authorization: `Bearer ${ADMIN_TOKEN}`, ...headers });
 
   return { origin, user, signIn, session, withCookie, withToken };
+}
+
+/** What a back-office test file stands on: its database, a demo server and its clock, and a console client. */
+export interface ConsoleWorld {
+  db: TestDatabaseEnv;
+  server: TestServer;
+  clock: ManualClock;
+  client: ReturnType<typeof consoleClient>;
+}
+
+/**
+ * Starts, before the enclosing suite's tests, a demo server on `database` with ADMIN_TOKEN, one trusted proxy (so
+ * `freshAddress` works) and a ManualClock at now, plus `env`; closes it and drops the database after them. The
+ * fields are set once the suite's first `beforeAll` (this one) ran.
+ */
+export function consoleWorld(
+  database: () => Promise<TestDatabaseEnv>,
+  options: { env?: Record<string, string>; start?: Omit<StartOptions, 'clock'> } = {},
+): ConsoleWorld {
+  const world = {} as ConsoleWorld;
+  beforeAll(async () => {
+    world.db = await database();
+    world.clock = new ManualClock(new Date());
+    const env = { ADMIN_TOKEN, TRUST_PROXY: '1', ...options.env, ...world.db.env };
+    world.server = await startTestServer({ env, start: { ...options.start, clock: world.clock } });
+    world.client = consoleClient(world.server, world.clock);
+  });
+  afterAll(async () => {
+    await world.server?.close();
+    await world.db?.drop();
+  });
+  return world;
 }

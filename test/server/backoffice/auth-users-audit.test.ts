@@ -6,43 +6,29 @@
  * entry; and the export, streamed a page at a time, in both formats.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/lib/clock';
+import { describe, expect, it } from 'vitest';
 import { AUDIT_EXPORT_PAGE_SIZE } from '../../../server/backoffice/routes/audit';
-import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
+import { DATABASES } from '../merchant-webhooks/databases';
 import { parseCsv } from '../helpers/csv';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { ADMIN_TOKEN, consoleClient, freshAddress, PASSWORD } from './auth-helpers';
+import { ADMIN_TOKEN, consoleWorld, freshAddress, PASSWORD } from './auth-helpers';
 
 describe.each(DATABASES)('console users and the audit trail (%s)', (_name, database) => {
-  let db: TestDatabaseEnv;
-  let server: TestServer;
-  let clock: ManualClock;
-  let client: ReturnType<typeof consoleClient>;
-  beforeAll(async () => {
-    db = await database();
-    clock = new ManualClock(new Date());
-    server = await startTestServer({ env: { ADMIN_TOKEN, TRUST_PROXY: '1', ...db.env }, start: { clock } });
-    client = consoleClient(server, clock);
-  });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
-  });
+  const world = consoleWorld(database);
 
   /** The newest entries of the trail matching `query`, read with the token. */
-  const trail = async (query: string) => (await client.withToken('GET', `/audit?${query}`)).body.data as any[];
+  const trail = async (query: string) => (await world.client.withToken('GET', `/audit?${query}`)).body.data as any[];
 
   describe('users', () => {
     it('keeps the only enabled owner from being demoted or disabled (409 last_owner), and records the refusal', async () => {
-      const { id, email } = await client.user('owner');
+      const { id, email } = await world.client.user('owner');
       // The others (the demo's owners) disabled first: this one is then the last.
-      const others = (await client.withToken('GET', '/users')).body.data.filter(
+      const others = (await world.client.withToken('GET', '/users')).body.data.filter(
         (u: any) => u.role === 'owner' && !u.disabled && u.id !== id,
       );
-      for (const other of others) expect((await client.withToken('PATCH', `/users/${other.id}`, { disabled: true })).status).toBe(200);
+      for (const other of others)
+        expect((await world.client.withToken('PATCH', `/users/${other.id}`, { disabled: true })).status).toBe(200);
       for (const change of [{ role: 'operator' }, { disabled: true }]) {
-        expect(await client.withToken('PATCH', `/users/${id}`, change)).toMatchObject({
+        expect(await world.client.withToken('PATCH', `/users/${id}`, change)).toMatchObject({
           status: 409,
           body: { error: { code: 'last_owner' } },
         });
@@ -52,72 +38,83 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
         outcome: 'refused',
         details: { code: 'last_owner' },
       });
-      const second = await client.user('owner');
-      expect(await client.withToken('PATCH', `/users/${id}`, { role: 'operator' })).toMatchObject({
+      const second = await world.client.user('owner');
+      expect(await world.client.withToken('PATCH', `/users/${id}`, { role: 'operator' })).toMatchObject({
         status: 200,
         body: { role: 'operator' },
       });
-      expect((await client.withToken('PATCH', `/users/${second.id}`, { disabled: true })).status).toBe(409);
+      expect((await world.client.withToken('PATCH', `/users/${second.id}`, { disabled: true })).status).toBe(409);
     });
 
     it('adds a user (201, never its hash), lists it, and refuses a taken e-mail in any case and a short password', async () => {
       const email = `new-${randomUUID()}@example.com`;
-      const owner = await client.session((await client.user('owner')).email);
-      const added = await client.withCookie(owner, 'POST', '/users', { email: email.toUpperCase(), role: 'viewer', password: PASSWORD });
+      const owner = await world.client.session((await world.client.user('owner')).email);
+      const added = await world.client.withCookie(owner, 'POST', '/users', {
+        email: email.toUpperCase(),
+        role: 'viewer',
+        password: PASSWORD,
+      });
       expect(added.status).toBe(201);
       expect(added.body).toEqual({
         id: expect.stringMatching(/^usr_/),
         email,
         role: 'viewer',
         disabled: false,
-        createdAt: clock.now().toISOString(),
+        createdAt: world.clock.now().toISOString(),
         lastSignInAt: null,
       });
-      const listed = await client.withCookie(owner, 'GET', '/users');
+      const listed = await world.client.withCookie(owner, 'GET', '/users');
       expect(listed.body.data).toContainEqual(added.body);
       expect(listed.text).not.toMatch(/scrypt|password/i);
 
-      const taken = await client.withCookie(owner, 'POST', '/users', { email, role: 'owner', password: PASSWORD });
+      const taken = await world.client.withCookie(owner, 'POST', '/users', { email, role: 'owner', password: PASSWORD });
       expect(taken).toMatchObject({ status: 409, body: { error: { code: 'user_exists' } } });
-      const short = await client.withCookie(owner, 'POST', '/users', { email: `s-${email}`, role: 'viewer', password: 'elevenchars' });
+      const short = await world.client.withCookie(owner, 'POST', '/users', {
+        email: `s-${email}`,
+        role: 'viewer',
+        password: 'elevenchars',
+      });
       expect(short).toMatchObject({ status: 422, body: { error: { code: 'password_too_short' } } });
       for (const bad of [
         { email: 'not-an-email', role: 'viewer', password: PASSWORD },
         { email: `r-${email}`, role: 'admin', password: PASSWORD },
       ]) {
-        expect((await client.withCookie(owner, 'POST', '/users', bad)).status).toBe(400);
+        expect((await world.client.withCookie(owner, 'POST', '/users', bad)).status).toBe(400);
       }
     });
 
     it('changes a role and the state, answers 404 for an unknown user and 400 for an empty change', async () => {
-      const { id } = await client.user('viewer');
-      expect(await client.withToken('PATCH', `/users/${id}`, { role: 'operator' })).toMatchObject({
+      const { id } = await world.client.user('viewer');
+      expect(await world.client.withToken('PATCH', `/users/${id}`, { role: 'operator' })).toMatchObject({
         status: 200,
         body: { role: 'operator' },
       });
-      expect(await client.withToken('PATCH', `/users/${id}`, { disabled: true })).toMatchObject({ status: 200, body: { disabled: true } });
-      expect(await client.withToken('PATCH', `/users/${id}`, { disabled: false })).toMatchObject({
+      expect(await world.client.withToken('PATCH', `/users/${id}`, { disabled: true })).toMatchObject({
+        status: 200,
+        body: { disabled: true },
+      });
+      expect(await world.client.withToken('PATCH', `/users/${id}`, { disabled: false })).toMatchObject({
         status: 200,
         body: { disabled: false },
       });
       for (const unknown of ['usr_nobody', 'not-an-id']) {
-        expect(await client.withToken('PATCH', `/users/${unknown}`, { role: 'viewer' })).toMatchObject({
+        expect(await world.client.withToken('PATCH', `/users/${unknown}`, { role: 'viewer' })).toMatchObject({
           status: 404,
           body: { error: { code: 'user_not_found' } },
         });
       }
-      expect((await client.withToken('PATCH', `/users/${id}`, {})).status).toBe(400);
-      expect((await client.withToken('PATCH', `/users/${id}`, { role: 'operator', extra: 1 })).status).toBe(400);
+      expect((await world.client.withToken('PATCH', `/users/${id}`, {})).status).toBe(400);
+      expect((await world.client.withToken('PATCH', `/users/${id}`, { role: 'operator', extra: 1 })).status).toBe(400);
     });
   });
 
   describe('the audit trail', () => {
     it('records sign-ins that worked and failed, from the caller address, as the e-mail tried, never the password', async () => {
-      const { email } = await client.user('operator');
+      const { email } = await world.client.user('operator');
       const tried = `Nobody-${randomUUID()}@Example.com`;
       const address = freshAddress();
-      await client.signIn(email, PASSWORD, {}, address);
-      await client.signIn(tried, `${PASSWORD}-typo`, {}, address);
+      await world.client.signIn(email, PASSWORD, {}, address);
+      await world.client.signIn(tried, `${PASSWORD}-typo`, {}, address);
       expect(await trail(`actor=${encodeURIComponent(email)}&action=session`)).toMatchObject([
         { actor: email, role: 'operator', ip: address, action: 'session.sign_in', target: email, outcome: 'ok' },
       ]);
@@ -136,16 +133,17 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
     });
 
     it('records user changes and webhook endpoint changes as the user who made them', async () => {
-      const owner = await client.user('owner');
-      const cookie = await client.session(owner.email);
-      const added = (await client.withCookie(cookie, 'POST', '/users', { email: `a-${owner.email}`, role: 'viewer', password: PASSWORD }))
-        .body;
-      await client.withCookie(cookie, 'PATCH', `/users/${added.id}`, { role: 'operator' });
-      await client.withCookie(cookie, 'PATCH', `/users/${added.id}`, { disabled: true });
-      const endpoint = (await client.withCookie(cookie, 'POST', '/webhook-endpoints', { url: 'https://shop.example/audited' })).body;
-      await client.withCookie(cookie, 'POST', `/webhook-endpoints/${endpoint.id}/rotate`);
-      await client.withCookie(cookie, 'POST', `/webhook-endpoints/${endpoint.id}/disable`);
-      await client.withCookie(cookie, 'DELETE', '/session');
+      const owner = await world.client.user('owner');
+      const cookie = await world.client.session(owner.email);
+      const added = (
+        await world.client.withCookie(cookie, 'POST', '/users', { email: `a-${owner.email}`, role: 'viewer', password: PASSWORD })
+      ).body;
+      await world.client.withCookie(cookie, 'PATCH', `/users/${added.id}`, { role: 'operator' });
+      await world.client.withCookie(cookie, 'PATCH', `/users/${added.id}`, { disabled: true });
+      const endpoint = (await world.client.withCookie(cookie, 'POST', '/webhook-endpoints', { url: 'https://shop.example/audited' })).body;
+      await world.client.withCookie(cookie, 'POST', `/webhook-endpoints/${endpoint.id}/rotate`);
+      await world.client.withCookie(cookie, 'POST', `/webhook-endpoints/${endpoint.id}/disable`);
+      await world.client.withCookie(cookie, 'DELETE', '/session');
 
       const entries = await trail(`actor=${encodeURIComponent(owner.email)}&limit=20`);
       expect(entries.map((e) => [e.action, e.target, e.outcome])).toEqual([
@@ -159,23 +157,23 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
         ['session.sign_in', owner.email, 'ok'],
       ]);
       expect(entries.find((e) => e.action === 'user.change').details).toEqual({ role: 'operator', previousRole: 'viewer' });
-      for (const entry of entries) expect(entry).toMatchObject({ role: 'owner', at: clock.now().toISOString() });
+      for (const entry of entries) expect(entry).toMatchObject({ role: 'owner', at: world.clock.now().toISOString() });
       expect(JSON.stringify(entries)).not.toMatch(/whsec_|scrypt|long enough/);
     });
 
     it('refuses a period outside what both databases compare with a 400, never a 500', async () => {
       for (const from of ['0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.000Z']) {
-        const refused = await client.withToken('GET', `/audit?from=${from}&limit=10`);
+        const refused = await world.client.withToken('GET', `/audit?from=${from}&limit=10`);
         expect(refused, from).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
       }
-      expect((await client.withToken('GET', '/audit?from=1970-01-01T00:00:00.000Z&limit=1')).status).toBe(200);
+      expect((await world.client.withToken('GET', '/audit?from=1970-01-01T00:00:00.000Z&limit=1')).status).toBe(200);
     });
 
     it('records a write refused for the role (access.denied), and not a read', async () => {
-      const viewer = await client.user('viewer');
-      const cookie = await client.session(viewer.email);
-      expect((await client.withCookie(cookie, 'POST', '/cashouts', {})).status).toBe(403);
-      expect((await client.withCookie(cookie, 'GET', '/users')).status).toBe(403);
+      const viewer = await world.client.user('viewer');
+      const cookie = await world.client.session(viewer.email);
+      expect((await world.client.withCookie(cookie, 'POST', '/cashouts', {})).status).toBe(403);
+      expect((await world.client.withCookie(cookie, 'GET', '/users')).status).toBe(403);
       const entries = await trail(`actor=${encodeURIComponent(viewer.email)}&action=access&limit=10`);
       expect(entries.map((e) => [e.action, e.target, e.outcome, e.role, e.details])).toEqual([
         ['access.denied', '/cashouts', 'refused', 'viewer', { code: 'admin_forbidden', needed: 'operator', method: 'POST' }],
@@ -185,12 +183,13 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
     it('pages newest first with a cursor, to a last page whose next is null', async () => {
       const actor = `pager-${randomUUID()}@example.com`;
       const seqs: number[] = [];
-      for (let i = 0; i < 5; i++) seqs.unshift((await server.store.appendAudit({ ...entryOf(actor), at: clock.now().toISOString() })).seq);
+      for (let i = 0; i < 5; i++)
+        seqs.unshift((await world.server.store.appendAudit({ ...entryOf(actor), at: world.clock.now().toISOString() })).seq);
       const seen: number[] = [];
       let after: number | null | undefined;
       let pages = 0;
       do {
-        const page = await client.withToken('GET', `/audit?actor=${actor}&limit=2${after ? `&after=${after}` : ''}`);
+        const page = await world.client.withToken('GET', `/audit?actor=${actor}&limit=2${after ? `&after=${after}` : ''}`);
         expect(page.status).toBe(200);
         seen.push(...page.body.data.map((e: { seq: number }) => e.seq));
         after = page.body.next;
@@ -198,17 +197,17 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
       } while (after !== null);
       expect(seen).toEqual(seqs);
       expect(pages).toBe(3);
-      expect((await client.withToken('GET', '/audit?after=abc')).body.error.code).toBe('invalid_cursor');
-      expect((await client.withToken('GET', '/audit?limit=500')).status).toBe(400);
-      expect((await client.withToken('GET', '/audit?outcome=maybe')).status).toBe(400);
+      expect((await world.client.withToken('GET', '/audit?after=abc')).body.error.code).toBe('invalid_cursor');
+      expect((await world.client.withToken('GET', '/audit?limit=500')).status).toBe(400);
+      expect((await world.client.withToken('GET', '/audit?outcome=maybe')).status).toBe(400);
     });
 
     it('has no route that changes or deletes an entry', async () => {
       const actor = `kept-${randomUUID()}@example.com`;
-      const kept = await server.store.appendAudit({ ...entryOf(actor), at: clock.now().toISOString() });
+      const kept = await world.server.store.appendAudit({ ...entryOf(actor), at: world.clock.now().toISOString() });
       for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) {
         for (const path of ['/audit', `/audit/${kept.seq}`]) {
-          const response = await client.withToken(method, path, method === 'DELETE' ? undefined : { actor: 'someone-else' });
+          const response = await world.client.withToken(method, path, method === 'DELETE' ? undefined : { actor: 'someone-else' });
           expect([404, 405]).toContain(response.status);
         }
       }
@@ -219,15 +218,15 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
       const actor = `export-${randomUUID()}@example.com`;
       const count = AUDIT_EXPORT_PAGE_SIZE * 2 + 3;
       const at = '2026-03-10T15:04:05.000Z';
-      for (let i = 0; i < count; i++) await server.store.appendAudit({ ...entryOf(actor), at, details: { n: i, note: 'a;b "c"' } });
+      for (let i = 0; i < count; i++) await world.server.store.appendAudit({ ...entryOf(actor), at, details: { n: i, note: 'a;b "c"' } });
 
-      const pt = await client.withToken('GET', `/audit/export.csv?actor=${actor}`);
+      const pt = await world.client.withToken('GET', `/audit/export.csv?actor=${actor}`);
       expect(pt.status).toBe(200);
       expect(pt.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expect(pt.headers.get('content-disposition')).toMatch(/^attachment; filename="auditoria-\d{4}-\d{2}-\d{2}\.csv"$/);
       const rows = parseCsv(pt.text, ';');
       // The pt-BR file starts with a BOM (which a decoding reader, as above, drops).
-      const raw = await fetch(`${server.url}/api/admin/audit/export.csv?actor=${actor}`, {
+      const raw = await fetch(`${world.server.url}/api/admin/audit/export.csv?actor=${actor}`, {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       });
       expect([...new Uint8Array(await raw.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -248,18 +247,18 @@ describe.each(DATABASES)('console users and the audit trail (%s)', (_name, datab
       ]);
       expect(JSON.parse(body[0]![8]!)).toEqual({ n: count - 1, note: 'a;b "c"' });
 
-      const iso = await client.withToken('GET', `/audit/export.csv?actor=${actor}&format=csv-iso`);
+      const iso = await world.client.withToken('GET', `/audit/export.csv?actor=${actor}&format=csv-iso`);
       const isoRows = parseCsv(iso.text, ',');
       expect(isoRows[0]).toEqual(['seq', 'at', 'actor', 'role', 'ip', 'action', 'target', 'outcome', 'details']);
       expect(isoRows).toHaveLength(count + 1);
       expect(isoRows[1]!.slice(1, 8)).toEqual([at, actor, 'owner', '203.0.113.7', 'user.add', 'x@example.com', 'ok']);
-      expect((await client.withToken('GET', `/audit/export.csv?format=xlsx`)).status).toBe(400);
+      expect((await world.client.withToken('GET', `/audit/export.csv?format=xlsx`)).status).toBe(400);
     });
 
     it('lets a viewer read and export the trail', async () => {
-      const cookie = await client.session((await client.user('viewer')).email);
-      expect((await client.withCookie(cookie, 'GET', '/audit?limit=1')).status).toBe(200);
-      expect((await client.withCookie(cookie, 'GET', '/audit/export.csv?action=session')).status).toBe(200);
+      const cookie = await world.client.session((await world.client.user('viewer')).email);
+      expect((await world.client.withCookie(cookie, 'GET', '/audit?limit=1')).status).toBe(200);
+      expect((await world.client.withCookie(cookie, 'GET', '/audit/export.csv?action=session')).status).toBe(200);
     });
   });
 });

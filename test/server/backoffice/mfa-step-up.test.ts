@@ -5,11 +5,9 @@
  * callers (the ADMIN_TOKEN, a named API key) are never asked, having no person to ask.
  */
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/lib/clock';
-import { DATABASES, type TestDatabaseEnv } from '../merchant-webhooks/databases';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { ADMIN_TOKEN, consoleClient } from './auth-helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES } from '../merchant-webhooks/databases';
+import { consoleWorld } from './auth-helpers';
 
 const MINUTE = 60_000;
 const key = () => ({ 'idempotency-key': crypto.randomUUID() });
@@ -31,57 +29,45 @@ const GUARDED: [string, string, string, () => unknown, () => Record<string, stri
 ];
 
 describe.each(DATABASES)('the step-up (%s)', (_name, database) => {
-  let db: TestDatabaseEnv;
-  let server: TestServer;
-  let clock: ManualClock;
-  let client: ReturnType<typeof consoleClient>;
+  const world = consoleWorld(database, { env: { MFA_REQUIRED: 'owner', APPROVAL_ABOVE: '100.00' } });
   let owner: { cookie: string; secret: string };
-  const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: clock.now().getTime() });
+  const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: world.clock.now().getTime() });
   const asOwner = (method: string, path: string, body: unknown, headers: Record<string, string>) =>
-    client.withCookie(owner.cookie, method, path, body, headers);
+    world.client.withCookie(owner.cookie, method, path, body, headers);
   const askedStepUp = (answer: { status: number; body: unknown }) =>
     answer.status === 403 && (answer.body as { error?: { code?: string } }).error?.code === 'step_up_required';
 
   beforeAll(async () => {
-    db = await database();
-    clock = new ManualClock(new Date());
-    const env = { ADMIN_TOKEN, TRUST_PROXY: '1', MFA_REQUIRED: 'owner', APPROVAL_ABOVE: '100.00', ...db.env };
-    server = await startTestServer({ env, start: { clock } });
-    client = consoleClient(server, clock);
-    const { email } = await client.user('owner');
-    const cookie = await client.session(email);
-    const { secret } = (await client.withCookie(cookie, 'POST', '/me/mfa/totp')).body as { secret: string };
-    expect((await client.withCookie(cookie, 'POST', '/me/mfa/totp/confirm', { code: codeOf(secret) })).status).toBe(200);
+    const { email } = await world.client.user('owner');
+    const cookie = await world.client.session(email);
+    const { secret } = (await world.client.withCookie(cookie, 'POST', '/me/mfa/totp')).body as { secret: string };
+    expect((await world.client.withCookie(cookie, 'POST', '/me/mfa/totp/confirm', { code: codeOf(secret) })).status).toBe(200);
     owner = { cookie, secret };
-  });
-  afterAll(async () => {
-    await server?.close();
-    await db?.drop();
   });
 
   it('asks for the factor before each guarded action once the proof is 6 minutes old, then lets it through', async () => {
-    clock.advance(6 * MINUTE);
+    world.clock.advance(6 * MINUTE);
     for (const [what, method, path, body, headers] of GUARDED)
       expect(askedStepUp(await asOwner(method, path, body(), headers())), what).toBe(true);
     // At or below the limit, nothing is asked.
     const small = await asOwner('POST', '/checkouts/chk_none/refunds', { amount: '100.00' }, key());
     expect(askedStepUp(small)).toBe(false);
 
-    expect((await client.withCookie(owner.cookie, 'POST', '/session/step-up', { code: codeOf(owner.secret) })).status).toBe(204);
+    expect((await world.client.withCookie(owner.cookie, 'POST', '/session/step-up', { code: codeOf(owner.secret) })).status).toBe(204);
     for (const [what, method, path, body, headers] of GUARDED)
       expect(askedStepUp(await asOwner(method, path, body(), headers())), what).toBe(false);
-    const trail = await server.store.listAudit({ limit: 20, action: 'access.step_up' });
+    const trail = await world.server.store.listAudit({ limit: 20, action: 'access.step_up' });
     expect(trail.filter((line) => line.outcome === 'refused')).toHaveLength(GUARDED.length);
   });
 
   it('never asks a bearer caller: the ADMIN_TOKEN and a named API key', async () => {
-    const made = await client.withToken('POST', '/api-keys', { name: `owner-${crypto.randomUUID()}`, role: 'owner' });
+    const made = await world.client.withToken('POST', '/api-keys', { name: `owner-${crypto.randomUUID()}`, role: 'owner' });
     expect(made.status).toBe(201);
     const apiKey = (made.body as { key: string }).key;
-    clock.advance(6 * MINUTE);
+    world.clock.advance(6 * MINUTE);
     for (const [what, method, path, body, headers] of GUARDED) {
-      expect(askedStepUp(await client.withToken(method, path, body(), headers())), `${what}, ADMIN_TOKEN`).toBe(false);
-      const withKey = await server.json(method, `/api/admin${path}`, body(), { authorization: `Bearer ${apiKey}`, ...headers() });
+      expect(askedStepUp(await world.client.withToken(method, path, body(), headers())), `${what}, ADMIN_TOKEN`).toBe(false);
+      const withKey = await world.server.json(method, `/api/admin${path}`, body(), { authorization: `Bearer ${apiKey}`, ...headers() });
       expect(askedStepUp(withKey), `${what}, API key`).toBe(false);
     }
   });
