@@ -99,6 +99,9 @@ async function setUpPostgres() {
 }
 
 let status = 0;
+/** Each step's time, said at the end: the whole run is meant to stay under 15 minutes on the two-core machines. */
+const took = [];
+const runBegan = Date.now();
 try {
   // Chromium first: when it is missing and can't be installed, say so before minutes of other steps.
   setUpBrowser();
@@ -113,8 +116,10 @@ try {
     const tearDown = step === 'test:server' ? await setUpPostgres() : () => undefined;
     if (interrupted) break;
     console.log(`\n> npm run ${step}`);
+    const began = Date.now();
     status = await run(step);
     tearDown();
+    took.push(`${step} ${((Date.now() - began) / 1000).toFixed(0)} s`);
     if (status !== 0) break;
   }
 } catch (error) {
@@ -122,5 +127,6 @@ try {
   status = 1;
 } finally {
   cleanUp();
+  if (took.length > 0) say(`took ${took.join(', ')}; in all ${((Date.now() - runBegan) / 60_000).toFixed(1)} min`);
 }
 process.exitCode = interrupted ? 128 + constants.signals[interrupted] : status;
